@@ -1,0 +1,235 @@
+package store
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// Store keeps API objects by key under one global, dense revision counter.
+// Keys are opaque strings ordered bytewise; the API server builds them as
+// "/group/resource/namespace/name" so that a resource, or one namespace of
+// it, is a key prefix. All methods are safe for concurrent use.
+type Store interface {
+	// Get returns the newest version of key, or ErrNotFound.
+	Get(ctx context.Context, key string) (*Object, error)
+
+	// List returns the objects under prefix from one snapshot revision, in
+	// key order, as selected by opts. See ListOptions for how the revision
+	// is chosen and which errors each choice can return.
+	List(ctx context.Context, prefix string, opts ListOptions) (ListResult, error)
+
+	// Create stores obj at key if key is absent, stamping
+	// metadata.resourceVersion with the new revision, or returns ErrExists.
+	// The store takes ownership of obj.
+	Create(ctx context.Context, key string, obj meta.Object) (*Object, error)
+
+	// Update replaces the object at key with the result of tryUpdate applied
+	// to the newest version, retrying with the newer version whenever a
+	// concurrent write lands first, so no write is lost. tryUpdate may run
+	// more than once and must not have side effects; returning the current
+	// object's data unchanged (the same map) writes nothing. pre is checked
+	// against the version tryUpdate sees. A missing key is ErrNotFound unless
+	// tryUpdate is given a nil current object and returns one (create on
+	// update), which only happens when opts.AllowCreate is set.
+	Update(ctx context.Context, key string, opts UpdateOptions, tryUpdate UpdateFunc) (*Object, error)
+
+	// Delete removes key after checking pre and calling validate (when not
+	// nil) with the version being deleted; validate's error aborts the
+	// delete. It returns the deleted state stamped with the deletion
+	// revision.
+	Delete(ctx context.Context, key string, pre Preconditions, validate func(*Object) error) (*Object, error)
+
+	// Watch streams the changes under prefix that happen after
+	// opts.Revision (0: after the current revision). A revision older than
+	// the history kept is an *ExpiredError; a future one waits like List.
+	Watch(ctx context.Context, prefix string, opts WatchOptions) (Watcher, error)
+
+	// Revision returns the revision of the last write (1 for an empty store).
+	Revision() int64
+}
+
+// UpdateFunc computes the next version of an object from the current one
+// (nil when absent and creation is allowed). It returns the new object
+// data, which must be a map the store can own (never cur.Data()), or
+// cur.Data() itself to write nothing.
+type UpdateFunc func(cur *Object) (meta.Object, error)
+
+// UpdateOptions tunes Update.
+type UpdateOptions struct {
+	Preconditions Preconditions
+	// AllowCreate lets tryUpdate create a missing object.
+	AllowCreate bool
+}
+
+// Preconditions must hold on the current version for a write to proceed.
+// Empty fields are not checked.
+type Preconditions struct {
+	UID             string
+	ResourceVersion string
+}
+
+// Check returns a *PreconditionError when obj does not satisfy p.
+func (p Preconditions) Check(obj *Object) error {
+	if p.UID != "" && p.UID != obj.Data().UID() {
+		return &PreconditionError{Field: "UID", Want: p.UID, Got: obj.Data().UID()}
+	}
+	if p.ResourceVersion != "" && p.ResourceVersion != obj.Data().ResourceVersion() {
+		return &PreconditionError{Field: "ResourceVersion", Want: p.ResourceVersion, Got: obj.Data().ResourceVersion()}
+	}
+	return nil
+}
+
+// RevisionMatch says how ListOptions.Revision is interpreted.
+type RevisionMatch int
+
+const (
+	// NotOlderThan reads a snapshot at least as new as Revision: the
+	// current one.
+	NotOlderThan RevisionMatch = iota
+	// Exact reads the snapshot at exactly Revision.
+	Exact
+)
+
+// ListOptions selects what List reads.
+//
+//	Revision  Match         reads                  errors
+//	0         either        current snapshot       -
+//	R         NotOlderThan  current snapshot       *FutureRevisionError if R is not reached in time
+//	R         Exact         snapshot at R          *ExpiredError if R left the history; future as above
+type ListOptions struct {
+	Revision int64
+	Match    RevisionMatch
+	// Start is the first key to consider (inclusive); it must lie under the
+	// prefix. Empty starts at the prefix.
+	Start string
+	// Limit stops after that many matching objects (0: no limit).
+	Limit int
+	// Filter, when set, keeps only the objects it accepts.
+	Filter func(*Object) bool
+}
+
+// ListResult is one page of a List.
+type ListResult struct {
+	Items []*Object
+	// Revision is the revision of the snapshot read.
+	Revision int64
+	// Next is the key to pass as Start to read the next page from the same
+	// Revision; empty when the page is the last.
+	Next string
+	// Total counts every object under the prefix in the snapshot, ignoring
+	// Start, Limit and Filter: callers derive remainingItemCount from it.
+	Total int64
+}
+
+// WatchOptions selects where a watch starts.
+type WatchOptions struct {
+	// Revision: events strictly after it are delivered; 0 means after the
+	// current revision.
+	Revision int64
+}
+
+// EventType is the kind of change an Event reports.
+type EventType string
+
+// Event types as they appear on the wire.
+const (
+	Added    EventType = "ADDED"
+	Modified EventType = "MODIFIED"
+	Deleted  EventType = "DELETED"
+)
+
+// Event is one write. For Deleted, Object is the last state stamped with
+// the deletion revision. Prev is the version replaced (nil for Added).
+type Event struct {
+	Type     EventType
+	Object   *Object
+	Prev     *Object
+	Revision int64
+}
+
+// Watcher is a cursor over the store's history under one prefix.
+type Watcher interface {
+	// Next blocks until at least one event is available, ctx is done
+	// (returning ctx.Err()), or the watcher has fallen out of the history
+	// window (an *ExpiredError; the watcher is then finished). Events come
+	// in revision order, each exactly once.
+	Next(ctx context.Context) ([]Event, error)
+	// Revision is the newest store revision this watcher has fully scanned:
+	// every matching event up to it has been returned by Next. Bookmarks
+	// report it.
+	Revision() int64
+	// Stop releases the watcher; Next then returns ErrWatcherStopped.
+	Stop()
+}
+
+// Object is one immutable stored version of an API object: its key, the
+// revision that wrote it and its data. Encodings are cached per version so
+// that a GET, every LIST page and every watcher share one serialization.
+type Object struct {
+	key      string
+	revision int64
+	data     meta.Object
+
+	encodings atomic.Pointer[[]encoding]
+	encodeMu  sync.Mutex
+}
+
+type encoding struct {
+	key   any
+	bytes []byte
+}
+
+// NewObject wraps data written at revision under key. Only store
+// implementations create Objects; data must already carry the matching
+// metadata.resourceVersion and is never changed again.
+func NewObject(key string, revision int64, data meta.Object) *Object {
+	return &Object{key: key, revision: revision, data: data}
+}
+
+// Key is the storage key.
+func (o *Object) Key() string { return o.key }
+
+// Revision is the revision of the write that produced this version.
+func (o *Object) Revision() int64 { return o.revision }
+
+// Data is the object's content. It is shared: never modify it.
+func (o *Object) Data() meta.Object { return o.data }
+
+// Encoded returns the bytes cached under key (an encoder's identity, such
+// as a media type), calling encode on the first request only. Concurrent
+// first requests encode once.
+func (o *Object) Encoded(key any, encode func(meta.Object) ([]byte, error)) ([]byte, error) {
+	if b, ok := o.cached(key); ok {
+		return b, nil
+	}
+	o.encodeMu.Lock()
+	defer o.encodeMu.Unlock()
+	if b, ok := o.cached(key); ok {
+		return b, nil
+	}
+	b, err := encode(o.data)
+	if err != nil {
+		return nil, err
+	}
+	var next []encoding
+	if cur := o.encodings.Load(); cur != nil {
+		next = append(next, *cur...)
+	}
+	next = append(next, encoding{key: key, bytes: b})
+	o.encodings.Store(&next)
+	return b, nil
+}
+
+func (o *Object) cached(key any) ([]byte, bool) {
+	if cur := o.encodings.Load(); cur != nil {
+		for _, e := range *cur {
+			if e.key == key {
+				return e.bytes, true
+			}
+		}
+	}
+	return nil, false
+}
