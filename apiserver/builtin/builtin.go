@@ -1,0 +1,34 @@
+// Package builtin registers common Kubernetes built-in resource types for an
+// apiserver.Server, with the names, scopes, short names, categories and
+// subresources kube-apiserver 1.33 serves them with.
+//
+//	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources()})
+package builtin
+
+import "github.com/kapi-dev/kapi/apiserver"
+
+// Resources returns the registrations of the built-in kinds kapi's example
+// server serves (besides namespaces, which every server has): core/v1
+// configmaps, secrets, serviceaccounts, services, pods, events, apps/v1
+// deployments and coordination.k8s.io/v1 leases. Each call returns fresh
+// values the caller may change.
+func Resources() []apiserver.Resource {
+	return []apiserver.Resource{
+		{Version: "v1", Kind: "ConfigMap", WithoutGeneration: true, Plural: "configmaps", Namespaced: true, ShortNames: []string{"cm"}},
+		{Version: "v1", Kind: "Secret", WithoutGeneration: true, Plural: "secrets", Namespaced: true, SelectableFields: []string{"type"}},
+		{Version: "v1", Kind: "ServiceAccount", WithoutGeneration: true, Plural: "serviceaccounts", Namespaced: true, ShortNames: []string{"sa"}},
+		{Version: "v1", Kind: "Service", WithoutGeneration: true, Plural: "services", Namespaced: true, ShortNames: []string{"svc"},
+			Categories: []string{"all"}, StatusSubresource: true, ReturnDeletedObject: true},
+		{Version: "v1", Kind: "Pod", Plural: "pods", Namespaced: true, ShortNames: []string{"po"},
+			Categories: []string{"all"}, StatusSubresource: true, ReturnDeletedObject: true,
+			SelectableFields: []string{"spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
+				"spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName"}},
+		{Version: "v1", Kind: "Event", WithoutGeneration: true, Plural: "events", Namespaced: true, ShortNames: []string{"ev"},
+			SelectableFields: []string{"involvedObject.kind", "involvedObject.namespace", "involvedObject.name",
+				"involvedObject.uid", "involvedObject.apiVersion", "involvedObject.resourceVersion",
+				"involvedObject.fieldPath", "reason", "reportingComponent", "source", "type"}},
+		{Group: "apps", Version: "v1", Kind: "Deployment", Plural: "deployments", Namespaced: true,
+			ShortNames: []string{"deploy"}, Categories: []string{"all"}, StatusSubresource: true},
+		{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", WithoutGeneration: true, Plural: "leases", Namespaced: true},
+	}
+}

@@ -1,0 +1,219 @@
+package apiserver
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
+)
+
+// deleteOptions is the part of metav1.DeleteOptions kapi acts on.
+type deleteOptions struct {
+	preconditions      store.Preconditions
+	gracePeriodSeconds *int64
+	propagationPolicy  string
+}
+
+// deleteOptions reads DeleteOptions from the body (if any) and the query,
+// the query winning as in kube-apiserver.
+func (q *request) deleteOptions() (deleteOptions, error) {
+	var opts deleteOptions
+	body, err := q.readBody()
+	if err != nil {
+		return opts, err
+	}
+	if len(body) > 0 {
+		c, ok := q.s.codecs.ForContentType(q.r.Header.Get("Content-Type"))
+		if !ok {
+			return opts, meta.UnsupportedMediaType(q.r.Header.Get("Content-Type"), q.s.codecs.MediaTypes())
+		}
+		d, err := c.Decode(body)
+		if err != nil {
+			return opts, meta.BadRequest(err.Error())
+		}
+		o := d.Object
+		if pre, ok := o["preconditions"].(map[string]any); ok {
+			opts.preconditions.UID, _ = pre["uid"].(string)
+			opts.preconditions.ResourceVersion, _ = pre["resourceVersion"].(string)
+		}
+		if n, ok := meta.AsInt64(o["gracePeriodSeconds"]); ok {
+			opts.gracePeriodSeconds = &n
+		}
+		opts.propagationPolicy, _ = o["propagationPolicy"].(string)
+	}
+	query := q.r.URL.Query()
+	if v := query.Get("gracePeriodSeconds"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return opts, meta.BadRequest("invalid gracePeriodSeconds: " + v)
+		}
+		opts.gracePeriodSeconds = &n
+	}
+	if v := query.Get("propagationPolicy"); v != "" {
+		opts.propagationPolicy = v
+	}
+	return opts, nil
+}
+
+// delete answers DELETE on an object. An object with finalizers is only
+// marked for deletion (deletionTimestamp set) and stays until an update
+// removes the last finalizer.
+func (q *request) delete() {
+	opts, err := q.deleteOptions()
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	out, deleted, err := q.s.deleteObject(q.r, q.res, q.info.Namespace, q.info.Name, opts)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	if deleted && !q.res.ReturnDeletedObject {
+		q.s.writeValue(q.w, q.r, http.StatusOK, meta.Success(q.gr(), q.info.Name, out.Data().UID()))
+		return
+	}
+	q.s.writeObject(q.w, q.r, http.StatusOK, out)
+}
+
+// deleteObject deletes or marks for deletion one object. It reports
+// whether the object is gone (true) or now waits for finalizers (false).
+func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, opts deleteOptions) (*store.Object, bool, error) {
+	key := res.key(ns, name)
+	gr := res.GroupResource()
+	for {
+		cur, err := s.store.Get(r.Context(), key)
+		if err != nil {
+			return nil, false, storeError(err, gr, name)
+		}
+		if err := opts.preconditions.Check(cur); err != nil {
+			return nil, false, storeError(err, gr, name)
+		}
+		if hasFinalizers(res, cur.Data()) {
+			out, err := s.markDeleting(r, res, key, cur, opts)
+			if errors.Is(err, errRetry) {
+				continue
+			}
+			return out, false, err
+		}
+		out, err := s.store.Delete(r.Context(), key, opts.preconditions, func(o *store.Object) error {
+			if o != cur {
+				return errRetry // gained finalizers or changed: decide again
+			}
+			return nil
+		})
+		if errors.Is(err, errRetry) {
+			continue
+		}
+		if err != nil {
+			return nil, false, storeError(err, gr, name)
+		}
+		return out, true, nil
+	}
+}
+
+var errRetry = errors.New("object changed; retry")
+
+// hasFinalizers reports whether deleting the object must wait: metadata
+// finalizers for every type, plus spec.finalizers for namespaces.
+func hasFinalizers(res *Resource, obj meta.Object) bool {
+	if len(obj.Finalizers()) > 0 {
+		return true
+	}
+	return isNamespaceResource(res) && len(namespaceSpecFinalizers(obj)) > 0
+}
+
+// markDeleting sets deletionTimestamp (once) on an object with finalizers.
+func (s *Server) markDeleting(r *http.Request, res *Resource, key string, cur *store.Object, opts deleteOptions) (*store.Object, error) {
+	out, err := s.store.Update(r.Context(), key, store.UpdateOptions{Preconditions: opts.preconditions},
+		func(o *store.Object) (meta.Object, error) {
+			if o != cur {
+				return nil, errRetry
+			}
+			if o.Data().DeletionTimestamp() != "" {
+				return o.Data(), nil // already terminating: nothing to write
+			}
+			next := o.Data().DeepCopy()
+			next.SetMetadataField("deletionTimestamp", meta.FormatTime(s.now()))
+			grace := int64(0)
+			if opts.gracePeriodSeconds != nil {
+				grace = *opts.gracePeriodSeconds
+			}
+			next.SetMetadataField("deletionGracePeriodSeconds", grace)
+			if isNamespaceResource(res) {
+				markNamespaceTerminating(next)
+			}
+			return next, nil
+		})
+	if err != nil && !errors.Is(err, errRetry) {
+		return nil, storeError(err, res.GroupResource(), cur.Data().Name())
+	}
+	return out, err
+}
+
+// finishDeletion deletes an object that is marked for deletion and has no
+// finalizers left, as happens when an update removes the last one. It
+// returns the deleted state, or nil when the object stays.
+func (s *Server) finishDeletion(r *http.Request, res *Resource, obj *store.Object) (*store.Object, error) {
+	if obj.Data().DeletionTimestamp() == "" || hasFinalizers(res, obj.Data()) {
+		return nil, nil
+	}
+	pre := store.Preconditions{ResourceVersion: obj.Data().ResourceVersion()}
+	out, err := s.store.Delete(r.Context(), obj.Key(), pre, nil)
+	var pe *store.PreconditionError
+	if errors.Is(err, store.ErrNotFound) || errors.As(err, &pe) {
+		return nil, nil // someone else finished or changed it first
+	}
+	if err != nil {
+		return nil, storeError(err, res.GroupResource(), obj.Data().Name())
+	}
+	return out, nil
+}
+
+// deleteCollection answers DELETE on a collection: every object the list
+// options select is deleted as by DELETE, and the list of them is returned.
+func (q *request) deleteCollection() {
+	lo, err := q.listOptions()
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	do, err := q.deleteOptions()
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	lo.limit, lo.continueToken = 0, nil
+	page, err := q.readPage(lo)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	var done []*store.Object
+	for _, it := range page.items {
+		out, _, err := q.s.deleteObject(q.r, q.res, it.Data().Namespace(), it.Data().Name(), do)
+		if meta.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			q.fail(err)
+			return
+		}
+		done = append(done, out)
+	}
+	result := listPage{items: done, revision: q.s.store.Revision()}
+	result.meta.ResourceVersion = strconv.FormatInt(result.revision, 10)
+	c, err := q.s.negotiate(q.r)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	body, err := q.encodeList(c, result)
+	if err != nil {
+		q.fail(meta.Internal(err))
+		return
+	}
+	writeBody(q.w, q.r, http.StatusOK, c, body)
+}

@@ -1,0 +1,297 @@
+package apiserver
+
+import (
+	"net/http"
+	"runtime"
+
+	"github.com/kapi-dev/kapi/codec"
+)
+
+func goVersion() string { return runtime.Version() }
+func platform() string  { return runtime.GOOS + "/" + runtime.GOARCH }
+
+// Discovery documents, shaped like kube-apiserver's (field order included).
+type (
+	apiVersions struct {
+		Kind                       string                      `json:"kind"`
+		Versions                   []string                    `json:"versions"`
+		ServerAddressByClientCIDRs []serverAddressByClientCIDR `json:"serverAddressByClientCIDRs"`
+	}
+	serverAddressByClientCIDR struct {
+		ClientCIDR    string `json:"clientCIDR"`
+		ServerAddress string `json:"serverAddress"`
+	}
+	apiGroupList struct {
+		Kind       string         `json:"kind"`
+		APIVersion string         `json:"apiVersion"`
+		Groups     []apiGroupJSON `json:"groups"`
+	}
+	apiGroupJSON struct {
+		Kind             string                `json:"kind,omitempty"`
+		APIVersion       string                `json:"apiVersion,omitempty"`
+		Name             string                `json:"name"`
+		Versions         []groupVersionForDisc `json:"versions"`
+		PreferredVersion groupVersionForDisc   `json:"preferredVersion"`
+	}
+	groupVersionForDisc struct {
+		GroupVersion string `json:"groupVersion"`
+		Version      string `json:"version"`
+	}
+	apiResourceList struct {
+		Kind         string            `json:"kind"`
+		APIVersion   string            `json:"apiVersion,omitempty"`
+		GroupVersion string            `json:"groupVersion"`
+		Resources    []apiResourceJSON `json:"resources"`
+	}
+	apiResourceJSON struct {
+		Name               string   `json:"name"`
+		SingularName       string   `json:"singularName"`
+		Namespaced         bool     `json:"namespaced"`
+		Kind               string   `json:"kind"`
+		Verbs              []string `json:"verbs"`
+		ShortNames         []string `json:"shortNames,omitempty"`
+		Categories         []string `json:"categories,omitempty"`
+		StorageVersionHash string   `json:"storageVersionHash,omitempty"`
+	}
+)
+
+// Aggregated discovery (apidiscovery.k8s.io/v2), which kubectl 1.30+ and
+// client-go ask for first.
+type (
+	aggregatedList struct {
+		Kind       string            `json:"kind"`
+		APIVersion string            `json:"apiVersion"`
+		Metadata   struct{}          `json:"metadata"`
+		Items      []aggregatedGroup `json:"items"`
+	}
+	aggregatedGroup struct {
+		Metadata aggregatedMeta      `json:"metadata"`
+		Versions []aggregatedVersion `json:"versions"`
+	}
+	aggregatedMeta struct {
+		Name              string `json:"name,omitempty"`
+		CreationTimestamp any    `json:"creationTimestamp"`
+	}
+	aggregatedVersion struct {
+		Version   string               `json:"version"`
+		Resources []aggregatedResource `json:"resources"`
+		Freshness string               `json:"freshness"`
+	}
+	aggregatedResource struct {
+		Resource         string                  `json:"resource"`
+		ResponseKind     responseKind            `json:"responseKind"`
+		Scope            string                  `json:"scope"`
+		SingularResource string                  `json:"singularResource"`
+		Verbs            []string                `json:"verbs"`
+		ShortNames       []string                `json:"shortNames,omitempty"`
+		Categories       []string                `json:"categories,omitempty"`
+		Subresources     []aggregatedSubresource `json:"subresources,omitempty"`
+	}
+	responseKind struct {
+		Group   string `json:"group"`
+		Version string `json:"version"`
+		Kind    string `json:"kind"`
+	}
+	aggregatedSubresource struct {
+		Subresource  string       `json:"subresource"`
+		ResponseKind responseKind `json:"responseKind"`
+		Verbs        []string     `json:"verbs"`
+	}
+)
+
+const aggregatedDiscoveryMediaType = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+
+// wantsAggregated reports whether the Accept header prefers the aggregated
+// discovery document (v2) to the legacy one.
+func wantsAggregated(r *http.Request) bool {
+	for _, m := range codec.ParseAccept(r.Header.Get("Accept")) {
+		if m.Param("as") == "APIGroupDiscoveryList" {
+			if m.Param("g") == "apidiscovery.k8s.io" && m.Param("v") == "v2" && m.MediaType() == codec.JSON {
+				return true
+			}
+			continue
+		}
+		if m.Param("as") == "" && (m.Matches(codec.JSON) || m.Matches(codec.YAML)) {
+			return false
+		}
+	}
+	return false
+}
+
+// serveNonResource answers discovery, version and health paths.
+func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request, info requestInfo) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		s.writeError(w, r, notFoundPath(r))
+		return
+	}
+	reg := s.registry.Load()
+	p := info.Path
+	switch {
+	case len(p) == 1 && p[0] == "api":
+		if wantsAggregated(r) {
+			s.writeAggregated(w, r, reg, true)
+			return
+		}
+		s.writeValue(w, r, http.StatusOK, apiVersions{
+			Kind: "APIVersions", Versions: reg.coreVersions(),
+			ServerAddressByClientCIDRs: []serverAddressByClientCIDR{{ClientCIDR: "0.0.0.0/0", ServerAddress: r.Host}},
+		})
+	case len(p) == 1 && p[0] == "apis":
+		if wantsAggregated(r) {
+			s.writeAggregated(w, r, reg, false)
+			return
+		}
+		list := apiGroupList{Kind: "APIGroupList", APIVersion: "v1", Groups: []apiGroupJSON{}}
+		for _, g := range reg.groups {
+			if g.name != "" {
+				list.Groups = append(list.Groups, g.discovery(false))
+			}
+		}
+		s.writeValue(w, r, http.StatusOK, list)
+	case len(p) == 2 && p[0] == "api":
+		s.writeResourceList(w, r, reg, "", p[1])
+	case len(p) == 2 && p[0] == "apis":
+		g := reg.group(p[1])
+		if g == nil || g.name == "" {
+			http.NotFound(w, r)
+			return
+		}
+		s.writeValue(w, r, http.StatusOK, g.discovery(true))
+	case len(p) == 3 && p[0] == "apis":
+		s.writeResourceList(w, r, reg, p[1], p[2])
+	case len(p) == 1 && p[0] == "version":
+		s.writeValue(w, r, http.StatusOK, s.version)
+	case len(p) >= 1 && (p[0] == "healthz" || p[0] == "livez" || p[0] == "readyz"):
+		writeHealth(w, r)
+	case len(p) >= 2 && p[0] == "api", len(p) >= 3 && p[0] == "apis" && reg.group(p[1]) != nil:
+		s.writeError(w, r, notFoundPath(r))
+	default:
+		http.NotFound(w, r) // kube answers paths outside its API in plain text
+	}
+}
+
+func writeHealth(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("Cache-Control", "no-cache, private")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodGet {
+		_, _ = w.Write([]byte("ok"))
+	}
+}
+
+func (reg *registry) coreVersions() []string {
+	versions := []string{}
+	if g := reg.group(""); g != nil {
+		for _, v := range g.versions {
+			versions = append(versions, v.version)
+		}
+	}
+	return versions
+}
+
+func (g *apiGroup) discovery(withTypeMeta bool) apiGroupJSON {
+	out := apiGroupJSON{Name: g.name}
+	if withTypeMeta {
+		out.Kind, out.APIVersion = "APIGroup", "v1"
+	}
+	for _, v := range g.versions {
+		out.Versions = append(out.Versions, groupVersionForDisc{GroupVersion: g.name + "/" + v.version, Version: v.version})
+	}
+	out.PreferredVersion = out.Versions[0]
+	return out
+}
+
+func (s *Server) writeResourceList(w http.ResponseWriter, r *http.Request, reg *registry, group, version string) {
+	g := reg.group(group)
+	var v *apiVersion
+	if g != nil {
+		v = g.version(version)
+	}
+	if v == nil {
+		if group != "" && g == nil {
+			http.NotFound(w, r)
+			return
+		}
+		s.writeError(w, r, notFoundPath(r))
+		return
+	}
+	list := apiResourceList{Kind: "APIResourceList", GroupVersion: version, Resources: []apiResourceJSON{}}
+	if group != "" {
+		list.APIVersion, list.GroupVersion = "v1", group+"/"+version
+	}
+	for _, res := range v.resources {
+		list.Resources = append(list.Resources, apiResourceJSON{
+			Name: res.Plural, SingularName: res.Singular, Namespaced: res.Namespaced, Kind: res.Kind,
+			Verbs: res.Verbs, ShortNames: res.ShortNames, Categories: res.Categories,
+			StorageVersionHash: res.storageVersionHash(),
+		})
+		for _, sub := range res.subresources() {
+			list.Resources = append(list.Resources, apiResourceJSON{
+				Name: res.Plural + "/" + sub.name, Namespaced: res.Namespaced, Kind: res.Kind, Verbs: sub.verbs,
+			})
+		}
+	}
+	s.writeValue(w, r, http.StatusOK, list)
+}
+
+func (s *Server) writeAggregated(w http.ResponseWriter, r *http.Request, reg *registry, core bool) {
+	list := aggregatedList{Kind: "APIGroupDiscoveryList", APIVersion: "apidiscovery.k8s.io/v2", Items: []aggregatedGroup{}}
+	for _, g := range reg.groups {
+		if (g.name == "") != core {
+			continue
+		}
+		item := aggregatedGroup{Metadata: aggregatedMeta{Name: g.name}}
+		for _, v := range g.versions {
+			av := aggregatedVersion{Version: v.version, Freshness: "Current", Resources: []aggregatedResource{}}
+			for _, res := range v.resources {
+				scope := "Cluster"
+				if res.Namespaced {
+					scope = "Namespaced"
+				}
+				ar := aggregatedResource{
+					Resource: res.Plural, ResponseKind: responseKind{Kind: res.Kind}, Scope: scope,
+					SingularResource: res.Singular, Verbs: res.Verbs, ShortNames: res.ShortNames, Categories: res.Categories,
+				}
+				for _, sub := range res.subresources() {
+					ar.Subresources = append(ar.Subresources, aggregatedSubresource{
+						Subresource: sub.name, ResponseKind: responseKind{Kind: res.Kind}, Verbs: sub.verbs,
+					})
+				}
+				av.Resources = append(av.Resources, ar)
+			}
+			item.Versions = append(item.Versions, av)
+		}
+		list.Items = append(list.Items, item)
+	}
+	body, err := codec.JSONCodec{}.Encode(list)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	setCommonHeaders(w, aggregatedDiscoveryMediaType)
+	w.Header().Set("Vary", "Accept")
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodGet {
+		_, _ = w.Write(body)
+		_, _ = w.Write([]byte{'\n'})
+	}
+}
+
+type subresourceInfo struct {
+	name  string
+	verbs []string
+}
+
+// subresources lists the subresources a type serves, for discovery.
+func (r *Resource) subresources() []subresourceInfo {
+	var out []subresourceInfo
+	if isNamespaceResource(r) {
+		out = append(out, subresourceInfo{"finalize", []string{VerbUpdate}})
+	}
+	if r.StatusSubresource {
+		out = append(out, subresourceInfo{"status", []string{VerbGet, VerbPatch, VerbUpdate}})
+	}
+	return out
+}

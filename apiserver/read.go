@@ -1,0 +1,128 @@
+package apiserver
+
+import (
+	"bytes"
+	"net/http"
+	"strconv"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
+)
+
+// get answers GET on one object.
+func (q *request) get() {
+	obj, err := q.s.store.Get(q.r.Context(), q.res.key(q.info.Namespace, q.info.Name))
+	if err != nil {
+		q.fail(storeError(err, q.gr(), q.info.Name))
+		return
+	}
+	q.s.writeObject(q.w, q.r, http.StatusOK, obj)
+}
+
+// list answers GET on a collection.
+func (q *request) list() {
+	opts, err := q.listOptions()
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	page, err := q.readPage(opts)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	c, err := q.s.negotiate(q.r)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	body, err := q.encodeList(c, page)
+	if err != nil {
+		q.fail(meta.Internal(err))
+		return
+	}
+	writeBody(q.w, q.r, http.StatusOK, c, body)
+}
+
+// listPage is one page of a list, ready to encode.
+type listPage struct {
+	items    []*store.Object
+	meta     meta.ListMeta
+	revision int64
+}
+
+// readPage reads the page that opts select from the store and computes its
+// list metadata (resourceVersion, continue, remainingItemCount).
+func (q *request) readPage(opts listOptions) (listPage, error) {
+	prefix := q.res.collectionPrefix(q.info.Namespace)
+	so := store.ListOptions{Limit: int(opts.limit), Filter: opts.filter}
+	offset := int64(0)
+	if opts.continueToken != nil {
+		so.Revision, so.Match, so.Start = opts.continueToken.Revision, store.Exact, prefix+opts.continueToken.Start
+		offset = opts.continueToken.Offset
+		if so.Revision <= 0 { // a token from an expired list: continue at the newest revision
+			so.Revision, so.Match = 0, store.NotOlderThan
+		}
+	} else {
+		so.Revision, so.Match = opts.revision, opts.match
+	}
+	res, err := q.s.store.List(q.r.Context(), prefix, so)
+	if err != nil {
+		if opts.continueToken != nil {
+			return listPage{}, expiredContinue(err, q.res, opts.continueToken, prefix)
+		}
+		return listPage{}, storeError(err, q.gr(), "")
+	}
+	page := listPage{items: res.Items, revision: res.Revision}
+	page.meta.ResourceVersion = strconv.FormatInt(res.Revision, 10)
+	if res.Next != "" {
+		token := continueToken{Revision: res.Revision, Start: res.Next[len(prefix):], Offset: offset + int64(len(res.Items))}
+		page.meta.Continue = token.encode()
+		if opts.filter == nil && (opts.continueToken == nil || opts.continueToken.Revision > 0) {
+			remaining := res.Total - token.Offset
+			if remaining > 0 {
+				page.meta.RemainingItemCount = &remaining
+			}
+		}
+	}
+	return page, nil
+}
+
+// encodeList writes the list envelope around the items' cached encodings,
+// so listing never re-encodes a stored version.
+func (q *request) encodeList(c codec.Codec, page listPage) ([]byte, error) {
+	if c.MediaType() != codec.JSON {
+		items := make([]any, len(page.items))
+		for i, it := range page.items {
+			items[i] = it.Data()
+		}
+		return c.Encode(map[string]any{
+			"apiVersion": q.res.APIVersion(), "kind": q.res.ListKind, "metadata": page.meta, "items": items,
+		})
+	}
+	head, err := c.Encode(struct {
+		Kind       string        `json:"kind"`
+		APIVersion string        `json:"apiVersion"`
+		Metadata   meta.ListMeta `json:"metadata"`
+	}{q.res.ListKind, q.res.APIVersion(), page.meta})
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(head) + 16 + len(page.items)*256)
+	buf.Write(head[:len(head)-1]) // drop the closing brace
+	buf.WriteString(`,"items":[`)
+	for i, it := range page.items {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		b, err := encodeObject(c, it)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(b)
+	}
+	buf.WriteString("]}")
+	return buf.Bytes(), nil
+}

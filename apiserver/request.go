@@ -1,0 +1,151 @@
+package apiserver
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// request carries one resource request through its handler.
+type request struct {
+	s    *Server
+	w    http.ResponseWriter
+	r    *http.Request
+	info requestInfo
+	res  *Resource
+}
+
+func (q *request) gr() meta.GroupResource { return q.res.GroupResource() }
+func (q *request) gk() meta.GroupKind     { return q.res.GroupVersionKind().GroupKind() }
+
+func (q *request) fail(err error) { q.s.writeError(q.w, q.r, err) }
+
+// serve dispatches on the verb after checking the type supports it.
+func (q *request) serve() {
+	switch q.info.Subresource {
+	case "":
+	case "status":
+		if !q.res.StatusSubresource {
+			q.fail(notFoundPath(q.r))
+			return
+		}
+	default:
+		q.fail(notFoundPath(q.r))
+		return
+	}
+	verb := q.info.Verb
+	supported := q.res.Supports(verb)
+	if q.info.Subresource == "status" {
+		supported = verb == VerbGet || verb == VerbUpdate || verb == VerbPatch
+	}
+	if !supported {
+		q.fail(q.methodNotSupported(verb))
+		return
+	}
+	switch verb {
+	case VerbGet:
+		q.get()
+	case VerbList:
+		q.list()
+	case VerbCreate:
+		q.create()
+	case VerbUpdate:
+		q.update()
+	case VerbDelete:
+		q.delete()
+	case VerbDeleteCollection:
+		q.deleteCollection()
+	default:
+		q.fail(q.methodNotSupported(verb))
+	}
+}
+
+// methodNotSupported is the 405 kube-apiserver sends for a verb a type does
+// not serve, or a method that makes no sense on the URL.
+func (q *request) methodNotSupported(verb string) error {
+	st := meta.MethodNotSupported(q.gr(), verb)
+	st.Message = "the server does not allow this method on the requested resource"
+	return st
+}
+
+// readBody reads the request body within the size limit.
+func (q *request) readBody() ([]byte, error) {
+	limit := q.s.maxBody
+	body, err := io.ReadAll(io.LimitReader(q.r.Body, limit+1))
+	if err != nil {
+		return nil, meta.BadRequest(fmt.Sprintf("unable to read request body: %v", err))
+	}
+	if int64(len(body)) > limit {
+		return nil, meta.RequestEntityTooLarge(limit)
+	}
+	return body, nil
+}
+
+// decodeBody reads and decodes the request body as an object of this
+// resource type, defaulting a missing apiVersion/kind to the endpoint's as
+// kube-apiserver does for its own types.
+func (q *request) decodeBody() (codec.Decoded, error) {
+	body, err := q.readBody()
+	if err != nil {
+		return codec.Decoded{}, err
+	}
+	c, ok := q.s.codecs.ForContentType(q.r.Header.Get("Content-Type"))
+	if !ok {
+		return codec.Decoded{}, meta.UnsupportedMediaType(q.r.Header.Get("Content-Type"), q.s.codecs.MediaTypes())
+	}
+	if trimmed := bytes.TrimSpace(body); c.MediaType() == codec.JSON && bytes.Equal(trimmed, []byte("null")) {
+		body = []byte("{}") // kube decodes null as an empty object
+	}
+	d, err := c.Decode(body)
+	if err != nil {
+		return codec.Decoded{}, meta.BadRequest(fmt.Sprintf(
+			"the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)",
+			q.res.Kind, err, bodyPreview(body)))
+	}
+	if err := q.checkKind(d.Object); err != nil {
+		return codec.Decoded{}, err
+	}
+	return d, nil
+}
+
+// checkKind fills a missing apiVersion/kind with the endpoint's and rejects
+// a body meant for another type.
+func (q *request) checkKind(obj meta.Object) error {
+	apiVersion, kind := obj.APIVersion(), obj.Kind()
+	if apiVersion == "" {
+		obj["apiVersion"] = q.res.APIVersion()
+	} else if apiVersion != q.res.APIVersion() {
+		return meta.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)",
+			apiVersion, q.res.APIVersion()))
+	}
+	if kind == "" {
+		obj["kind"] = q.res.Kind
+	} else if kind != q.res.Kind {
+		return meta.BadRequest(fmt.Sprintf("the kind in the data (%s) does not match the expected kind (%s)",
+			kind, q.res.Kind))
+	}
+	return nil
+}
+
+// bodyPreview quotes the start of a body in error messages as kube-apiserver
+// does: "<empty>", the first 30 bytes of an object, or hex for other bodies.
+func bodyPreview(body []byte) string {
+	const max = 30
+	switch {
+	case len(body) == 0:
+		return "<empty>"
+	case body[0] != '{':
+		if len(body) > max {
+			return hex.EncodeToString(body[:max]) + " ..."
+		}
+		return hex.EncodeToString(body)
+	case len(body) > max:
+		return string(body[:max]) + " ..."
+	}
+	return string(body)
+}

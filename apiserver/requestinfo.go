@@ -1,0 +1,124 @@
+package apiserver
+
+import (
+	"net/http"
+	"strings"
+)
+
+// requestInfo is what a Kubernetes API path and method say about a request.
+type requestInfo struct {
+	// IsResource is false for discovery and other non-resource paths.
+	IsResource bool
+	// Path segments of a non-resource request, without empty ones.
+	Path []string
+
+	Verb        string // get list watch create update patch delete deletecollection
+	Group       string
+	Version     string
+	Namespace   string
+	Resource    string
+	Name        string
+	Subresource string
+}
+
+// namespaceSubresources are the subresources of the namespace object itself:
+// /api/v1/namespaces/{name}/status is the status of namespace {name}, not a
+// collection called "status" inside it.
+var namespaceSubresources = map[string]bool{"status": true, "finalize": true}
+
+// parseRequestInfo splits a request into the parts Kubernetes paths encode:
+//
+//	/api/v1/namespaces                              list namespaces
+//	/api/v1/namespaces/{ns}                         the namespace {ns}
+//	/api/v1/namespaces/{ns}/status                  subresource of namespace {ns}
+//	/api/v1/namespaces/{ns}/configmaps[/{name}]     namespaced collection or object
+//	/apis/{group}/{version}/{resource}[/{name}[/{subresource}]]
+//	/api/v1/watch/...                               legacy watch prefix
+//
+// Anything else (discovery, /version, /healthz...) is a non-resource request.
+func parseRequestInfo(r *http.Request) requestInfo {
+	segments := splitPath(r.URL.Path)
+	info := requestInfo{Path: segments}
+	var rest []string
+	switch {
+	case len(segments) >= 3 && segments[0] == "api":
+		info.Version, rest = segments[1], segments[2:]
+	case len(segments) >= 4 && segments[0] == "apis":
+		info.Group, info.Version, rest = segments[1], segments[2], segments[3:]
+	default:
+		return info
+	}
+	info.IsResource = true
+
+	watchPrefix := false
+	if rest[0] == "watch" {
+		watchPrefix = true
+		rest = rest[1:]
+		if len(rest) == 0 {
+			info.IsResource = false
+			return info
+		}
+	}
+
+	if rest[0] == "namespaces" {
+		if len(rest) >= 3 && !namespaceSubresources[rest[2]] {
+			info.Namespace = rest[1]
+			rest = rest[2:]
+		} else if len(rest) >= 2 {
+			info.Namespace = rest[1] // the namespace object itself
+		}
+	}
+	info.Resource = rest[0]
+	if len(rest) >= 2 {
+		info.Name = rest[1]
+	}
+	if len(rest) >= 3 {
+		info.Subresource = rest[2]
+	}
+	if len(rest) > 3 {
+		info.IsResource = false // deeper paths (proxy and friends) are not served
+		return info
+	}
+
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		switch {
+		case watchPrefix || isWatchParam(r.URL.Query().Get("watch")):
+			info.Verb = "watch"
+		case info.Name == "":
+			info.Verb = "list"
+		default:
+			info.Verb = "get"
+		}
+	case http.MethodPost:
+		info.Verb = "create"
+	case http.MethodPut:
+		info.Verb = "update"
+	case http.MethodPatch:
+		info.Verb = "patch"
+	case http.MethodDelete:
+		if info.Name == "" {
+			info.Verb = "deletecollection"
+		} else {
+			info.Verb = "delete"
+		}
+	default:
+		info.Verb = strings.ToLower(r.Method)
+	}
+	return info
+}
+
+// isWatchParam reads `watch=`, which kube accepts as true for "true" and "1".
+func isWatchParam(v string) bool { return v == "true" || v == "1" }
+
+// splitPath splits a URL path into its non-empty segments.
+func splitPath(path string) []string {
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	out := parts[:0]
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

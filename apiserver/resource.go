@@ -1,0 +1,127 @@
+package apiserver
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// Verbs a resource type can support, as discovery lists them.
+const (
+	VerbCreate           = "create"
+	VerbDelete           = "delete"
+	VerbDeleteCollection = "deletecollection"
+	VerbGet              = "get"
+	VerbList             = "list"
+	VerbPatch            = "patch"
+	VerbUpdate           = "update"
+	VerbWatch            = "watch"
+)
+
+// AllVerbs is the verb set of an ordinary resource type.
+var AllVerbs = []string{VerbCreate, VerbDelete, VerbDeleteCollection, VerbGet, VerbList, VerbPatch, VerbUpdate, VerbWatch}
+
+// Resource describes one resource type to serve in one group version.
+// Its zero values mean the ordinary defaults, so a registration names only
+// what makes the type special:
+//
+//	apiserver.Resource{Group: "apps", Version: "v1", Kind: "Deployment",
+//		Plural: "deployments", Namespaced: true, ShortNames: []string{"deploy"},
+//		Categories: []string{"all"}, StatusSubresource: true}
+type Resource struct {
+	// Group is "" for the core group (served under /api).
+	Group, Version, Kind string
+	// Plural is the resource name used in URLs ("deployments"). Singular
+	// defaults to the lower-cased Kind; ListKind to Kind + "List".
+	Plural, Singular, ListKind string
+	ShortNames, Categories     []string
+	// Namespaced objects live in a namespace; others are cluster-scoped.
+	Namespaced bool
+	// Verbs supported; nil means AllVerbs.
+	Verbs []string
+	// StatusSubresource serves /status: writes to the main resource keep
+	// the stored .status and writes to /status change only .status.
+	StatusSubresource bool
+	// AllowCreateOnUpdate lets PUT create a missing object.
+	AllowCreateOnUpdate bool
+	// ReturnDeletedObject makes DELETE answer with the deleted object instead
+	// of a Success Status, as kube-apiserver does for some types.
+	ReturnDeletedObject bool
+	// WithoutGeneration leaves metadata.generation unset, as kube-apiserver
+	// does for types without a spec (ConfigMap, Secret, Namespace...).
+	WithoutGeneration bool
+	// SelectableFields lists the field selector paths the type supports
+	// beyond metadata.name and metadata.namespace, such as "status.phase".
+	SelectableFields []string
+}
+
+// GroupVersionKind of the type.
+func (r *Resource) GroupVersionKind() meta.GroupVersionKind {
+	return meta.GroupVersionKind{Group: r.Group, Version: r.Version, Kind: r.Kind}
+}
+
+// GroupResource of the type.
+func (r *Resource) GroupResource() meta.GroupResource {
+	return meta.GroupResource{Group: r.Group, Resource: r.Plural}
+}
+
+// APIVersion is the apiVersion its objects carry.
+func (r *Resource) APIVersion() string {
+	return meta.GroupVersion{Group: r.Group, Version: r.Version}.String()
+}
+
+// Supports reports whether the type serves verb.
+func (r *Resource) Supports(verb string) bool { return slices.Contains(r.Verbs, verb) }
+
+// withDefaults validates r and fills its defaults.
+func (r Resource) withDefaults() (Resource, error) {
+	if r.Version == "" || r.Kind == "" || r.Plural == "" {
+		return r, fmt.Errorf("apiserver: resource %+v needs Version, Kind and Plural", r)
+	}
+	if strings.ContainsAny(r.Plural, "/.") || r.Plural != strings.ToLower(r.Plural) {
+		return r, fmt.Errorf("apiserver: resource plural %q must be lower case without '/' or '.'", r.Plural)
+	}
+	if r.Singular == "" {
+		r.Singular = strings.ToLower(r.Kind)
+	}
+	if r.ListKind == "" {
+		r.ListKind = r.Kind + "List"
+	}
+	if r.Verbs == nil {
+		r.Verbs = AllVerbs
+	}
+	r.Verbs = slices.Sorted(slices.Values(r.Verbs))
+	return r, nil
+}
+
+// storageVersionHash is discovery's opaque fingerprint of the stored kind,
+// computed as kube-apiserver does so that clients comparing it see the same
+// value for the same kind.
+func (r *Resource) storageVersionHash() string {
+	sum := sha256.Sum256([]byte(r.Group + "/" + r.Version + "/" + r.Kind))
+	return base64.StdEncoding.EncodeToString(sum[:8])
+}
+
+// keyPrefix is the storage key prefix of all objects of the type: the
+// group-qualified plural is unique and contains no '/'.
+func (r *Resource) keyPrefix() string { return "/" + r.GroupResource().String() + "/" }
+
+// key is the storage key of one object; ns is "" for cluster-scoped types.
+func (r *Resource) key(ns, name string) string {
+	if r.Namespaced {
+		return r.keyPrefix() + ns + "/" + name
+	}
+	return r.keyPrefix() + name
+}
+
+// collectionPrefix is the key prefix of a list: one namespace, or all.
+func (r *Resource) collectionPrefix(ns string) string {
+	if r.Namespaced && ns != "" {
+		return r.keyPrefix() + ns + "/"
+	}
+	return r.keyPrefix()
+}

@@ -1,0 +1,143 @@
+package apiserver
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
+)
+
+// negotiate picks the response codec from the Accept header: the first
+// acceptable entry (by quality, then order) that names a representation the
+// server writes. Entries asking for a different shape of the data (`as=`)
+// are skipped; handlers that serve such shapes look for them first.
+func (s *Server) negotiate(r *http.Request) (codec.Codec, error) {
+	for _, m := range codec.ParseAccept(r.Header.Get("Accept")) {
+		if m.Param("as") != "" {
+			continue
+		}
+		for _, c := range s.codecs {
+			if m.Matches(c.MediaType()) {
+				return c, nil
+			}
+		}
+	}
+	return nil, meta.NotAcceptable(s.codecs.MediaTypes())
+}
+
+// setCommonHeaders sets the headers kube-apiserver puts on every API
+// response.
+func setCommonHeaders(w http.ResponseWriter, contentType string) {
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Cache-Control", "no-cache, private")
+	h.Set("X-Content-Type-Options", "nosniff")
+}
+
+// writeBody writes an encoded body with its status code. JSON bodies end
+// with a newline, as kube's encoder writes them.
+func writeBody(w http.ResponseWriter, r *http.Request, code int, c codec.Codec, body []byte) {
+	setCommonHeaders(w, c.MediaType())
+	if c.MediaType() == codec.JSON && pretty(r) {
+		body = codec.Indent(body)
+	}
+	newline := c.MediaType() == codec.JSON
+	n := len(body)
+	if newline {
+		n++
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(n))
+	w.WriteHeader(code)
+	if r.Method == http.MethodHead {
+		return
+	}
+	_, _ = w.Write(body)
+	if newline {
+		_, _ = w.Write([]byte{'\n'})
+	}
+}
+
+func pretty(r *http.Request) bool {
+	v := r.URL.Query().Get("pretty")
+	return v == "true" || v == "1"
+}
+
+// writeValue encodes v in the negotiated representation.
+func (s *Server) writeValue(w http.ResponseWriter, r *http.Request, code int, v any) {
+	c, err := s.negotiate(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	body, err := c.Encode(v)
+	if err != nil {
+		s.writeError(w, r, meta.Internal(err))
+		return
+	}
+	writeBody(w, r, code, c, body)
+}
+
+// writeObject writes one stored version, reusing its cached encoding.
+func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, code int, obj *store.Object) {
+	c, err := s.negotiate(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	body, err := encodeObject(c, obj)
+	if err != nil {
+		s.writeError(w, r, meta.Internal(err))
+		return
+	}
+	writeBody(w, r, code, c, body)
+}
+
+// encodeObject returns the cached encoding of a stored version.
+func encodeObject(c codec.Codec, obj *store.Object) ([]byte, error) {
+	return obj.Encoded(c.MediaType(), func(o meta.Object) ([]byte, error) { return c.Encode(o) })
+}
+
+// writeError writes err as a Status, in the negotiated representation when
+// there is one and JSON otherwise.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	st := meta.AsStatus(err)
+	c, negErr := s.negotiate(r)
+	if negErr != nil {
+		c = codec.JSONCodec{}
+	}
+	body, encErr := c.Encode(st)
+	if encErr != nil {
+		c = codec.JSONCodec{}
+		body, _ = c.Encode(st)
+	}
+	if st.Details != nil && st.Details.RetryAfterSeconds > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(st.Details.RetryAfterSeconds)))
+	}
+	writeBody(w, r, st.HTTPStatus(), c, body)
+}
+
+// storeError turns a store failure about one object into the Status
+// kube-apiserver would send for it.
+func storeError(err error, gr meta.GroupResource, name string) error {
+	var pre *store.PreconditionError
+	var expired *store.ExpiredError
+	var future *store.FutureRevisionError
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return meta.NotFound(gr, name)
+	case errors.Is(err, store.ErrExists):
+		return meta.AlreadyExists(gr, name)
+	case errors.As(err, &pre):
+		return meta.Conflict(gr, name, "Precondition failed: "+pre.Field+" in precondition: "+pre.Want+", "+
+			pre.Field+" in object meta: "+pre.Got)
+	case errors.As(err, &expired):
+		return meta.Expired("too old resource version: " + strconv.FormatInt(expired.Requested, 10) +
+			" (" + strconv.FormatInt(expired.Oldest, 10) + ")")
+	case errors.As(err, &future):
+		return meta.TooLargeResourceVersion(future.Requested, future.Current, 1)
+	}
+	return err
+}

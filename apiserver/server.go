@@ -1,0 +1,152 @@
+package apiserver
+
+import (
+	"crypto/rand"
+	"fmt"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
+	"github.com/kapi-dev/kapi/store/memory"
+)
+
+// Config configures a Server. Zero values mean the defaults.
+type Config struct {
+	// Store keeps the objects; nil means a new in-memory store.
+	Store store.Store
+	// Codecs are the representations served; nil means JSON and YAML.
+	Codecs codec.Codecs
+	// Resources are the types served besides the built-in namespaces.
+	Resources []Resource
+	// Version is what /version answers; zero fields get kapi's defaults.
+	Version VersionInfo
+	// Now is the clock for timestamps; nil means time.Now.
+	Now func() time.Time
+	// MaxRequestBodyBytes bounds request bodies (413 beyond); 0 means 3 MiB
+	// like kube-apiserver.
+	MaxRequestBodyBytes int64
+}
+
+// VersionInfo is the body of /version.
+type VersionInfo struct {
+	Major        string `json:"major"`
+	Minor        string `json:"minor"`
+	GitVersion   string `json:"gitVersion"`
+	GitCommit    string `json:"gitCommit"`
+	GitTreeState string `json:"gitTreeState"`
+	BuildDate    string `json:"buildDate"`
+	GoVersion    string `json:"goVersion"`
+	Compiler     string `json:"compiler"`
+	Platform     string `json:"platform"`
+}
+
+// Server is an http.Handler serving the Kubernetes API for the configured
+// resource types. Mount it at the root of a listener, or under a prefix of
+// an existing mux with http.StripPrefix.
+type Server struct {
+	store    store.Store
+	codecs   codec.Codecs
+	now      func() time.Time
+	maxBody  int64
+	version  VersionInfo
+	registry atomic.Pointer[registry]
+}
+
+// New validates cfg and returns a ready Server. The namespaces "default",
+// "kube-system", "kube-public" and "kube-node-lease" exist once it returns.
+func New(cfg Config) (*Server, error) {
+	s := &Server{
+		store:   cfg.Store,
+		codecs:  cfg.Codecs,
+		now:     cfg.Now,
+		maxBody: cfg.MaxRequestBodyBytes,
+		version: cfg.Version.withDefaults(),
+	}
+	if s.store == nil {
+		s.store = memory.New(memory.Config{})
+	}
+	if s.codecs == nil {
+		s.codecs = codec.Default()
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.maxBody == 0 {
+		s.maxBody = 3 << 20
+	}
+	resources := append([]Resource{namespaceResource}, cfg.Resources...)
+	reg, err := newRegistry(resources)
+	if err != nil {
+		return nil, err
+	}
+	s.registry.Store(reg)
+	if err := s.createInitialNamespaces(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	info := parseRequestInfo(r)
+	if !info.IsResource {
+		s.serveNonResource(w, r, info)
+		return
+	}
+	reg := s.registry.Load()
+	res := reg.lookup(info.Group, info.Version, info.Resource)
+	if res == nil {
+		if reg.group(info.Group) == nil {
+			http.NotFound(w, r) // kube answers unknown groups in plain text
+			return
+		}
+		s.writeError(w, r, notFoundPath(r))
+		return
+	}
+	req := &request{s: s, w: w, r: r, info: info, res: res}
+	if !res.Namespaced {
+		req.info.Namespace = ""
+	}
+	req.serve()
+}
+
+// notFoundPath is kube-apiserver's answer to a path it does not serve.
+func notFoundPath(r *http.Request) *meta.Status {
+	st := meta.NotFound(meta.GroupResource{}, "")
+	st.Message = "the server could not find the requested resource"
+	st.Details = &meta.StatusDetails{}
+	return st
+}
+
+// newUID returns a random RFC 4122 version 4 UUID.
+func newUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+func (v VersionInfo) withDefaults() VersionInfo {
+	def := VersionInfo{
+		Major: "1", Minor: "33", GitVersion: "v1.33.0-kapi", GitCommit: "kapi",
+		GitTreeState: "clean", BuildDate: "2026-01-01T00:00:00Z", GoVersion: goVersion(),
+		Compiler: "gc", Platform: platform(),
+	}
+	if v.Major != "" {
+		def.Major, def.Minor = v.Major, v.Minor
+	}
+	for _, p := range []struct{ dst, src *string }{
+		{&def.GitVersion, &v.GitVersion}, {&def.GitCommit, &v.GitCommit}, {&def.GitTreeState, &v.GitTreeState},
+		{&def.BuildDate, &v.BuildDate}, {&def.GoVersion, &v.GoVersion}, {&def.Compiler, &v.Compiler},
+		{&def.Platform, &v.Platform},
+	} {
+		if *p.src != "" {
+			*p.dst = *p.src
+		}
+	}
+	return def
+}

@@ -1,0 +1,145 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/kapi-dev/kapi/meta"
+	"sigs.k8s.io/yaml"
+)
+
+// Codec turns API objects into bytes of one media type and back.
+type Codec interface {
+	// MediaType is the concrete type written and read, such as
+	// "application/json".
+	MediaType() string
+	// Encode serialises v: a meta.Object, a JSON-shaped value, or a Go
+	// value with json tags (Status, discovery documents, ...).
+	Encode(v any) ([]byte, error)
+	// Decode parses one object. The result is owned by the caller.
+	Decode(data []byte) (Decoded, error)
+}
+
+// Decoded is a request body after parsing.
+type Decoded struct {
+	Object meta.Object
+	// Duplicates lists the dotted paths of fields given more than once, for
+	// field validation (the last value wins, as in Kubernetes).
+	Duplicates []string
+}
+
+// ErrNotObject means the body parsed but is not a JSON object.
+var ErrNotObject = errors.New("Object 'Kind' is missing in the body: not a JSON object")
+
+// JSONCodec reads and writes application/json.
+type JSONCodec struct{}
+
+// MediaType implements Codec.
+func (JSONCodec) MediaType() string { return JSON }
+
+// Encode implements Codec. Map keys come out sorted, as kube-apiserver
+// writes unstructured objects.
+func (JSONCodec) Encode(v any) ([]byte, error) { return json.Marshal(v) }
+
+// Decode implements Codec.
+func (JSONCodec) Decode(data []byte) (Decoded, error) {
+	v, dups, err := decodeJSON(data)
+	if err != nil {
+		return Decoded{}, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return Decoded{}, ErrNotObject
+	}
+	return Decoded{Object: m, Duplicates: dups}, nil
+}
+
+// DecodeJSONValue parses any JSON value (not only objects) in kapi's object
+// model: maps, []any, string, bool, int64, float64, nil.
+func DecodeJSONValue(data []byte) (any, error) {
+	v, _, err := decodeJSON(data)
+	return v, err
+}
+
+// YAMLCodec reads and writes application/yaml. It converts through JSON so
+// both formats share one object model.
+type YAMLCodec struct{}
+
+// MediaType implements Codec.
+func (YAMLCodec) MediaType() string { return YAML }
+
+// Encode implements Codec.
+func (YAMLCodec) Encode(v any) ([]byte, error) {
+	j, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.JSONToYAML(j)
+}
+
+// Decode implements Codec. Duplicate keys are reported like JSON's.
+func (YAMLCodec) Decode(data []byte) (Decoded, error) {
+	j, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return Decoded{}, fmt.Errorf("error converting YAML to JSON: %w", err)
+	}
+	d, err := JSONCodec{}.Decode(j)
+	if err != nil {
+		return Decoded{}, err
+	}
+	if _, strictErr := yaml.YAMLToJSONStrict(data); strictErr != nil {
+		d.Duplicates = append(d.Duplicates, yamlDuplicates(data)...)
+	}
+	return d, nil
+}
+
+// Codecs is the set of codecs a server speaks, the first being the default
+// for requests without Content-Type.
+type Codecs []Codec
+
+// Default returns the built-in codecs: JSON and YAML.
+func Default() Codecs { return Codecs{JSONCodec{}, YAMLCodec{}} }
+
+// ForMediaType returns the codec of a concrete media type, if any.
+func (cs Codecs) ForMediaType(mediaType string) (Codec, bool) {
+	for _, c := range cs {
+		if c.MediaType() == mediaType {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// MediaTypes lists the media types spoken, in order.
+func (cs Codecs) MediaTypes() []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.MediaType()
+	}
+	return out
+}
+
+// ForContentType picks the codec for a request body's Content-Type. An
+// empty Content-Type means the first codec. It returns false for a type the
+// server cannot read (415).
+func (cs Codecs) ForContentType(contentType string) (Codec, bool) {
+	if contentType == "" {
+		return cs[0], len(cs) > 0
+	}
+	m, ok := ParseMediaType(contentType)
+	if !ok {
+		return nil, false
+	}
+	return cs.ForMediaType(m.MediaType())
+}
+
+// Indent re-indents JSON for `pretty=true`.
+func Indent(data []byte) []byte {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, data, "", "  "); err != nil {
+		return data
+	}
+	return buf.Bytes()
+}

@@ -1,0 +1,44 @@
+// Package kapiserver builds the example server: a kapi API server with the
+// common built-in kinds, and the kubeconfig kubectl needs to reach it. Tests
+// in this module start it in-process.
+package kapiserver
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/builtin"
+)
+
+// New returns the example server's handler.
+func New() (*apiserver.Server, error) {
+	return apiserver.New(apiserver.Config{Resources: builtin.Resources()})
+}
+
+// Kubeconfig returns a kubeconfig for a server at url (http://host:port):
+// one cluster, one user without credentials, one current context.
+func Kubeconfig(url string) string {
+	return fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: kapi
+  cluster:
+    server: %s
+users:
+- name: kapi
+  user: {}
+contexts:
+- name: kapi
+  context:
+    cluster: kapi
+    user: kapi
+    namespace: default
+current-context: kapi
+`, url)
+}
+
+// WriteKubeconfig writes Kubeconfig(url) to path.
+func WriteKubeconfig(path, url string) error {
+	return os.WriteFile(path, []byte(Kubeconfig(url)), 0o600)
+}
