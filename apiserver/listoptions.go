@@ -1,53 +1,268 @@
 package apiserver
 
 import (
+	"fmt"
+	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/selectors"
 	"github.com/kapi-dev/kapi/store"
 )
 
-// listOptions are the query parameters of list, watch and deletecollection.
+// listOptions are the query parameters of list, watch and deletecollection,
+// parsed and validated once.
 type listOptions struct {
-	revision      int64
-	match         store.RevisionMatch
-	limit         int64
-	continueToken *continueToken
-	filter        func(*store.Object) bool
+	// resourceVersion as sent ("" when unset) and parsed.
+	resourceVersion string
+	revision        int64
+	match           string // "", "Exact" or "NotOlderThan"
+	limit           int64
+	continueToken   *continueToken
+
+	labels selectors.LabelSelector
+	fields selectors.FieldSelector
+
+	watch             bool
+	allowBookmarks    bool
+	sendInitialEvents *bool
+	timeoutSeconds    int64
+	hasTimeoutSeconds bool
 }
 
-// listOptions parses and validates the request's list parameters.
+// listOptionsGroupKind is how kube-apiserver names list options in its
+// Invalid errors: `ListOptions.meta.k8s.io "" is invalid: ...`.
+var listOptionsGroupKind = meta.GroupKind{Group: "meta.k8s.io", Kind: "ListOptions"}
+
+// listOptions parses and validates the request's list parameters the way
+// kube-apiserver does: malformed values are 400 BadRequest, invalid
+// combinations 422 Invalid with a cause on the offending parameter.
 func (q *request) listOptions() (listOptions, error) {
 	query := q.r.URL.Query()
-	var opts listOptions
+	opts := listOptions{labels: selectors.EverythingLabels(), fields: selectors.EverythingFields()}
+	var err error
+
+	if opts.watch, err = boolParam(query, "watch"); err != nil {
+		return opts, err
+	}
+	if q.info.Verb == "watch" {
+		opts.watch = true
+	}
+	if opts.allowBookmarks, err = boolParam(query, "allowWatchBookmarks"); err != nil {
+		return opts, err
+	}
+	if _, ok := query["sendInitialEvents"]; ok {
+		v, err := boolParam(query, "sendInitialEvents")
+		if err != nil {
+			return opts, err
+		}
+		opts.sendInitialEvents = &v
+	}
 	if v := query.Get("limit"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
+		if opts.limit, err = strconv.ParseInt(v, 10, 64); err != nil {
+			return opts, meta.BadRequest(fmt.Sprintf("unable to parse limit: %v", err))
+		}
+		if opts.limit < 0 {
+			opts.limit = 0
+		}
+	}
+	if v := query.Get("timeoutSeconds"); v != "" {
+		if opts.timeoutSeconds, err = strconv.ParseInt(v, 10, 64); err != nil {
+			return opts, meta.BadRequest(fmt.Sprintf("unable to parse timeoutSeconds: %v", err))
+		}
+		opts.hasTimeoutSeconds = true
+	}
+	opts.resourceVersion = query.Get("resourceVersion")
+	if opts.resourceVersion != "" {
+		rv, err := strconv.ParseUint(opts.resourceVersion, 10, 63)
 		if err != nil {
-			return opts, meta.BadRequest("unable to parse limit: " + err.Error())
+			return opts, meta.BadRequest(fmt.Sprintf("invalid resource version: %v", err))
 		}
-		if n > 0 {
-			opts.limit = n
+		opts.revision = int64(rv)
+	}
+	opts.match = query.Get("resourceVersionMatch")
+
+	if v := query.Get("labelSelector"); v != "" {
+		if opts.labels, err = selectors.ParseLabelSelector(v); err != nil {
+			return opts, meta.BadRequest(fmt.Sprintf("unable to parse requirement: %v", err))
 		}
 	}
-	if v := query.Get("resourceVersion"); v != "" {
-		rv, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || rv < 0 {
-			return opts, meta.BadRequest("invalid resource version: " + v)
+	if v := query.Get("fieldSelector"); v != "" {
+		if opts.fields, err = selectors.ParseFieldSelector(v); err != nil {
+			return opts, meta.BadRequest(err.Error())
 		}
-		opts.revision = rv
 	}
-	switch query.Get("resourceVersionMatch") {
-	case "":
-	case "NotOlderThan":
-	case "Exact":
-		opts.match = store.Exact
+	if q.info.Name != "" { // a watch on one object: /watch/.../name or ?watch on an object URL
+		name, err := selectors.ParseFieldSelector("metadata.name=" + selectors.EscapeFieldValue(q.info.Name))
+		if err != nil {
+			return opts, meta.BadRequest(err.Error())
+		}
+		if !opts.fields.Empty() {
+			name, _ = selectors.ParseFieldSelector(name.String() + "," + opts.fields.String())
+		}
+		opts.fields = name
 	}
+	if err := q.validateFieldSelector(opts.fields); err != nil {
+		return opts, err
+	}
+
 	if v := query.Get("continue"); v != "" {
-		t, err := decodeContinueToken(v)
-		if err != nil {
-			return opts, meta.BadRequest("continue key is not valid: " + err.Error())
+		if opts.continueToken, err = decodeContinueToken(v); err != nil {
+			return opts, meta.BadRequest(fmt.Sprintf("continue key is not valid: %v", err))
 		}
-		opts.continueToken = t
+	}
+	if errs := validateListOptions(opts, query.Get("continue") != ""); len(errs) > 0 {
+		return opts, meta.Invalid(listOptionsGroupKind, "", errs)
+	}
+	if opts.continueToken != nil && opts.resourceVersion != "" && opts.resourceVersion != "0" {
+		return opts, meta.BadRequest("specifying resource version is not allowed when using continue")
 	}
 	return opts, nil
+}
+
+// validateListOptions applies kube-apiserver's rules on combinations of
+// list and watch parameters.
+func validateListOptions(opts listOptions, hasContinue bool) meta.FieldErrors {
+	var errs meta.FieldErrors
+	forbidden := func(field, detail string) {
+		errs = append(errs, meta.FieldError{Type: meta.ErrorForbidden, Field: field, Detail: detail})
+	}
+	notSupported := func(field, value string, supported ...string) {
+		quoted := make([]string, len(supported))
+		for i, s := range supported {
+			quoted[i] = strconv.Quote(s)
+		}
+		errs = append(errs, meta.FieldError{Type: meta.ErrorNotSupported, Field: field, Value: value,
+			Detail: "supported values: " + strings.Join(quoted, ", ")})
+	}
+	match := opts.match
+	if opts.watch {
+		if opts.sendInitialEvents != nil && match != "NotOlderThan" {
+			forbidden("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan")
+		}
+		if match != "" {
+			if opts.sendInitialEvents == nil {
+				forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided")
+			}
+			if match != "NotOlderThan" {
+				notSupported("resourceVersionMatch", match, "NotOlderThan")
+			}
+			if hasContinue {
+				forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided")
+			}
+		}
+		return errs
+	}
+	if match != "" {
+		if opts.resourceVersion == "" {
+			forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden unless resourceVersion is provided")
+		}
+		if hasContinue {
+			forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided")
+		}
+		if match != "Exact" && match != "NotOlderThan" {
+			notSupported("resourceVersionMatch", match, "Exact", "NotOlderThan", "")
+		}
+		if match == "Exact" && opts.resourceVersion == "0" {
+			forbidden("resourceVersionMatch", `resourceVersionMatch "exact" is forbidden for resourceVersion "0"`)
+		}
+	}
+	if opts.sendInitialEvents != nil {
+		forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list")
+	}
+	return errs
+}
+
+// boolParam reads a boolean query parameter as kube does ("true"/"1",
+// "false"/"0", absent is false).
+func boolParam(query url.Values, name string) (bool, error) {
+	v, ok := query[name]
+	if !ok || len(v) == 0 || v[0] == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v[0])
+	if err != nil {
+		return false, meta.BadRequest(fmt.Sprintf("unable to parse %s: %v", name, err))
+	}
+	return b, nil
+}
+
+// validateFieldSelector accepts the fields the type declares selectable.
+func (q *request) validateFieldSelector(fs selectors.FieldSelector) error {
+	if fs.Empty() {
+		return nil
+	}
+	if len(q.res.SelectableFields) == 0 {
+		if err := fs.ValidateMetadataOnly(); err != nil {
+			return meta.BadRequest(err.Error())
+		}
+		return nil
+	}
+	if err := fs.Validate(q.res.selectable); err != nil {
+		return meta.BadRequest(err.Error())
+	}
+	return nil
+}
+
+// selectable reports whether a field selector may name field.
+func (r *Resource) selectable(field string) bool {
+	if field == "metadata.name" || field == "metadata.namespace" {
+		return true
+	}
+	for _, f := range r.SelectableFields {
+		if f == field {
+			return true
+		}
+	}
+	return false
+}
+
+// filter returns the store filter for the selectors, nil when they select
+// everything (so lists can report remainingItemCount).
+func (opts listOptions) filter(res *Resource) func(*store.Object) bool {
+	if opts.labels.Empty() && opts.fields.Empty() {
+		return nil
+	}
+	return func(o *store.Object) bool { return opts.matches(res, o) }
+}
+
+// matches reports whether a stored object satisfies the selectors.
+func (opts listOptions) matches(res *Resource, o *store.Object) bool {
+	return opts.labels.Matches(o.Labels()) && opts.fields.Matches(objectFields{o.Data()})
+}
+
+// objectFields exposes an object's selectable fields by path.
+type objectFields struct{ obj meta.Object }
+
+func (f objectFields) Lookup(field string) (string, bool) {
+	switch field {
+	case "metadata.name":
+		return f.obj.Name(), true
+	case "metadata.namespace":
+		return f.obj.Namespace(), true
+	}
+	var cur any = map[string]any(f.obj)
+	for field != "" {
+		part, rest, _ := strings.Cut(field, ".")
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		if cur, ok = m[part]; !ok {
+			return "", false
+		}
+		field = rest
+	}
+	switch v := cur.(type) {
+	case string:
+		return v, true
+	case bool:
+		return strconv.FormatBool(v), true
+	case int64:
+		return strconv.FormatInt(v, 10), true
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64), true
+	}
+	return "", false
 }

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -10,9 +11,29 @@ import (
 	"github.com/kapi-dev/kapi/store"
 )
 
-// get answers GET on one object.
+// get answers GET on one object. A resourceVersion other than "0" asks
+// for a state not older than it, so the read may wait for the store.
 func (q *request) get() {
-	obj, err := q.s.store.Get(q.r.Context(), q.res.key(q.info.Namespace, q.info.Name))
+	key := q.res.key(q.info.Namespace, q.info.Name)
+	obj, err := q.s.store.Get(q.r.Context(), key)
+	if v := q.r.URL.Query().Get("resourceVersion"); v != "" && v != "0" {
+		rv, perr := strconv.ParseUint(v, 10, 63)
+		if perr != nil {
+			q.fail(meta.BadRequest(fmt.Sprintf("invalid resource version: %v", perr)))
+			return
+		}
+		if int64(rv) > q.s.store.Revision() {
+			// A one-key list reads a snapshot not older than rv, waiting if needed.
+			var page store.ListResult
+			page, err = q.s.store.List(q.r.Context(), key, store.ListOptions{Revision: int64(rv), Match: store.NotOlderThan, Limit: 1})
+			obj = nil
+			if err == nil && len(page.Items) == 1 && page.Items[0].Key() == key {
+				obj = page.Items[0]
+			} else if err == nil {
+				err = store.ErrNotFound
+			}
+		}
+	}
 	if err != nil {
 		q.fail(storeError(err, q.gr(), q.info.Name))
 		return
@@ -56,16 +77,22 @@ type listPage struct {
 // list metadata (resourceVersion, continue, remainingItemCount).
 func (q *request) readPage(opts listOptions) (listPage, error) {
 	prefix := q.res.collectionPrefix(q.info.Namespace)
-	so := store.ListOptions{Limit: int(opts.limit), Filter: opts.filter}
+	filter := opts.filter(q.res)
+	so := store.ListOptions{Limit: int(opts.limit), Filter: filter}
 	offset := int64(0)
-	if opts.continueToken != nil {
+	switch {
+	case opts.continueToken != nil:
 		so.Revision, so.Match, so.Start = opts.continueToken.Revision, store.Exact, prefix+opts.continueToken.Start
 		offset = opts.continueToken.Offset
 		if so.Revision <= 0 { // a token from an expired list: continue at the newest revision
 			so.Revision, so.Match = 0, store.NotOlderThan
 		}
-	} else {
-		so.Revision, so.Match = opts.revision, opts.match
+	case opts.resourceVersion == "" || opts.resourceVersion == "0":
+		// most recent, or any: the current snapshot
+	case opts.match == "Exact" || (opts.match == "" && opts.limit > 0):
+		so.Revision, so.Match = opts.revision, store.Exact
+	default:
+		so.Revision, so.Match = opts.revision, store.NotOlderThan
 	}
 	res, err := q.s.store.List(q.r.Context(), prefix, so)
 	if err != nil {
@@ -79,7 +106,7 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 	if res.Next != "" {
 		token := continueToken{Revision: res.Revision, Start: res.Next[len(prefix):], Offset: offset + int64(len(res.Items))}
 		page.meta.Continue = token.encode()
-		if opts.filter == nil && (opts.continueToken == nil || opts.continueToken.Revision > 0) {
+		if filter == nil && (opts.continueToken == nil || opts.continueToken.Revision > 0) {
 			remaining := res.Total - token.Offset
 			if remaining > 0 {
 				page.meta.RemainingItemCount = &remaining

@@ -52,6 +52,8 @@ func (q *request) serve() {
 		q.get()
 	case VerbList:
 		q.list()
+	case VerbWatch:
+		q.watch()
 	case VerbCreate:
 		q.create()
 	case VerbUpdate:

@@ -25,6 +25,12 @@ type Config struct {
 	Version VersionInfo
 	// Now is the clock for timestamps; nil means time.Now.
 	Now func() time.Time
+	// WatchBookmarkInterval is how often an idle watch that asked for
+	// bookmarks gets one; 0 means one minute, as kube-apiserver.
+	WatchBookmarkInterval time.Duration
+	// MinRequestTimeout sets the default watch duration, random between one
+	// and two of it; 0 means 30 minutes, as kube-apiserver.
+	MinRequestTimeout time.Duration
 	// MaxRequestBodyBytes bounds request bodies (413 beyond); 0 means 3 MiB
 	// like kube-apiserver.
 	MaxRequestBodyBytes int64
@@ -53,6 +59,9 @@ type Server struct {
 	maxBody  int64
 	version  VersionInfo
 	registry atomic.Pointer[registry]
+
+	bookmarkInterval  time.Duration
+	minRequestTimeout time.Duration
 }
 
 // New validates cfg and returns a ready Server. The namespaces "default",
@@ -73,6 +82,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	s.bookmarkInterval, s.minRequestTimeout = cfg.WatchBookmarkInterval, cfg.MinRequestTimeout
+	if s.bookmarkInterval <= 0 {
+		s.bookmarkInterval = time.Minute
+	}
+	if s.minRequestTimeout <= 0 {
+		s.minRequestTimeout = 30 * time.Minute
 	}
 	if s.maxBody == 0 {
 		s.maxBody = 3 << 20

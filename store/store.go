@@ -175,6 +175,7 @@ type Object struct {
 
 	encodings atomic.Pointer[[]encoding]
 	encodeMu  sync.Mutex
+	labels    atomic.Pointer[map[string]string]
 }
 
 type encoding struct {
@@ -197,6 +198,18 @@ func (o *Object) Revision() int64 { return o.revision }
 
 // Data is the object's content. It is shared: never modify it.
 func (o *Object) Data() meta.Object { return o.data }
+
+// Labels returns metadata.labels, computed once per version so that label
+// selectors match without rebuilding the map. The map is shared: never
+// modify it.
+func (o *Object) Labels() map[string]string {
+	if l := o.labels.Load(); l != nil {
+		return *l
+	}
+	l := o.data.Labels()
+	o.labels.Store(&l)
+	return l
+}
 
 // Encoded returns the bytes cached under key (an encoder's identity, such
 // as a media type), calling encode on the first request only. Concurrent

@@ -1,0 +1,259 @@
+package apiserver
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
+)
+
+// initialEventsEndAnnotation marks the bookmark that ends the initial
+// events of a streaming list (sendInitialEvents=true).
+const initialEventsEndAnnotation = "k8s.io/initial-events-end"
+
+// watch answers a watch request: a chunked stream of events, flushed as
+// they come, until the client goes away, timeoutSeconds pass or the watch
+// falls out of the history window (a final ERROR event).
+func (q *request) watch() {
+	opts, err := q.listOptions()
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	enc, err := q.s.watchEncoder(q.r)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(q.r.Context(), q.s.watchTimeout(opts))
+	defer cancel()
+
+	prefix := q.res.collectionPrefix(q.info.Namespace)
+	// Without sendInitialEvents, a watch from "most recent" (unset) or "any"
+	// (0) starts with the current state as ADDED events, as the spec says.
+	initial := opts.resourceVersion == "" || opts.resourceVersion == "0"
+	if opts.sendInitialEvents != nil {
+		initial = *opts.sendInitialEvents
+	}
+	var initialItems []*store.Object
+	start := opts.revision
+	if initial {
+		lo := store.ListOptions{Filter: opts.filter(q.res)}
+		if opts.resourceVersion != "" && opts.resourceVersion != "0" {
+			lo.Revision, lo.Match = opts.revision, store.NotOlderThan
+		}
+		page, err := q.s.store.List(ctx, prefix, lo)
+		if err != nil {
+			q.fail(storeError(err, q.gr(), ""))
+			return
+		}
+		initialItems, start = page.Items, page.Revision
+	} else if opts.resourceVersion == "" || opts.resourceVersion == "0" {
+		start = q.s.store.Revision()
+	}
+
+	w := &watchStream{q: q, enc: enc, opts: opts}
+	watcher, err := q.s.store.Watch(ctx, prefix, store.WatchOptions{Revision: start})
+	if err != nil {
+		var expired *store.ExpiredError
+		if errors.As(err, &expired) {
+			// kube's watch cache answers 200 and a single ERROR event.
+			w.begin()
+			w.sendError(storeError(err, q.gr(), ""))
+			return
+		}
+		q.fail(storeError(err, q.gr(), ""))
+		return
+	}
+	defer watcher.Stop()
+
+	w.begin()
+	for _, it := range initialItems {
+		w.send(store.Added, it)
+	}
+	if opts.sendInitialEvents != nil && *opts.sendInitialEvents && opts.allowBookmarks {
+		w.sendBookmark(start, true)
+	}
+	if !w.flush() {
+		return
+	}
+
+	bookmarkEvery := q.s.bookmarkInterval
+	for {
+		waitCtx, waitCancel := ctx, context.CancelFunc(func() {})
+		if opts.allowBookmarks {
+			waitCtx, waitCancel = context.WithTimeout(ctx, bookmarkEvery)
+		}
+		events, err := watcher.Next(waitCtx)
+		waitCancel()
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return // the client left or the timeout passed
+		case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+			w.sendBookmark(watcher.Revision(), false)
+			if !w.flush() {
+				return
+			}
+			continue
+		default:
+			w.sendError(storeError(err, q.gr(), ""))
+			return
+		}
+		for _, ev := range events {
+			w.sendEvent(ev)
+		}
+		if !w.flush() {
+			return
+		}
+	}
+}
+
+// watchStream writes events of one watch response.
+type watchStream struct {
+	q    *request
+	enc  watchEncoder
+	opts listOptions
+	buf  bytes.Buffer
+	err  error
+}
+
+func (w *watchStream) begin() {
+	h := w.q.w.Header()
+	h.Set("Content-Type", w.enc.contentType)
+	h.Set("Cache-Control", "no-cache, private")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.q.w.WriteHeader(http.StatusOK)
+	_ = http.NewResponseController(w.q.w).Flush()
+}
+
+// sendEvent translates a store event for this watch's selectors: an object
+// that starts matching arrives ADDED, one that stops matching DELETED.
+func (w *watchStream) sendEvent(ev store.Event) {
+	if w.opts.labels.Empty() && w.opts.fields.Empty() {
+		w.send(ev.Type, ev.Object)
+		return
+	}
+	res := w.q.res
+	cur := ev.Type != store.Deleted && w.opts.matches(res, ev.Object)
+	prev := ev.Prev != nil && w.opts.matches(res, ev.Prev)
+	switch {
+	case cur && prev:
+		w.send(store.Modified, ev.Object)
+	case cur:
+		w.send(store.Added, ev.Object)
+	case prev && ev.Type == store.Deleted:
+		w.send(store.Deleted, ev.Object)
+	case prev:
+		gone := store.NewObject(ev.Prev.Key(), ev.Revision, ev.Prev.Data().WithResourceVersion(ev.Revision))
+		w.send(store.Deleted, gone)
+	}
+}
+
+func (w *watchStream) send(t store.EventType, obj *store.Object) {
+	if w.err != nil {
+		return
+	}
+	b, err := w.enc.object(obj)
+	if err != nil {
+		w.err = err
+		return
+	}
+	w.enc.event(&w.buf, string(t), b)
+}
+
+// sendBookmark reports progress: an object of the watched kind carrying
+// only the revision up to which the watch has seen everything.
+func (w *watchStream) sendBookmark(revision int64, initialEventsEnd bool) {
+	md := map[string]any{"resourceVersion": strconv.FormatInt(revision, 10)}
+	if initialEventsEnd {
+		md["annotations"] = map[string]any{initialEventsEndAnnotation: "true"}
+	}
+	obj := meta.Object{"kind": w.q.res.Kind, "apiVersion": w.q.res.APIVersion(), "metadata": md}
+	b, err := w.enc.value(obj)
+	if err != nil {
+		w.err = err
+		return
+	}
+	w.enc.event(&w.buf, "BOOKMARK", b)
+}
+
+func (w *watchStream) sendError(err error) {
+	b, encErr := w.enc.value(meta.AsStatus(err))
+	if encErr != nil {
+		return
+	}
+	w.enc.event(&w.buf, "ERROR", b)
+	w.flush()
+}
+
+// flush writes the buffered events and flushes the connection; false
+// means the stream is over.
+func (w *watchStream) flush() bool {
+	if w.err != nil {
+		return false
+	}
+	if w.buf.Len() == 0 {
+		return true
+	}
+	_, err := w.q.w.Write(w.buf.Bytes())
+	w.buf.Reset()
+	if err != nil {
+		return false
+	}
+	return http.NewResponseController(w.q.w).Flush() == nil
+}
+
+// watchEncoder frames watch events in one representation. Objects come
+// from their version's encoding cache, shared by every watcher.
+type watchEncoder struct {
+	contentType string
+	codec       codec.Codec
+	object      func(*store.Object) ([]byte, error)
+	value       func(any) ([]byte, error)
+	event       func(buf *bytes.Buffer, eventType string, object []byte)
+}
+
+// watchEncoder negotiates the watch representation: JSON, one event per
+// line (kube also accepts application/json;stream=watch).
+func (s *Server) watchEncoder(r *http.Request) (watchEncoder, error) {
+	for _, m := range codec.ParseAccept(r.Header.Get("Accept")) {
+		if m.Param("as") != "" {
+			continue
+		}
+		if m.Matches(codec.JSON) {
+			c := codec.JSONCodec{}
+			return watchEncoder{
+				contentType: codec.JSON,
+				codec:       c,
+				object:      func(o *store.Object) ([]byte, error) { return encodeObject(c, o) },
+				value:       c.Encode,
+				event: func(buf *bytes.Buffer, eventType string, object []byte) {
+					buf.WriteString(`{"type":"`)
+					buf.WriteString(eventType)
+					buf.WriteString(`","object":`)
+					buf.Write(object)
+					buf.WriteString("}\n")
+				},
+			}, nil
+		}
+	}
+	return watchEncoder{}, meta.NotAcceptable([]string{codec.JSON})
+}
+
+// watchTimeout is timeoutSeconds when given, otherwise a random duration
+// between one and two minimum request timeouts, as kube-apiserver picks.
+func (s *Server) watchTimeout(opts listOptions) time.Duration {
+	if opts.hasTimeoutSeconds && opts.timeoutSeconds > 0 {
+		return time.Duration(opts.timeoutSeconds) * time.Second
+	}
+	base := s.minRequestTimeout
+	return base + time.Duration(rand.Int64N(int64(base)))
+}
