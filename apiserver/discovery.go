@@ -1,10 +1,15 @@
 package apiserver
 
 import (
+	"crypto/sha512"
+	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"runtime"
+	"strings"
 
 	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
 )
 
 func goVersion() string { return runtime.Version() }
@@ -120,12 +125,16 @@ func wantsAggregated(r *http.Request) bool {
 
 // serveNonResource answers discovery, version and health paths.
 func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request, info requestInfo) {
+	p := info.Path
+	if len(p) >= 1 && (p[0] == "healthz" || p[0] == "livez" || p[0] == "readyz") {
+		writeHealth(w, r)
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		s.writeError(w, r, notFoundPath(r))
 		return
 	}
 	reg := s.registry.Load()
-	p := info.Path
 	switch {
 	case len(p) == 1 && p[0] == "api":
 		if wantsAggregated(r) {
@@ -160,14 +169,24 @@ func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request, info r
 	case len(p) == 3 && p[0] == "apis":
 		s.writeResourceList(w, r, reg, p[1], p[2])
 	case len(p) == 1 && p[0] == "version":
-		s.writeValue(w, r, http.StatusOK, s.version)
-	case len(p) >= 1 && (p[0] == "healthz" || p[0] == "livez" || p[0] == "readyz"):
-		writeHealth(w, r)
+		s.writeVersion(w, r)
 	case len(p) >= 2 && p[0] == "api", len(p) >= 3 && p[0] == "apis" && reg.group(p[1]) != nil:
 		s.writeError(w, r, notFoundPath(r))
 	default:
 		http.NotFound(w, r) // kube answers paths outside its API in plain text
 	}
+}
+
+// writeVersion answers /version: JSON only, always indented, as kube does.
+func (s *Server) writeVersion(w http.ResponseWriter, r *http.Request) {
+	for _, m := range codec.ParseAccept(r.Header.Get("Accept")) {
+		if m.Param("as") == "" && m.Matches(codec.JSON) {
+			body, _ := json.MarshalIndent(s.version, "", "  ")
+			writeBody(w, r, http.StatusOK, codec.JSONCodec{}, body)
+			return
+		}
+	}
+	s.writeError(w, r, meta.NotAcceptable([]string{codec.JSON}))
 }
 
 func writeHealth(w http.ResponseWriter, r *http.Request) {
@@ -176,7 +195,7 @@ func writeHealth(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-cache, private")
 	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodGet {
+	if r.Method != http.MethodHead {
 		_, _ = w.Write([]byte("ok"))
 	}
 }
@@ -270,8 +289,20 @@ func (s *Server) writeAggregated(w http.ResponseWriter, r *http.Request, reg *re
 		s.writeError(w, r, err)
 		return
 	}
-	setCommonHeaders(w, aggregatedDiscoveryMediaType)
-	w.Header().Set("Vary", "Accept")
+	// Clients revalidate aggregated discovery with If-None-Match; kube tags
+	// it with a SHA-512 of the document and lets caches keep it.
+	sum := sha512.Sum512(body)
+	etag := `"` + strings.ToUpper(hex.EncodeToString(sum[:])) + `"`
+	h := w.Header()
+	h.Set("Cache-Control", "public")
+	h.Set("Etag", etag)
+	h.Set("Vary", "Accept")
+	if r.Header.Get("If-None-Match") == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Type", aggregatedDiscoveryMediaType)
+	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(http.StatusOK)
 	if r.Method == http.MethodGet {
 		_, _ = w.Write(body)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
@@ -16,6 +17,11 @@ var namespaceResource = Resource{
 	Version: "v1", Kind: "Namespace", Plural: "namespaces", ShortNames: []string{"ns"},
 	Verbs:             []string{VerbCreate, VerbDelete, VerbGet, VerbList, VerbPatch, VerbUpdate, VerbWatch},
 	StatusSubresource: true, ReturnDeletedObject: true, WithoutGeneration: true,
+	PrinterColumns: []PrinterColumn{
+		{Name: "Status", Type: "string", Description: "The status of the namespace",
+			Cell: func(o meta.Object, _ time.Time) any { s, _ := meta.NestedField(o, "status", "phase"); return s }},
+		AgeColumn(),
+	},
 }
 
 // initialNamespaces exist in every new server, as in a fresh cluster.

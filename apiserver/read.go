@@ -38,7 +38,35 @@ func (q *request) get() {
 		q.fail(storeError(err, q.gr(), q.info.Name))
 		return
 	}
+	if q.writeTable([]*store.Object{obj}, meta.ListMeta{ResourceVersion: obj.Data().ResourceVersion()}) {
+		return
+	}
 	q.s.writeObject(q.w, q.r, http.StatusOK, obj)
+}
+
+// writeTable answers with a Table when the client asked for one, and
+// reports whether it did (or failed trying).
+func (q *request) writeTable(items []*store.Object, lm meta.ListMeta) bool {
+	tr, err := q.s.wantsTable(q.r)
+	if err != nil {
+		q.fail(err)
+		return true
+	}
+	if tr == nil {
+		return false
+	}
+	t, err := q.s.renderTable(q.res, tr, items, lm, true)
+	if err != nil {
+		q.fail(meta.Internal(err))
+		return true
+	}
+	body, err := tr.codec.Encode(t)
+	if err != nil {
+		q.fail(meta.Internal(err))
+		return true
+	}
+	writeBody(q.w, q.r, http.StatusOK, tr.codec, body)
+	return true
 }
 
 // list answers GET on a collection.
@@ -51,6 +79,9 @@ func (q *request) list() {
 	page, err := q.readPage(opts)
 	if err != nil {
 		q.fail(err)
+		return
+	}
+	if q.writeTable(page.items, page.meta) {
 		return
 	}
 	c, err := q.s.negotiate(q.r)

@@ -54,6 +54,9 @@ type Resource struct {
 	// WithoutGeneration leaves metadata.generation unset, as kube-apiserver
 	// does for types without a spec (ConfigMap, Secret, Namespace...).
 	WithoutGeneration bool
+	// PrinterColumns are the Table columns after Name (kubectl get); none
+	// means kube's default "Created At" column.
+	PrinterColumns []PrinterColumn
 	// SelectableFields lists the field selector paths the type supports
 	// beyond metadata.name and metadata.namespace, such as "status.phase".
 	SelectableFields []string
@@ -95,6 +98,17 @@ func (r Resource) withDefaults() (Resource, error) {
 		r.Verbs = AllVerbs
 	}
 	r.Verbs = slices.Sorted(slices.Values(r.Verbs))
+	r.PrinterColumns = slices.Clone(r.PrinterColumns)
+	for i := range r.PrinterColumns {
+		c := &r.PrinterColumns[i]
+		if c.Cell == nil && c.JSONPath != "" {
+			p, err := parseJSONPath(c.JSONPath)
+			if err != nil {
+				return r, fmt.Errorf("apiserver: resource %s printer column %q: %w", r.Plural, c.Name, err)
+			}
+			c.path = p
+		}
+	}
 	return r, nil
 }
 

@@ -38,15 +38,19 @@ type Config struct {
 
 // VersionInfo is the body of /version.
 type VersionInfo struct {
-	Major        string `json:"major"`
-	Minor        string `json:"minor"`
-	GitVersion   string `json:"gitVersion"`
-	GitCommit    string `json:"gitCommit"`
-	GitTreeState string `json:"gitTreeState"`
-	BuildDate    string `json:"buildDate"`
-	GoVersion    string `json:"goVersion"`
-	Compiler     string `json:"compiler"`
-	Platform     string `json:"platform"`
+	Major                 string `json:"major"`
+	Minor                 string `json:"minor"`
+	EmulationMajor        string `json:"emulationMajor,omitempty"`
+	EmulationMinor        string `json:"emulationMinor,omitempty"`
+	MinCompatibilityMajor string `json:"minCompatibilityMajor,omitempty"`
+	MinCompatibilityMinor string `json:"minCompatibilityMinor,omitempty"`
+	GitVersion            string `json:"gitVersion"`
+	GitCommit             string `json:"gitCommit"`
+	GitTreeState          string `json:"gitTreeState"`
+	BuildDate             string `json:"buildDate"`
+	GoVersion             string `json:"goVersion"`
+	Compiler              string `json:"compiler"`
+	Platform              string `json:"platform"`
 }
 
 // Server is an http.Handler serving the Kubernetes API for the configured
@@ -148,12 +152,15 @@ func newUID() string {
 
 func (v VersionInfo) withDefaults() VersionInfo {
 	def := VersionInfo{
-		Major: "1", Minor: "33", GitVersion: "v1.33.0-kapi", GitCommit: "kapi",
+		Major: "1", Minor: "33", EmulationMajor: "1", EmulationMinor: "33",
+		MinCompatibilityMajor: "1", MinCompatibilityMinor: "32", GitVersion: "v1.33.0-kapi", GitCommit: "kapi",
 		GitTreeState: "clean", BuildDate: "2026-01-01T00:00:00Z", GoVersion: goVersion(),
 		Compiler: "gc", Platform: platform(),
 	}
 	if v.Major != "" {
 		def.Major, def.Minor = v.Major, v.Minor
+		def.EmulationMajor, def.EmulationMinor = v.EmulationMajor, v.EmulationMinor
+		def.MinCompatibilityMajor, def.MinCompatibilityMinor = v.MinCompatibilityMajor, v.MinCompatibilityMinor
 	}
 	for _, p := range []struct{ dst, src *string }{
 		{&def.GitVersion, &v.GitVersion}, {&def.GitCommit, &v.GitCommit}, {&def.GitTreeState, &v.GitTreeState},

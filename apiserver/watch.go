@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"net/http"
@@ -27,7 +28,7 @@ func (q *request) watch() {
 		q.fail(err)
 		return
 	}
-	enc, err := q.s.watchEncoder(q.r)
+	enc, err := q.s.watchEncoder(q.r, q.res)
 	if err != nil {
 		q.fail(err)
 		return
@@ -222,30 +223,52 @@ type watchEncoder struct {
 }
 
 // watchEncoder negotiates the watch representation: JSON, one event per
-// line (kube also accepts application/json;stream=watch).
-func (s *Server) watchEncoder(r *http.Request) (watchEncoder, error) {
+// line (kube also accepts application/json;stream=watch), possibly of
+// one-row Tables whose first carries the column definitions.
+func (s *Server) watchEncoder(r *http.Request, res *Resource) (watchEncoder, error) {
+	tr, err := s.wantsTable(r)
+	if err != nil {
+		return watchEncoder{}, err
+	}
+	if tr != nil && tr.codec.MediaType() == codec.JSON {
+		enc := jsonWatchEncoder()
+		headers := true
+		enc.object = func(o *store.Object) ([]byte, error) {
+			t, err := s.renderTable(res, tr, []*store.Object{o}, meta.ListMeta{ResourceVersion: o.Data().ResourceVersion()}, headers)
+			headers = false
+			if err != nil {
+				return nil, err
+			}
+			return json.Marshal(t)
+		}
+		return enc, nil
+	}
 	for _, m := range codec.ParseAccept(r.Header.Get("Accept")) {
 		if m.Param("as") != "" {
 			continue
 		}
 		if m.Matches(codec.JSON) {
-			c := codec.JSONCodec{}
-			return watchEncoder{
-				contentType: codec.JSON,
-				codec:       c,
-				object:      func(o *store.Object) ([]byte, error) { return encodeObject(c, o) },
-				value:       c.Encode,
-				event: func(buf *bytes.Buffer, eventType string, object []byte) {
-					buf.WriteString(`{"type":"`)
-					buf.WriteString(eventType)
-					buf.WriteString(`","object":`)
-					buf.Write(object)
-					buf.WriteString("}\n")
-				},
-			}, nil
+			return jsonWatchEncoder(), nil
 		}
 	}
 	return watchEncoder{}, meta.NotAcceptable([]string{codec.JSON})
+}
+
+func jsonWatchEncoder() watchEncoder {
+	c := codec.JSONCodec{}
+	return watchEncoder{
+		contentType: codec.JSON,
+		codec:       c,
+		object:      func(o *store.Object) ([]byte, error) { return encodeObject(c, o) },
+		value:       c.Encode,
+		event: func(buf *bytes.Buffer, eventType string, object []byte) {
+			buf.WriteString(`{"type":"`)
+			buf.WriteString(eventType)
+			buf.WriteString(`","object":`)
+			buf.Write(object)
+			buf.WriteString("}\n")
+		},
+	}
 }
 
 // watchTimeout is timeoutSeconds when given, otherwise a random duration

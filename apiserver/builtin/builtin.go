@@ -14,21 +14,21 @@ import "github.com/kapi-dev/kapi/apiserver"
 // values the caller may change.
 func Resources() []apiserver.Resource {
 	return []apiserver.Resource{
-		{Version: "v1", Kind: "ConfigMap", WithoutGeneration: true, Plural: "configmaps", Namespaced: true, ShortNames: []string{"cm"}},
-		{Version: "v1", Kind: "Secret", WithoutGeneration: true, Plural: "secrets", Namespaced: true, SelectableFields: []string{"type"}},
-		{Version: "v1", Kind: "ServiceAccount", WithoutGeneration: true, Plural: "serviceaccounts", Namespaced: true, ShortNames: []string{"sa"}},
-		{Version: "v1", Kind: "Service", WithoutGeneration: true, Plural: "services", Namespaced: true, ShortNames: []string{"svc"},
+		{Version: "v1", Kind: "ConfigMap", PrinterColumns: configMapColumns, WithoutGeneration: true, Plural: "configmaps", Namespaced: true, ShortNames: []string{"cm"}},
+		{Version: "v1", Kind: "Secret", PrinterColumns: secretColumns, WithoutGeneration: true, Plural: "secrets", Namespaced: true, SelectableFields: []string{"type"}},
+		{Version: "v1", Kind: "ServiceAccount", PrinterColumns: serviceAccountColumns, WithoutGeneration: true, Plural: "serviceaccounts", Namespaced: true, ShortNames: []string{"sa"}},
+		{Version: "v1", Kind: "Service", PrinterColumns: serviceColumns, WithoutGeneration: true, Plural: "services", Namespaced: true, ShortNames: []string{"svc"},
 			Categories: []string{"all"}, StatusSubresource: true, ReturnDeletedObject: true},
-		{Version: "v1", Kind: "Pod", Plural: "pods", Namespaced: true, ShortNames: []string{"po"},
+		{Version: "v1", Kind: "Pod", PrinterColumns: podColumns, Plural: "pods", Namespaced: true, ShortNames: []string{"po"},
 			Categories: []string{"all"}, StatusSubresource: true, ReturnDeletedObject: true,
 			SelectableFields: []string{"spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
 				"spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName"}},
-		{Version: "v1", Kind: "Event", WithoutGeneration: true, Plural: "events", Namespaced: true, ShortNames: []string{"ev"},
+		{Version: "v1", Kind: "Event", PrinterColumns: eventColumns, WithoutGeneration: true, Plural: "events", Namespaced: true, ShortNames: []string{"ev"},
 			SelectableFields: []string{"involvedObject.kind", "involvedObject.namespace", "involvedObject.name",
 				"involvedObject.uid", "involvedObject.apiVersion", "involvedObject.resourceVersion",
 				"involvedObject.fieldPath", "reason", "reportingComponent", "source", "type"}},
-		{Group: "apps", Version: "v1", Kind: "Deployment", Plural: "deployments", Namespaced: true,
+		{Group: "apps", Version: "v1", Kind: "Deployment", PrinterColumns: deploymentColumns, Plural: "deployments", Namespaced: true,
 			ShortNames: []string{"deploy"}, Categories: []string{"all"}, StatusSubresource: true},
-		{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", WithoutGeneration: true, Plural: "leases", Namespaced: true},
+		{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", PrinterColumns: leaseColumns, WithoutGeneration: true, Plural: "leases", Namespaced: true},
 	}
 }

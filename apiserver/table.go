@@ -1,0 +1,267 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
+)
+
+// PrinterColumn is one column of the Table kubectl prints for a type, after
+// the Name column every table starts with. A column reads its cell with
+// JSONPath, as a CustomResourceDefinition's additionalPrinterColumns do, or
+// computes it with Cell, as kube-apiserver's built-in printers do.
+type PrinterColumn struct {
+	Name        string
+	Type        string // integer, number, string, boolean or date
+	Format      string
+	Description string
+	// Priority 0 columns always show; higher ones only with -o wide.
+	Priority int32
+	JSONPath string
+	// Cell computes the value; now is the time the table is rendered (for
+	// ages). It takes precedence over JSONPath.
+	Cell func(obj meta.Object, now time.Time) any
+
+	path jsonPath
+}
+
+const (
+	nameColumnDescription = "Name must be unique within a namespace. Is required when creating resources, although some " +
+		"resources may allow a client to request the generation of an appropriate name automatically. Name is primarily " +
+		"intended for creation idempotence and configuration definition. Cannot be updated. More info: " +
+		"https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names"
+	creationTimestampDescription = "CreationTimestamp is a timestamp representing the server time when this object was " +
+		"created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set " +
+		"this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. " +
+		"More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"
+)
+
+// tableColumn is a column definition on the wire.
+type tableColumn struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Format      string `json:"format"`
+	Description string `json:"description"`
+	Priority    int32  `json:"priority"`
+}
+
+type tableRow struct {
+	Cells  []any           `json:"cells"`
+	Object json.RawMessage `json:"object,omitempty"`
+}
+
+type table struct {
+	Kind              string        `json:"kind"`
+	APIVersion        string        `json:"apiVersion"`
+	Metadata          meta.ListMeta `json:"metadata"`
+	ColumnDefinitions []tableColumn `json:"columnDefinitions"`
+	Rows              []tableRow    `json:"rows"`
+}
+
+// tableRequest is what a client asked of a Table response.
+type tableRequest struct {
+	apiVersion    string // meta.k8s.io/v1 or meta.k8s.io/v1beta1
+	includeObject string // None, Metadata (default) or Object
+	codec         codec.Codec
+}
+
+// wantsTable reads the Accept header the way kube-apiserver does: the first
+// acceptable entry decides, and `as=Table;g=meta.k8s.io;v=v1|v1beta1`
+// entries ask for a Table. It returns nil when a plain representation wins.
+func (s *Server) wantsTable(r *http.Request) (*tableRequest, error) {
+	for _, m := range codec.ParseAccept(r.Header.Get("Accept")) {
+		switch m.Param("as") {
+		case "":
+			for _, c := range s.codecs {
+				if m.Matches(c.MediaType()) {
+					return nil, nil
+				}
+			}
+		case "Table":
+			v := m.Param("v")
+			if m.Param("g") != "meta.k8s.io" || (v != "v1" && v != "v1beta1") {
+				continue
+			}
+			for _, c := range s.codecs {
+				if m.Matches(c.MediaType()) {
+					include := r.URL.Query().Get("includeObject")
+					switch include {
+					case "":
+						include = "Metadata"
+					case "None", "Metadata", "Object":
+					default:
+						return nil, meta.BadRequest(fmt.Sprintf("unrecognized includeObject value: %q", include))
+					}
+					return &tableRequest{apiVersion: "meta.k8s.io/" + v, includeObject: include, codec: c}, nil
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// columns returns the type's table columns: Name first, then its printer
+// columns, or "Created At" for a type without any.
+func (r *Resource) columns() []PrinterColumn {
+	cols := []PrinterColumn{{Name: "Name", Type: "string", Format: "name", Description: nameColumnDescription,
+		Cell: func(o meta.Object, _ time.Time) any { return o.Name() }}}
+	if len(r.PrinterColumns) == 0 {
+		return append(cols, PrinterColumn{Name: "Created At", Type: "date", Description: creationTimestampDescription,
+			Cell: func(o meta.Object, _ time.Time) any { return o.CreationTimestamp() }})
+	}
+	return append(cols, r.PrinterColumns...)
+}
+
+// renderTable builds a Table of objects.
+func (s *Server) renderTable(res *Resource, tr *tableRequest, items []*store.Object, lm meta.ListMeta, headers bool) (table, error) {
+	t := table{Kind: "Table", APIVersion: tr.apiVersion, Metadata: lm, Rows: []tableRow{}}
+	cols := res.columns()
+	if headers {
+		t.ColumnDefinitions = make([]tableColumn, len(cols))
+		for i, c := range cols {
+			t.ColumnDefinitions[i] = tableColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, Priority: c.Priority}
+		}
+	} else {
+		t.ColumnDefinitions = []tableColumn{}
+	}
+	now := s.now()
+	for _, it := range items {
+		row := tableRow{Cells: make([]any, len(cols))}
+		for i, c := range cols {
+			row.Cells[i] = c.value(it.Data(), now)
+		}
+		switch tr.includeObject {
+		case "Object":
+			b, err := encodeObject(codec.JSONCodec{}, it)
+			if err != nil {
+				return t, err
+			}
+			row.Object = b
+		case "Metadata":
+			b, err := json.Marshal(map[string]any{
+				"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": it.Data().Metadata(),
+			})
+			if err != nil {
+				return t, err
+			}
+			row.Object = b
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t, nil
+}
+
+// value computes one cell as kube does for its column type.
+func (c *PrinterColumn) value(obj meta.Object, now time.Time) any {
+	if c.Cell != nil {
+		return c.Cell(obj, now)
+	}
+	if c.path == nil {
+		return nil
+	}
+	found := c.path.find(map[string]any(obj))
+	if len(found) == 0 || found[0] == nil {
+		return nil
+	}
+	v := found[0]
+	switch c.Type {
+	case "date":
+		s, ok := v.(string)
+		if !ok {
+			return nil
+		}
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return nil
+		}
+		return HumanDuration(now.Sub(t))
+	case "integer":
+		if n, ok := meta.AsInt64(v); ok {
+			return n
+		}
+		return nil
+	case "number":
+		switch n := v.(type) {
+		case int64:
+			return n
+		case float64:
+			return n
+		}
+		return nil
+	case "boolean":
+		if b, ok := v.(bool); ok {
+			return b
+		}
+		return nil
+	}
+	switch x := v.(type) {
+	case string:
+		return x
+	case map[string]any, []any:
+		b, _ := json.Marshal(x)
+		return string(b)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+// HumanDuration renders an age the way kubectl shows it: "45s", "3m12s",
+// "27m", "5h3m", "2d4h", "350d", "3y20d".
+func HumanDuration(d time.Duration) string {
+	seconds := int64(d / time.Second)
+	switch {
+	case seconds < -1:
+		return "<invalid>"
+	case seconds < 0:
+		return "0s"
+	case seconds < 120:
+		return strconv.FormatInt(seconds, 10) + "s"
+	}
+	minutes := int64(d / time.Minute)
+	switch {
+	case minutes < 10:
+		return withRemainder(minutes, "m", seconds%60, "s")
+	case minutes < 180:
+		return strconv.FormatInt(minutes, 10) + "m"
+	}
+	hours := int64(d / time.Hour)
+	switch {
+	case hours < 8:
+		return withRemainder(hours, "h", minutes%60, "m")
+	case hours < 48:
+		return strconv.FormatInt(hours, 10) + "h"
+	case hours < 24*8:
+		return withRemainder(hours/24, "d", hours%24, "h")
+	case hours < 24*365*2:
+		return strconv.FormatInt(hours/24, 10) + "d"
+	case hours < 24*365*8:
+		return withRemainder(hours/24/365, "y", (hours/24)%365, "d")
+	}
+	return strconv.FormatInt(hours/24/365, 10) + "y"
+}
+
+func withRemainder(n int64, unit string, rem int64, remUnit string) string {
+	s := strconv.FormatInt(n, 10) + unit
+	if rem != 0 {
+		s += strconv.FormatInt(rem, 10) + remUnit
+	}
+	return s
+}
+
+// AgeColumn is the "Age" column of kube's built-in printers.
+func AgeColumn() PrinterColumn {
+	return PrinterColumn{Name: "Age", Type: "string", Description: creationTimestampDescription,
+		Cell: func(o meta.Object, now time.Time) any {
+			t, err := time.Parse(time.RFC3339, o.CreationTimestamp())
+			if err != nil {
+				return "<unknown>"
+			}
+			return HumanDuration(now.Sub(t))
+		}}
+}
