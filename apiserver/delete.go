@@ -11,6 +11,7 @@ import (
 
 // deleteOptions is the part of metav1.DeleteOptions kapi acts on.
 type deleteOptions struct {
+	writeOptions
 	preconditions      store.Preconditions
 	gracePeriodSeconds *int64
 	propagationPolicy  string
@@ -20,6 +21,11 @@ type deleteOptions struct {
 // the query winning as in kube-apiserver.
 func (q *request) deleteOptions() (deleteOptions, error) {
 	var opts deleteOptions
+	wo, err := q.writeOptions("DeleteOptions")
+	if err != nil {
+		return opts, err
+	}
+	opts.writeOptions = wo
 	body, err := q.readBody()
 	if err != nil {
 		return opts, err
@@ -42,6 +48,18 @@ func (q *request) deleteOptions() (deleteOptions, error) {
 			opts.gracePeriodSeconds = &n
 		}
 		opts.propagationPolicy, _ = o["propagationPolicy"].(string)
+		if dry, ok := o["dryRun"].([]any); ok && len(dry) > 0 {
+			values := make([]string, len(dry))
+			for i, v := range dry {
+				values[i], _ = v.(string)
+				if values[i] != "All" {
+					return opts, meta.Invalid(meta.GroupKind{Group: "meta.k8s.io", Kind: "DeleteOptions"}, "", meta.FieldErrors{{
+						Type: meta.ErrorNotSupported, Field: "dryRun", Value: values, Detail: `supported values: "All"`,
+					}})
+				}
+			}
+			opts.dryRun = true
+		}
 	}
 	query := q.r.URL.Query()
 	if v := query.Get("gracePeriodSeconds"); v != "" {
@@ -91,6 +109,15 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 		if err := opts.preconditions.Check(cur); err != nil {
 			return nil, false, storeError(err, gr, name)
 		}
+		if err := s.admitDelete(r, res, cur, opts); err != nil {
+			return nil, false, err
+		}
+		if opts.dryRun {
+			if hasFinalizers(res, cur.Data()) {
+				return store.NewObject(key, cur.Revision(), s.markedForDeletion(res, cur.Data(), opts)), false, nil
+			}
+			return cur, true, nil
+		}
 		if hasFinalizers(res, cur.Data()) {
 			out, err := s.markDeleting(r, res, key, cur, opts)
 			if errors.Is(err, errRetry) {
@@ -135,22 +162,44 @@ func (s *Server) markDeleting(r *http.Request, res *Resource, key string, cur *s
 			if o.Data().DeletionTimestamp() != "" {
 				return o.Data(), nil // already terminating: nothing to write
 			}
-			next := o.Data().DeepCopy()
-			next.SetMetadataField("deletionTimestamp", meta.FormatTime(s.now()))
-			grace := int64(0)
-			if opts.gracePeriodSeconds != nil {
-				grace = *opts.gracePeriodSeconds
-			}
-			next.SetMetadataField("deletionGracePeriodSeconds", grace)
-			if isNamespaceResource(res) {
-				markNamespaceTerminating(next)
-			}
-			return next, nil
+			return s.markedForDeletion(res, o.Data(), opts), nil
 		})
 	if err != nil && !errors.Is(err, errRetry) {
 		return nil, storeError(err, res.GroupResource(), cur.Data().Name())
 	}
 	return out, err
+}
+
+// markedForDeletion returns a copy of obj carrying deletionTimestamp and
+// deletionGracePeriodSeconds (and phase Terminating for a namespace).
+func (s *Server) markedForDeletion(res *Resource, obj meta.Object, opts deleteOptions) meta.Object {
+	if obj.DeletionTimestamp() != "" {
+		return obj
+	}
+	next := obj.DeepCopy()
+	next.SetMetadataField("deletionTimestamp", meta.FormatTime(s.now()))
+	grace := int64(0)
+	if opts.gracePeriodSeconds != nil {
+		grace = *opts.gracePeriodSeconds
+	}
+	next.SetMetadataField("deletionGracePeriodSeconds", grace)
+	if isNamespaceResource(res) {
+		markNamespaceTerminating(next)
+	}
+	return next
+}
+
+// admitDelete lets the admission plugins see and deny a delete.
+func (s *Server) admitDelete(r *http.Request, res *Resource, cur *store.Object, opts deleteOptions) error {
+	if len(s.admission) == 0 {
+		return nil
+	}
+	req := &AdmissionRequest{
+		Operation: OperationDelete, Resource: meta.GroupVersionResource{Group: res.Group, Version: res.Version, Resource: res.Plural},
+		Kind: res.GroupVersionKind(), Namespace: cur.Data().Namespace(), Name: cur.Data().Name(),
+		OldObject: cur.Data(), DryRun: opts.dryRun,
+	}
+	return s.runAdmission(r.Context(), req, res, nil)
 }
 
 // finishDeletion deletes an object that is marked for deletion and has no

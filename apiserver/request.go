@@ -58,6 +58,8 @@ func (q *request) serve() {
 		q.create()
 	case VerbUpdate:
 		q.update()
+	case VerbPatch:
+		q.patch()
 	case VerbDelete:
 		q.delete()
 	case VerbDeleteCollection:

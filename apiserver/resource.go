@@ -60,6 +60,9 @@ type Resource struct {
 	// SelectableFields lists the field selector paths the type supports
 	// beyond metadata.name and metadata.namespace, such as "status.phase".
 	SelectableFields []string
+
+	// customResource marks types served for a CustomResourceDefinition.
+	customResource bool
 }
 
 // GroupVersionKind of the type.

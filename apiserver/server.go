@@ -21,6 +21,9 @@ type Config struct {
 	Codecs codec.Codecs
 	// Resources are the types served besides the built-in namespaces.
 	Resources []Resource
+	// Admission plugins, each a MutatingAdmission, a ValidatingAdmission or
+	// both, run in order on every write.
+	Admission []any
 	// Version is what /version answers; zero fields get kapi's defaults.
 	Version VersionInfo
 	// Now is the clock for timestamps; nil means time.Now.
@@ -57,12 +60,13 @@ type VersionInfo struct {
 // resource types. Mount it at the root of a listener, or under a prefix of
 // an existing mux with http.StripPrefix.
 type Server struct {
-	store    store.Store
-	codecs   codec.Codecs
-	now      func() time.Time
-	maxBody  int64
-	version  VersionInfo
-	registry atomic.Pointer[registry]
+	store     store.Store
+	codecs    codec.Codecs
+	now       func() time.Time
+	maxBody   int64
+	version   VersionInfo
+	registry  atomic.Pointer[registry]
+	admission []any
 
 	bookmarkInterval  time.Duration
 	minRequestTimeout time.Duration
@@ -72,11 +76,19 @@ type Server struct {
 // "kube-system", "kube-public" and "kube-node-lease" exist once it returns.
 func New(cfg Config) (*Server, error) {
 	s := &Server{
-		store:   cfg.Store,
-		codecs:  cfg.Codecs,
-		now:     cfg.Now,
-		maxBody: cfg.MaxRequestBodyBytes,
-		version: cfg.Version.withDefaults(),
+		store:     cfg.Store,
+		codecs:    cfg.Codecs,
+		now:       cfg.Now,
+		maxBody:   cfg.MaxRequestBodyBytes,
+		version:   cfg.Version.withDefaults(),
+		admission: cfg.Admission,
+	}
+	for _, p := range cfg.Admission {
+		_, m := p.(MutatingAdmission)
+		_, v := p.(ValidatingAdmission)
+		if !m && !v {
+			return nil, fmt.Errorf("apiserver: admission plugin %T implements neither MutatingAdmission nor ValidatingAdmission", p)
+		}
 	}
 	if s.store == nil {
 		s.store = memory.New(memory.Config{})

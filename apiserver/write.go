@@ -1,11 +1,13 @@
 package apiserver
 
 import (
+	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
+	"strings"
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
@@ -14,10 +16,37 @@ import (
 // generateNameAttempts bounds retries when a generated name is taken.
 const generateNameAttempts = 8
 
+// writeOptions are the query options every write takes.
+type writeOptions struct {
+	dryRun bool
+}
+
+// writeOptions parses dryRun, which kube-apiserver validates as part of the
+// verb's options object (CreateOptions, UpdateOptions, PatchOptions,
+// DeleteOptions): anything but "All" is 422 Invalid.
+func (q *request) writeOptions(optionsKind string) (writeOptions, error) {
+	var opts writeOptions
+	values := q.r.URL.Query()["dryRun"]
+	for _, v := range values {
+		if v != "All" {
+			return opts, meta.Invalid(meta.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "", meta.FieldErrors{{
+				Type: meta.ErrorNotSupported, Field: "dryRun", Value: values, Detail: `supported values: "All"`,
+			}})
+		}
+	}
+	opts.dryRun = len(values) > 0
+	return opts, nil
+}
+
 // create answers POST on a collection.
 func (q *request) create() {
 	if q.info.Name != "" {
 		q.fail(q.methodNotSupported(VerbCreate))
+		return
+	}
+	wo, err := q.writeOptions("CreateOptions")
+	if err != nil {
+		q.fail(err)
 		return
 	}
 	d, err := q.decodeBody()
@@ -30,33 +59,61 @@ func (q *request) create() {
 		q.fail(err)
 		return
 	}
-	q.prepareForCreate(obj)
+	ctx := q.r.Context()
 	generated := obj.Name() == "" && obj.GenerateName() != ""
-	if errs := validateObjectMeta(obj, q.res, q.info.Namespace); len(errs) > 0 {
-		q.fail(meta.Invalid(q.gk(), obj.Name(), errs))
-		return
-	}
-	if q.res.Namespaced {
-		if err := q.s.checkNamespaceOpen(q.r, q.info.Namespace); err != nil {
-			q.fail(err)
-			return
-		}
-	}
 	for attempt := 0; ; attempt++ {
+		next := obj
 		if generated {
-			obj.SetMetadataField("name", obj.GenerateName()+randomSuffix())
+			next = obj.DeepCopy()
 		}
-		stored, err := q.s.store.Create(q.r.Context(), q.res.key(q.info.Namespace, obj.Name()), obj)
+		stored, err := q.createObject(ctx, next, wo)
 		if errors.Is(err, store.ErrExists) && generated && attempt < generateNameAttempts {
 			continue
 		}
 		if err != nil {
-			q.fail(storeError(err, q.gr(), obj.Name()))
+			q.fail(storeError(err, q.gr(), next.Name()))
 			return
 		}
 		q.s.writeObject(q.w, q.r, http.StatusCreated, stored)
 		return
 	}
+}
+
+// createObject runs the create pipeline on obj and stores it, unless dry
+// run, in which case the would-be object is returned unstored.
+func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOptions) (*store.Object, error) {
+	q.prepareForCreate(obj)
+	if err := q.admit(ctx, OperationCreate, obj, nil, wo, func() error {
+		if errs := validateObjectMeta(obj, q.res, q.info.Namespace); len(errs) > 0 {
+			return meta.Invalid(q.gk(), obj.Name(), errs)
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if q.res.Namespaced {
+		if err := q.s.checkNamespaceOpen(q.r, q.info.Namespace); err != nil {
+			return nil, err
+		}
+	}
+	key := q.res.key(q.info.Namespace, obj.Name())
+	if wo.dryRun {
+		if _, err := q.s.store.Get(ctx, key); err == nil {
+			return nil, store.ErrExists
+		}
+		return store.NewObject(key, 0, obj), nil
+	}
+	return q.s.store.Create(ctx, key, obj)
+}
+
+// admit runs admission around the built-in validation for one write.
+func (q *request) admit(ctx context.Context, op Operation, obj, old meta.Object, wo writeOptions, validate func() error) error {
+	req := &AdmissionRequest{
+		Operation: op, Resource: meta.GroupVersionResource{Group: q.res.Group, Version: q.res.Version, Resource: q.res.Plural},
+		Kind: q.res.GroupVersionKind(), Subresource: q.info.Subresource, Namespace: q.info.Namespace,
+		Name: obj.Name(), Object: obj, OldObject: old, DryRun: wo.dryRun,
+	}
+	return q.s.runAdmission(ctx, req, q.res, validate)
 }
 
 // checkNamespace reconciles the body's namespace with the URL's: empty
@@ -76,9 +133,13 @@ func (q *request) checkNamespace(obj meta.Object) error {
 	return nil
 }
 
-// prepareForCreate sets the fields the server owns on a new object.
+// prepareForCreate sets the fields the server owns on a new object,
+// generating its name from generateName when it has none.
 func (q *request) prepareForCreate(obj meta.Object) {
 	m := obj.MetadataForWrite()
+	if obj.Name() == "" && obj.GenerateName() != "" {
+		m["name"] = obj.GenerateName() + randomSuffix()
+	}
 	m["uid"] = newUID()
 	m["creationTimestamp"] = meta.FormatTime(q.s.now())
 	if !q.res.WithoutGeneration {
@@ -90,13 +151,18 @@ func (q *request) prepareForCreate(obj meta.Object) {
 	if q.res.StatusSubresource {
 		delete(obj, "status")
 	}
-	if q.res == q.s.registry.Load().namespaces() {
+	if isNamespaceResource(q.res) {
 		prepareNamespace(obj)
 	}
 }
 
 // update answers PUT on an object or its status.
 func (q *request) update() {
+	wo, err := q.writeOptions("UpdateOptions")
+	if err != nil {
+		q.fail(err)
+		return
+	}
 	d, err := q.decodeBody()
 	if err != nil {
 		q.fail(err)
@@ -117,31 +183,17 @@ func (q *request) update() {
 		q.fail(err)
 		return
 	}
-	created := false
-	key := q.res.key(q.info.Namespace, q.info.Name)
-	opts := store.UpdateOptions{AllowCreate: q.res.AllowCreateOnUpdate && q.info.Subresource == ""}
-	stored, err := q.s.store.Update(q.r.Context(), key, opts, func(cur *store.Object) (meta.Object, error) {
-		next := obj.DeepCopy() // tryUpdate may run again: never change obj itself
-		if cur == nil {
-			created = true
-			q.prepareForCreate(next)
-			if errs := validateObjectMeta(next, q.res, q.info.Namespace); len(errs) > 0 {
-				return nil, meta.Invalid(q.gk(), next.Name(), errs)
-			}
-			return next, nil
-		}
-		created = false
-		return q.prepareForUpdate(next, cur.Data())
-	})
+	allowCreate := q.res.AllowCreateOnUpdate && q.info.Subresource == ""
+	q.respondUpdate(q.updateObject(wo, allowCreate, func(cur *store.Object) (meta.Object, error) {
+		return obj.DeepCopy(), nil // the update may be retried: never change obj itself
+	}))
+}
+
+// respondUpdate writes the outcome of updateObject.
+func (q *request) respondUpdate(stored *store.Object, created bool, err error) {
 	if err != nil {
 		q.fail(storeError(err, q.gr(), q.info.Name))
 		return
-	}
-	if deleted, err := q.s.finishDeletion(q.r, q.res, stored); err != nil {
-		q.fail(err)
-		return
-	} else if deleted != nil {
-		stored = deleted
 	}
 	code := http.StatusOK
 	if created {
@@ -150,11 +202,84 @@ func (q *request) update() {
 	q.s.writeObject(q.w, q.r, code, stored)
 }
 
+// updateObject runs the update pipeline: next computes the client's
+// intended object from the current one (a PUT body, a patch applied), and
+// the result goes through prepareForUpdate and admission, all retried on
+// a concurrent write. With dry run nothing is stored. An update that
+// removes the last finalizer of an object being deleted deletes it.
+func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur *store.Object) (meta.Object, error)) (*store.Object, bool, error) {
+	ctx := q.r.Context()
+	key := q.res.key(q.info.Namespace, q.info.Name)
+	created := false
+	tryUpdate := func(cur *store.Object) (meta.Object, error) {
+		if cur == nil && !allowCreate {
+			return nil, store.ErrNotFound
+		}
+		obj, err := next(cur)
+		if err != nil {
+			return nil, err
+		}
+		if cur == nil {
+			created = true
+			q.prepareForCreate(obj)
+			err := q.admit(ctx, OperationCreate, obj, nil, wo, func() error {
+				if errs := validateObjectMeta(obj, q.res, q.info.Namespace); len(errs) > 0 {
+					return meta.Invalid(q.gk(), obj.Name(), errs)
+				}
+				return nil
+			})
+			return obj, err
+		}
+		created = false
+		return q.prepareForUpdate(ctx, obj, cur.Data(), wo)
+	}
+	if wo.dryRun {
+		cur, err := q.s.store.Get(ctx, key)
+		if errors.Is(err, store.ErrNotFound) {
+			cur, err = nil, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		obj, err := tryUpdate(cur)
+		if err != nil {
+			return nil, false, err
+		}
+		if cur != nil && sameMap(obj, cur.Data()) {
+			return cur, false, nil
+		}
+		var rev int64
+		if cur != nil {
+			rev = cur.Revision()
+		}
+		return store.NewObject(key, rev, obj), created, nil
+	}
+	stored, err := q.s.store.Update(ctx, key, store.UpdateOptions{AllowCreate: allowCreate}, tryUpdate)
+	if err != nil {
+		return nil, false, err
+	}
+	deleted, err := q.s.finishDeletion(q.r, q.res, stored)
+	if err != nil {
+		return nil, false, err
+	}
+	if deleted != nil {
+		stored = deleted
+	}
+	return stored, created, nil
+}
+
+// sameMap reports whether two objects are the same map (not equal: the
+// same), which is how an update function says "nothing to write".
+func sameMap(a, b meta.Object) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
 // prepareForUpdate turns the client's object into the next stored version
 // of old: optimistic concurrency, immutable and server-owned metadata kept,
-// the status or main part kept depending on the endpoint, generation bumped
-// when the spec changed. It returns old itself when nothing changes.
-func (q *request) prepareForUpdate(next, old meta.Object) (meta.Object, error) {
+// the status or main part kept depending on the endpoint, admission, and
+// generation bumped when the spec changed. It returns old itself when
+// nothing changes.
+func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, wo writeOptions) (meta.Object, error) {
 	if rv := next.ResourceVersion(); rv != "" && rv != old.ResourceVersion() {
 		return nil, meta.ConflictModified(q.gr(), q.info.Name)
 	}
@@ -163,7 +288,6 @@ func (q *request) prepareForUpdate(next, old meta.Object) (meta.Object, error) {
 	} else if uid != old.UID() { // kube uses a sent uid as a precondition
 		return nil, &store.PreconditionError{Field: "UID", Want: uid, Got: old.UID()}
 	}
-	var errs meta.FieldErrors
 	m := next.MetadataForWrite()
 	for _, f := range []string{"creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"} {
 		if v, ok := old.Metadata()[f]; ok {
@@ -173,34 +297,29 @@ func (q *request) prepareForUpdate(next, old meta.Object) (meta.Object, error) {
 		}
 	}
 	delete(m, "selfLink")
-	if old.DeletionTimestamp() != "" {
-		if added := newFinalizers(old.Finalizers(), next.Finalizers()); len(added) > 0 {
-			errs = append(errs, meta.FieldError{Type: meta.ErrorForbidden, Field: "metadata.finalizers",
-				Detail: fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %q", added)})
-		}
-	}
-	errs = append(errs, validateObjectMeta(next, q.res, q.info.Namespace)...)
-	if len(errs) > 0 {
-		return nil, meta.Invalid(q.gk(), q.info.Name, errs)
-	}
 	if q.res.StatusSubresource {
-		if q.info.Subresource == "status" {
-			status, hasStatus := next["status"]
-			kept := meta.Object{}
-			for k, v := range old {
-				if k != "status" {
-					kept[k] = v
-				}
+		next = keepSubresourceParts(next, old, q.info.Subresource == "status")
+	}
+	if isNamespaceResource(q.res) && q.info.Subresource == "" {
+		next["status"] = meta.DeepCopyValue(old["status"]) // namespace phase is server-owned
+	}
+	validate := func() error {
+		var errs meta.FieldErrors
+		if old.DeletionTimestamp() != "" {
+			if added := newFinalizers(old.Finalizers(), next.Finalizers()); len(added) > 0 {
+				errs = append(errs, meta.FieldError{Type: meta.ErrorForbidden, Field: "metadata.finalizers",
+					Detail: fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %s",
+						quotedList(added))})
 			}
-			next = kept.DeepCopy()
-			if hasStatus {
-				next["status"] = status
-			}
-		} else if status, ok := old["status"]; ok {
-			next["status"] = meta.DeepCopyValue(status)
-		} else {
-			delete(next, "status")
 		}
+		errs = append(errs, validateObjectMeta(next, q.res, q.info.Namespace)...)
+		if len(errs) > 0 {
+			return meta.Invalid(q.gk(), q.info.Name, errs)
+		}
+		return nil
+	}
+	if err := q.admit(ctx, OperationUpdate, next, old, wo, validate); err != nil {
+		return nil, err
 	}
 	next.SetMetadataField("resourceVersion", old.ResourceVersion())
 	if reflect.DeepEqual(map[string]any(next), map[string]any(old)) {
@@ -210,6 +329,27 @@ func (q *request) prepareForUpdate(next, old meta.Object) (meta.Object, error) {
 		next.SetMetadataField("generation", old.Generation()+1)
 	}
 	return next, nil
+}
+
+// keepSubresourceParts applies the status subresource split: a write to
+// /status changes only .status (the rest is the stored object's), a write
+// to the main resource changes everything but .status.
+func keepSubresourceParts(next, old meta.Object, statusWrite bool) meta.Object {
+	if statusWrite {
+		status, hasStatus := next["status"]
+		kept := old.DeepCopy()
+		delete(kept, "status")
+		if hasStatus {
+			kept["status"] = status
+		}
+		return kept
+	}
+	if status, ok := old["status"]; ok {
+		next["status"] = meta.DeepCopyValue(status)
+	} else {
+		delete(next, "status")
+	}
+	return next
 }
 
 // specChanged reports whether anything besides metadata and status differs.
@@ -242,6 +382,15 @@ func newFinalizers(old, next []string) []string {
 		}
 	}
 	return added
+}
+
+// quotedList renders strings as Go's %q of a []string does: ["a" "b"].
+func quotedList(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return "[" + strings.Join(q, " ") + "]"
 }
 
 // randomSuffix is the 5-character suffix kube appends to generateName,

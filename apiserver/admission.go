@@ -1,0 +1,113 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// Operation is the kind of write an admission plugin sees.
+type Operation string
+
+// Operations, as Kubernetes names them.
+const (
+	OperationCreate Operation = "CREATE"
+	OperationUpdate Operation = "UPDATE"
+	OperationDelete Operation = "DELETE"
+)
+
+// UserInfo identifies the requester. kapi serves without authentication
+// for now, so it is empty unless a future authenticator fills it.
+type UserInfo struct {
+	Username string
+	UID      string
+	Groups   []string
+}
+
+// AdmissionRequest is what admission plugins see of one write.
+type AdmissionRequest struct {
+	Operation   Operation
+	Resource    meta.GroupVersionResource
+	Kind        meta.GroupVersionKind
+	Subresource string
+	Namespace   string
+	Name        string
+	// Object is the object to be stored: mutating plugins may change it in
+	// place; nil for DELETE.
+	Object meta.Object
+	// OldObject is the stored object being replaced or deleted; nil for
+	// CREATE. Never change it.
+	OldObject meta.Object
+	User      UserInfo
+	DryRun    bool
+}
+
+// MutatingAdmission may change objects before they are validated and
+// stored. It may run more than once for one request (after a conflict
+// retry), so it must not have side effects beyond the object.
+type MutatingAdmission interface {
+	Admit(ctx context.Context, req *AdmissionRequest) error
+}
+
+// ValidatingAdmission accepts or denies writes without changing them.
+type ValidatingAdmission interface {
+	Validate(ctx context.Context, req *AdmissionRequest) error
+}
+
+// SideEffecter is implemented by admission plugins with effects outside the
+// object (they call out, write elsewhere...). Such a plugin is never run
+// for a dry-run request: the request fails instead, as in Kubernetes.
+type SideEffecter interface {
+	HasSideEffects() bool
+}
+
+// An admission plugin is any value implementing MutatingAdmission,
+// ValidatingAdmission or both. A plugin's error denies the request: a
+// *meta.Status is sent as is; any other error becomes 403 Forbidden with
+// its message.
+
+// admissionError turns a plugin's denial into the Status sent.
+func admissionError(err error, req *AdmissionRequest, gr meta.GroupResource) error {
+	var st *meta.Status
+	if errors.As(err, &st) {
+		return st
+	}
+	return meta.Forbidden(gr, req.Name, err.Error())
+}
+
+// runAdmission calls the mutating plugins, the built-in object validation,
+// then the validating plugins: the DESIGN.md pipeline order.
+func (s *Server) runAdmission(ctx context.Context, req *AdmissionRequest, res *Resource, validate func() error) error {
+	gr := res.GroupResource()
+	for _, p := range s.admission {
+		if req.DryRun && hasSideEffects(p) {
+			return meta.BadRequest("admission plugin with side effects cannot run in dry-run mode")
+		}
+	}
+	for _, p := range s.admission {
+		if m, ok := p.(MutatingAdmission); ok {
+			if err := m.Admit(ctx, req); err != nil {
+				return admissionError(err, req, gr)
+			}
+		}
+	}
+	if validate != nil {
+		if err := validate(); err != nil {
+			return err
+		}
+	}
+	for _, p := range s.admission {
+		if v, ok := p.(ValidatingAdmission); ok {
+			if err := v.Validate(ctx, req); err != nil {
+				return admissionError(err, req, gr)
+			}
+		}
+	}
+	return nil
+}
+
+func hasSideEffects(p any) bool {
+	se, ok := p.(SideEffecter)
+	return ok && se.HasSideEffects()
+}

@@ -1,0 +1,159 @@
+package apiserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
+)
+
+// Patch media types.
+const (
+	jsonPatchType      = "application/json-patch+json"
+	mergePatchType     = "application/merge-patch+json"
+	strategicPatchType = "application/strategic-merge-patch+json"
+	applyPatchType     = "application/apply-patch+yaml"
+)
+
+// patchTypes lists the patch types in the order kube-apiserver names them
+// in its 415 answer.
+var patchTypes = []string{jsonPatchType, mergePatchType, applyPatchType, strategicPatchType}
+
+// patch answers PATCH on an object or its status: the patch is applied to
+// the newest stored object, and re-applied if another write lands first,
+// so no concurrent update is lost. A patch that sets
+// metadata.resourceVersion only applies to that version (409 otherwise).
+func (q *request) patch() {
+	wo, err := q.writeOptions("PatchOptions")
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	ct, _ := codec.ParseMediaType(q.r.Header.Get("Content-Type"))
+	patchType := ct.MediaType()
+	supported := q.supportedPatchTypes()
+	if !contains(supported, patchType) {
+		q.fail(meta.UnsupportedMediaType(patchType, supported))
+		return
+	}
+	body, err := q.readBody()
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	var apply func(current []byte) ([]byte, error)
+	switch patchType {
+	case jsonPatchType:
+		p, err := jsonpatch.DecodePatch(body)
+		if err != nil {
+			q.fail(meta.BadRequest(err.Error()))
+			return
+		}
+		apply = func(current []byte) ([]byte, error) {
+			out, err := p.Apply(current)
+			if err != nil {
+				return nil, patchFailed(err)
+			}
+			return out, nil
+		}
+	case mergePatchType:
+		if !json.Valid(body) {
+			q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", jsonSyntaxError(body))))
+			return
+		}
+		apply = func(current []byte) ([]byte, error) {
+			out, err := jsonpatch.MergePatch(current, body)
+			if err != nil {
+				return nil, meta.BadRequest(err.Error())
+			}
+			return out, nil
+		}
+	case strategicPatchType:
+		patchObj, err := codec.JSONCodec{}.Decode(body)
+		if err != nil {
+			q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err)))
+			return
+		}
+		apply = func(current []byte) ([]byte, error) {
+			return q.s.strategicMerge(q.res, current, patchObj.Object)
+		}
+	default:
+		q.fail(meta.UnsupportedMediaType(patchType, supported))
+		return
+	}
+	q.respondUpdate(q.updateObject(wo, false, func(cur *store.Object) (meta.Object, error) {
+		if cur == nil {
+			return nil, store.ErrNotFound
+		}
+		current, err := encodeObject(codec.JSONCodec{}, cur)
+		if err != nil {
+			return nil, meta.Internal(err)
+		}
+		patched, err := apply(current)
+		if err != nil {
+			return nil, err
+		}
+		d, err := codec.JSONCodec{}.Decode(patched)
+		if err != nil {
+			return nil, meta.BadRequest(fmt.Sprintf("the patch produced an invalid object: %v", err))
+		}
+		obj := d.Object
+		if err := q.checkKind(obj); err != nil {
+			return nil, err
+		}
+		if obj.Name() != q.info.Name {
+			return nil, meta.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)",
+				obj.Name(), q.info.Name))
+		}
+		if err := q.checkNamespace(obj); err != nil {
+			return nil, err
+		}
+		return obj, nil
+	}))
+}
+
+// supportedPatchTypes are the patch types a type accepts: strategic merge
+// needs the patch metadata of a schema, which custom resources lack.
+func (q *request) supportedPatchTypes() []string {
+	if q.res.customResource {
+		return []string{jsonPatchType, mergePatchType, applyPatchType}
+	}
+	return patchTypes
+}
+
+// patchFailed is kube-apiserver's answer to a JSON patch that does not
+// apply (a failed test, a missing path): 422 with the patch error as cause.
+func patchFailed(err error) error {
+	return &meta.Status{
+		Kind: "Status", APIVersion: "v1", Status: "Failure", Code: http.StatusUnprocessableEntity,
+		Reason:  meta.ReasonInvalid,
+		Message: "the server rejected our request due to an error in our request",
+		Details: &meta.StatusDetails{Causes: []meta.StatusCause{{Type: meta.CauseUnexpectedServerResp, Message: err.Error()}}},
+	}
+}
+
+func jsonSyntaxError(body []byte) error {
+	var v any
+	err := json.Unmarshal(body, &v)
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		return syn
+	}
+	return err
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
