@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -107,7 +108,10 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 			return nil, false, storeError(err, gr, name)
 		}
 		if err := opts.preconditions.Check(cur); err != nil {
-			return nil, false, storeError(err, gr, name)
+			return nil, false, deletePreconditionError(err, res, name)
+		}
+		if isNamespaceResource(res) && protectedNamespaces[name] {
+			return nil, false, meta.Forbidden(gr, name, "this namespace may not be deleted")
 		}
 		if err := s.admitDelete(r, res, cur, opts); err != nil {
 			return nil, false, err
@@ -134,6 +138,10 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 		if errors.Is(err, errRetry) {
 			continue
 		}
+		var pe *store.PreconditionError
+		if errors.As(err, &pe) {
+			return nil, false, deletePreconditionError(err, res, name)
+		}
 		if err != nil {
 			return nil, false, storeError(err, gr, name)
 		}
@@ -142,6 +150,26 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 }
 
 var errRetry = errors.New("object changed; retry")
+
+// protectedNamespaces cannot be deleted, as in kube-apiserver.
+var protectedNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true}
+
+// deletePreconditionError words a failed delete precondition as
+// kube-apiserver does (naming the Kind, not the resource).
+func deletePreconditionError(err error, res *Resource, name string) error {
+	var pe *store.PreconditionError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	why := fmt.Sprintf("the UID in the precondition (%s) does not match the UID in record (%s). "+
+		"The object might have been deleted and then recreated", pe.Want, pe.Got)
+	if pe.Field == "ResourceVersion" {
+		why = fmt.Sprintf("the ResourceVersion in the precondition (%s) does not match the ResourceVersion in record (%s). "+
+			"The object might have been modified", pe.Want, pe.Got)
+	}
+	st := meta.Conflict(meta.GroupResource{Group: res.Group, Resource: res.Kind}, name, why)
+	return st
+}
 
 // hasFinalizers reports whether deleting the object must wait: metadata
 // finalizers for every type, plus spec.finalizers for namespaces.
@@ -178,14 +206,15 @@ func (s *Server) markedForDeletion(res *Resource, obj meta.Object, opts deleteOp
 	}
 	next := obj.DeepCopy()
 	next.SetMetadataField("deletionTimestamp", meta.FormatTime(s.now()))
+	if isNamespaceResource(res) {
+		markNamespaceTerminating(next)
+		return next
+	}
 	grace := int64(0)
 	if opts.gracePeriodSeconds != nil {
 		grace = *opts.gracePeriodSeconds
 	}
 	next.SetMetadataField("deletionGracePeriodSeconds", grace)
-	if isNamespaceResource(res) {
-		markNamespaceTerminating(next)
-	}
 	return next
 }
 
@@ -200,25 +229,6 @@ func (s *Server) admitDelete(r *http.Request, res *Resource, cur *store.Object, 
 		OldObject: cur.Data(), DryRun: opts.dryRun,
 	}
 	return s.runAdmission(r.Context(), req, res, nil)
-}
-
-// finishDeletion deletes an object that is marked for deletion and has no
-// finalizers left, as happens when an update removes the last one. It
-// returns the deleted state, or nil when the object stays.
-func (s *Server) finishDeletion(r *http.Request, res *Resource, obj *store.Object) (*store.Object, error) {
-	if obj.Data().DeletionTimestamp() == "" || hasFinalizers(res, obj.Data()) {
-		return nil, nil
-	}
-	pre := store.Preconditions{ResourceVersion: obj.Data().ResourceVersion()}
-	out, err := s.store.Delete(r.Context(), obj.Key(), pre, nil)
-	var pe *store.PreconditionError
-	if errors.Is(err, store.ErrNotFound) || errors.As(err, &pe) {
-		return nil, nil // someone else finished or changed it first
-	}
-	if err != nil {
-		return nil, storeError(err, res.GroupResource(), obj.Data().Name())
-	}
-	return out, nil
 }
 
 // deleteCollection answers DELETE on a collection: every object the list

@@ -40,7 +40,7 @@ func (q *request) patch() {
 	patchType := ct.MediaType()
 	supported := q.supportedPatchTypes()
 	if !contains(supported, patchType) {
-		q.fail(meta.UnsupportedMediaType(patchType, supported))
+		q.fail(meta.UnsupportedPatchType())
 		return
 	}
 	body, err := q.readBody()
@@ -85,7 +85,7 @@ func (q *request) patch() {
 			return q.s.strategicMerge(q.res, current, patchObj.Object)
 		}
 	default:
-		q.fail(meta.UnsupportedMediaType(patchType, supported))
+		q.fail(meta.UnsupportedPatchType())
 		return
 	}
 	q.respondUpdate(q.updateObject(wo, false, func(cur *store.Object) (meta.Object, error) {

@@ -74,6 +74,7 @@ func (q *request) serve() {
 func (q *request) methodNotSupported(verb string) error {
 	st := meta.MethodNotSupported(q.gr(), verb)
 	st.Message = "the server does not allow this method on the requested resource"
+	st.Details = &meta.StatusDetails{}
 	return st
 }
 

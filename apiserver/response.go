@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -25,7 +26,21 @@ func (s *Server) negotiate(r *http.Request) (codec.Codec, error) {
 			}
 		}
 	}
-	return nil, meta.NotAcceptable(s.codecs.MediaTypes())
+	return nil, s.notAcceptable(r)
+}
+
+// notAcceptable is the 406 of a resource path: the representations the
+// path has, with the streaming ones on collections, which can be watched.
+func (s *Server) notAcceptable(r *http.Request) *meta.Status {
+	available := s.codecs.MediaTypes()
+	if info := parseRequestInfo(r); info.IsResource && info.Name == "" {
+		for _, c := range s.codecs {
+			if c.MediaType() != codec.YAML {
+				available = append(available, c.MediaType()+";stream=watch")
+			}
+		}
+	}
+	return meta.NoAcceptableRepresentation(available)
 }
 
 // setCommonHeaders sets the headers kube-apiserver puts on every API
@@ -115,6 +130,20 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	if st.Details != nil && st.Details.RetryAfterSeconds > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(st.Details.RetryAfterSeconds)))
+	}
+	switch st.Code {
+	case http.StatusRequestEntityTooLarge:
+		w.Header().Set("Connection", "close") // the rest of the body is not read
+	case http.StatusNotAcceptable:
+		// kube writes its 406 indented, without the trailing newline.
+		body, _ = json.MarshalIndent(st, "", "  ")
+		setCommonHeaders(w, codec.JSON)
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.WriteHeader(http.StatusNotAcceptable)
+		if r.Method != http.MethodHead {
+			_, _ = w.Write(body)
+		}
+		return
 	}
 	writeBody(w, r, st.HTTPStatus(), c, body)
 }

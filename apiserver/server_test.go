@@ -258,7 +258,8 @@ func TestDelete(t *testing.T) {
 	t.Run("a wrong uid precondition is a Conflict", func(t *testing.T) {
 		r := ts.do("DELETE", cmPath+"/d", `{"preconditions":{"uid":"nope"}}`)
 		require.Equal(t, http.StatusConflict, r.code)
-		assert.Contains(t, r.body["message"], "Precondition failed: UID in precondition: nope")
+		assert.Contains(t, r.body["message"], `Operation cannot be fulfilled on ConfigMap "d": the UID in the precondition (nope) does not match the UID in record`)
+		assert.Equal(t, "ConfigMap", field(r.body, "details.kind"))
 	})
 	t.Run("deleting answers a Success Status naming the object", func(t *testing.T) {
 		r := ts.do("DELETE", cmPath+"/d", "")

@@ -251,7 +251,7 @@ func (s *Server) watchEncoder(r *http.Request, res *Resource) (watchEncoder, err
 			return jsonWatchEncoder(), nil
 		}
 	}
-	return watchEncoder{}, meta.NotAcceptable([]string{codec.JSON})
+	return watchEncoder{}, s.notAcceptable(r)
 }
 
 func jsonWatchEncoder() watchEncoder {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
-	"strings"
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
@@ -231,41 +230,70 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 			return obj, err
 		}
 		created = false
-		return q.prepareForUpdate(ctx, obj, cur.Data(), wo)
+		next, err := q.prepareForUpdate(ctx, obj, cur.Data(), wo)
+		if err == nil && cur.Data().DeletionTimestamp() != "" && !hasFinalizers(q.res, next) {
+			return nil, &lastFinalizerRemoved{current: cur, next: next}
+		}
+		return next, err
 	}
-	if wo.dryRun {
-		cur, err := q.s.store.Get(ctx, key)
-		if errors.Is(err, store.ErrNotFound) {
-			cur, err = nil, nil
+	for {
+		if wo.dryRun {
+			return q.dryRunUpdate(key, tryUpdate, &created)
 		}
-		if err != nil {
-			return nil, false, err
+		stored, err := q.s.store.Update(ctx, key, store.UpdateOptions{AllowCreate: allowCreate}, tryUpdate)
+		var last *lastFinalizerRemoved
+		if errors.As(err, &last) {
+			// kube deletes the object instead of storing the finalizer-free
+			// version, and answers with that version.
+			pre := store.Preconditions{ResourceVersion: last.current.Data().ResourceVersion()}
+			if _, err := q.s.store.Delete(ctx, key, pre, nil); err != nil {
+				var pe *store.PreconditionError
+				if errors.As(err, &pe) {
+					continue // changed meanwhile: decide again
+				}
+				return nil, false, err
+			}
+			return store.NewObject(key, last.current.Revision(), last.next), false, nil
 		}
-		obj, err := tryUpdate(cur)
-		if err != nil {
-			return nil, false, err
-		}
-		if cur != nil && sameMap(obj, cur.Data()) {
-			return cur, false, nil
-		}
-		var rev int64
-		if cur != nil {
-			rev = cur.Revision()
-		}
-		return store.NewObject(key, rev, obj), created, nil
+		return stored, created, err
 	}
-	stored, err := q.s.store.Update(ctx, key, store.UpdateOptions{AllowCreate: allowCreate}, tryUpdate)
+}
+
+// lastFinalizerRemoved stops an update that leaves an object being
+// deleted without finalizers: the object is deleted instead.
+type lastFinalizerRemoved struct {
+	current *store.Object
+	next    meta.Object
+}
+
+func (*lastFinalizerRemoved) Error() string { return "last finalizer removed" }
+
+// dryRunUpdate runs an update's pipeline against the current object and
+// answers what would be stored, storing nothing.
+func (q *request) dryRunUpdate(key string, tryUpdate store.UpdateFunc, created *bool) (*store.Object, bool, error) {
+	cur, err := q.s.store.Get(q.r.Context(), key)
+	if errors.Is(err, store.ErrNotFound) {
+		cur, err = nil, nil
+	}
 	if err != nil {
 		return nil, false, err
 	}
-	deleted, err := q.s.finishDeletion(q.r, q.res, stored)
+	obj, err := tryUpdate(cur)
+	var last *lastFinalizerRemoved
+	if errors.As(err, &last) {
+		return store.NewObject(key, cur.Revision(), last.next), false, nil
+	}
 	if err != nil {
 		return nil, false, err
 	}
-	if deleted != nil {
-		stored = deleted
+	if cur != nil && sameMap(obj, cur.Data()) {
+		return cur, false, nil
 	}
-	return stored, created, nil
+	var rev int64
+	if cur != nil {
+		rev = cur.Revision()
+	}
+	return store.NewObject(key, rev, obj), *created, nil
 }
 
 // sameMap reports whether two objects are the same map (not equal: the
@@ -308,8 +336,8 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 		if old.DeletionTimestamp() != "" {
 			if added := newFinalizers(old.Finalizers(), next.Finalizers()); len(added) > 0 {
 				errs = append(errs, meta.FieldError{Type: meta.ErrorForbidden, Field: "metadata.finalizers",
-					Detail: fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %s",
-						quotedList(added))})
+					Detail: fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v",
+						added)})
 			}
 		}
 		errs = append(errs, validateObjectMeta(next, q.res, q.info.Namespace)...)
@@ -382,15 +410,6 @@ func newFinalizers(old, next []string) []string {
 		}
 	}
 	return added
-}
-
-// quotedList renders strings as Go's %q of a []string does: ["a" "b"].
-func quotedList(items []string) string {
-	q := make([]string, len(items))
-	for i, s := range items {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return "[" + strings.Join(q, " ") + "]"
 }
 
 // randomSuffix is the 5-character suffix kube appends to generateName,

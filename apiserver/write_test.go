@@ -42,9 +42,8 @@ func TestPatch(t *testing.T) {
 			patch: `{"metadata":{"resourceVersion":"1"}}`, code: 409},
 		{name: "an unknown patch type is 415", contentType: "application/foo", patch: `{}`, code: 415,
 			check: func(t *testing.T, r response) {
-				assert.Equal(t, "the body of the request was in an unknown format - accepted media types include: "+
-					"application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, "+
-					"application/strategic-merge-patch+json", r.body["message"])
+				assert.Equal(t, "415: Unsupported Media Type", r.body["message"])
+				assert.Equal(t, map[string]any{}, r.body["details"])
 			}},
 	}
 	for _, tt := range tests {

@@ -186,6 +186,19 @@ func NotAcceptable(accepted []string) *Status {
 		fmt.Sprintf("only the following media types are accepted: %s", strings.Join(accepted, ", ")), nil)
 }
 
+// NoAcceptableRepresentation is the 406 kube-apiserver sends on resource
+// paths, listing the representations it could have sent.
+func NoAcceptableRepresentation(available []string) *Status {
+	return failure(http.StatusNotAcceptable, ReasonNotAcceptable,
+		"406: Not Acceptable\n\nAvailable representations: "+strings.Join(available, ", "), &StatusDetails{})
+}
+
+// UnsupportedPatchType is the 415 for a PATCH whose Content-Type is not a
+// patch type the resource accepts.
+func UnsupportedPatchType() *Status {
+	return failure(http.StatusUnsupportedMediaType, ReasonUnsupportedMediaType, "415: Unsupported Media Type", &StatusDetails{})
+}
+
 // UnsupportedMediaType is 415 for a request body in an unknown format.
 func UnsupportedMediaType(contentType string, accepted []string) *Status {
 	return failure(http.StatusUnsupportedMediaType, ReasonUnsupportedMediaType,

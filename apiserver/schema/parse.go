@@ -526,7 +526,7 @@ func normalizeJSON(v any) any {
 	return v
 }
 
-// compileTree fills the derived data of every node.
+// compileTree fills the derived data of every node, children first.
 func compileTree(s *Schema, seen map[*Schema]bool) {
 	if s == nil || seen[s] {
 		return
@@ -534,20 +534,34 @@ func compileTree(s *Schema, seen map[*Schema]bool) {
 	seen[s] = true
 	c := &compiled{}
 	s.compileInto(c)
-	s.c = c
+	c.hasEmbedded = s.XEmbeddedResource
+	c.hasKeyedList = s.XListType == "set" || s.XListType == "map"
+	below := func(n *Schema) {
+		if n == nil {
+			return
+		}
+		compileTree(n, seen)
+		if n.c == nil { // a cycle: be conservative
+			c.hasEmbedded, c.hasKeyedList = true, true
+			return
+		}
+		c.hasEmbedded = c.hasEmbedded || n.c.hasEmbedded
+		c.hasKeyedList = c.hasKeyedList || n.c.hasKeyedList
+	}
 	for _, p := range s.Properties {
-		compileTree(p, seen)
+		below(p)
 	}
 	if s.AdditionalProperties != nil {
-		compileTree(s.AdditionalProperties.Schema, seen)
+		below(s.AdditionalProperties.Schema)
 	}
-	compileTree(s.Items, seen)
+	below(s.Items)
 	for _, list := range [][]*Schema{s.AllOf, s.AnyOf, s.OneOf} {
 		for _, b := range list {
 			compileTree(b, seen)
 		}
 	}
 	compileTree(s.Not, seen)
+	s.c = c
 }
 
 // pruneDefaults drops from each default the fields its schema does not

@@ -95,6 +95,9 @@ type compiled struct {
 	types     []string       // types accepted by the type check ("integer","string" for int-or-string)
 	typeText  string         // types joined by "," as in kube's messages
 	format    string         // Format if it is one kube validates for custom resources, else ""
+
+	hasEmbedded  bool // this node or one below it is an embedded resource
+	hasKeyedList bool // this node or one below it is a list of type set or map
 }
 
 func (s *Schema) comp() *compiled {
