@@ -1,10 +1,13 @@
 package apiserver
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -56,10 +59,15 @@ func setCommonHeaders(w http.ResponseWriter, contentType string) {
 // with a newline, as kube's encoder writes them.
 func writeBody(w http.ResponseWriter, r *http.Request, code int, c codec.Codec, body []byte) {
 	setCommonHeaders(w, c.MediaType())
-	if c.MediaType() == codec.JSON && pretty(r) {
-		body = codec.Indent(body)
-	}
+	// Compact JSON ends with a newline; indented JSON (pretty) does not.
 	newline := c.MediaType() == codec.JSON
+	if newline && pretty(r) {
+		body, newline = codec.Indent(body), false
+	}
+	if len(body) >= gzipThreshold && acceptsGzip(r) {
+		writeGzip(w, r, code, body, newline)
+		return
+	}
 	n := len(body)
 	if newline {
 		n++
@@ -75,9 +83,52 @@ func writeBody(w http.ResponseWriter, r *http.Request, code int, c codec.Codec, 
 	}
 }
 
+// gzipThreshold is the body size from which kube-apiserver compresses a
+// response for a client that accepts gzip.
+const gzipThreshold = 128 * 1024
+
+var gzipWriters = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
+
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		enc, _, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(enc, "gzip") {
+			return true
+		}
+	}
+	return false
+}
+
+func writeGzip(w http.ResponseWriter, r *http.Request, code int, body []byte, newline bool) {
+	h := w.Header()
+	h.Set("Content-Encoding", "gzip")
+	h.Add("Vary", "Accept-Encoding")
+	h.Del("Content-Length")
+	w.WriteHeader(code)
+	if r.Method == http.MethodHead {
+		return
+	}
+	gz := gzipWriters.Get().(*gzip.Writer)
+	gz.Reset(w)
+	_, _ = gz.Write(body)
+	if newline {
+		_, _ = gz.Write([]byte{'\n'})
+	}
+	_ = gz.Close()
+	gzipWriters.Put(gz)
+}
+
+// pretty reports whether JSON is indented: pretty=true, or a browser or
+// command-line user agent unless pretty=false, as kube-apiserver decides.
 func pretty(r *http.Request) bool {
-	v := r.URL.Query().Get("pretty")
-	return v == "true" || v == "1"
+	switch r.URL.Query().Get("pretty") {
+	case "true", "1":
+		return true
+	case "false", "0":
+		return false
+	}
+	ua := r.UserAgent()
+	return strings.HasPrefix(ua, "curl") || strings.HasPrefix(ua, "Wget") || strings.HasPrefix(ua, "Mozilla/5.0")
 }
 
 // writeValue encodes v in the negotiated representation.

@@ -120,12 +120,12 @@ func (s *Schema) compileInto(c *compiled) {
 		c.pattern, _ = regexp.Compile(s.Pattern)
 	}
 	switch {
+	case s.XIntOrString: // kube validates int-or-string as type [integer, string], whatever type says
+		c.types = []string{"integer", "string"}
+		c.typeText = "integer,string"
 	case s.Type != "":
 		c.types = []string{s.Type}
 		c.typeText = s.Type
-	case s.XIntOrString:
-		c.types = []string{"integer", "string"}
-		c.typeText = "integer,string"
 	}
 	if s.Format != "" {
 		if _, ok := formatCheckers[normalizeFormat(s.Format)]; ok {

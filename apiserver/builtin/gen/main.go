@@ -1,0 +1,334 @@
+// Command gen extracts, from the OpenAPI v3 documents a real kube-apiserver
+// serves (shared/kube-openapi/v3, data), the component schemas kapi embeds:
+//
+//   - apiserver/builtin/schemas.json: the schemas of the built-in kinds the
+//     example server serves, their list kinds, and every component they
+//     reference transitively (x-kubernetes-* extensions and descriptions
+//     kept), except the apimachinery ones;
+//   - apiserver/openapi/meta.json: every io.k8s.apimachinery.* component
+//     (ObjectMeta, ListMeta, Status, DeleteOptions, Patch, WatchEvent, ...)
+//     and the query/path parameters kube declares on its operations;
+//   - apiserver/schema/objectmeta.json: ObjectMeta with its references
+//     inlined and without descriptions, for pruning metadata.
+//
+// Run it from apiserver/builtin (go generate does):
+//
+//	go run ./gen -in ../../../shared/kube-openapi/v3
+//
+// The output is deterministic (encoding/json sorts map keys).
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// kinds are the built-in kinds to extract, as group/version/kind.
+var kinds = [][3]string{
+	{"", "v1", "Namespace"},
+	{"", "v1", "ConfigMap"},
+	{"", "v1", "Secret"},
+	{"", "v1", "ServiceAccount"},
+	{"", "v1", "Service"},
+	{"", "v1", "Pod"},
+	{"", "v1", "Event"},
+	{"apps", "v1", "Deployment"},
+	{"coordination.k8s.io", "v1", "Lease"},
+}
+
+const metaPrefix = "io.k8s.apimachinery."
+
+func main() {
+	in := flag.String("in", "../../../shared/kube-openapi/v3", "directory of kube-apiserver's /openapi/v3 documents")
+	out := flag.String("out", ".", "the apiserver/builtin directory")
+	flag.Parse()
+	if err := run(*in, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(in, out string) error {
+	files, err := filepath.Glob(filepath.Join(in, "*.json"))
+	if err != nil || len(files) == 0 {
+		return fmt.Errorf("no OpenAPI documents in %s", in)
+	}
+	sort.Strings(files)
+	schemas := map[string]any{}
+	var paramDoc map[string]any
+	for _, f := range files {
+		var doc map[string]any
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		comps, _ := doc["components"].(map[string]any)
+		ss, _ := comps["schemas"].(map[string]any)
+		for k, v := range ss {
+			schemas[k] = v
+		}
+		if filepath.Base(f) == "apis_coordination.k8s.io_v1.json" {
+			paramDoc = doc
+		}
+	}
+	if paramDoc == nil {
+		return fmt.Errorf("apis_coordination.k8s.io_v1.json not found in %s", in)
+	}
+
+	// The kinds, their lists and their closure.
+	var roots []string
+	for _, k := range kinds {
+		for _, kind := range []string{k[2], k[2] + "List"} {
+			name := findKind(schemas, k[0], k[1], kind)
+			if name == "" {
+				return fmt.Errorf("no schema for %s/%s %s", k[0], k[1], kind)
+			}
+			roots = append(roots, name)
+		}
+	}
+	closure := map[string]bool{}
+	var visit func(string) error
+	visit = func(name string) error {
+		if closure[name] {
+			return nil
+		}
+		s, ok := schemas[name]
+		if !ok {
+			return fmt.Errorf("reference to missing schema %s", name)
+		}
+		closure[name] = true
+		for _, r := range refs(s) {
+			if err := visit(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, r := range roots {
+		if err := visit(r); err != nil {
+			return err
+		}
+	}
+	builtin := map[string]any{}
+	for name := range closure {
+		if !strings.HasPrefix(name, metaPrefix) {
+			builtin[name] = schemas[name]
+		}
+	}
+	metaSchemas := map[string]any{}
+	for name, s := range schemas {
+		if strings.HasPrefix(name, metaPrefix) {
+			metaSchemas[name] = s
+		}
+	}
+
+	if err := write(filepath.Join(out, "schemas.json"), map[string]any{"schemas": builtin}); err != nil {
+		return err
+	}
+	params, err := parameters(paramDoc)
+	if err != nil {
+		return err
+	}
+	if err := write(filepath.Join(out, "..", "openapi", "meta.json"), map[string]any{"schemas": metaSchemas, "parameters": params}); err != nil {
+		return err
+	}
+	om, err := inline(schemas, "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", map[string]bool{})
+	if err != nil {
+		return err
+	}
+	return write(filepath.Join(out, "..", "schema", "objectmeta.json"), om)
+}
+
+func findKind(schemas map[string]any, group, version, kind string) string {
+	var names []string
+	for name, s := range schemas {
+		m, _ := s.(map[string]any)
+		gvks, _ := m["x-kubernetes-group-version-kind"].([]any)
+		for _, g := range gvks {
+			gm, _ := g.(map[string]any)
+			if gm["group"] == group && gm["version"] == version && gm["kind"] == kind {
+				names = append(names, name)
+			}
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return ""
+	}
+	return names[0]
+}
+
+const refPrefix = "#/components/schemas/"
+
+func refs(v any) []string {
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			if r, ok := t["$ref"].(string); ok {
+				out = append(out, strings.TrimPrefix(r, refPrefix))
+			}
+			for _, e := range t {
+				walk(e)
+			}
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	sort.Strings(out)
+	return out
+}
+
+// parameters collects the operation parameters kube declares, by name;
+// "fieldManager" is the one of create/update, "fieldManager-patch" the one
+// of patch (its description mentions apply), "name" has a "%s" for the kind.
+func parameters(doc map[string]any) (map[string]any, error) {
+	out := map[string]any{}
+	paths, _ := doc["paths"].(map[string]any)
+	keys := make([]string, 0, len(paths))
+	for k := range paths {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, p := range keys {
+		item, _ := paths[p].(map[string]any)
+		methods := make([]string, 0, len(item))
+		for m := range item {
+			methods = append(methods, m)
+		}
+		sort.Strings(methods)
+		for _, m := range methods {
+			var list []any
+			if m == "parameters" {
+				list, _ = item[m].([]any)
+			} else {
+				op, _ := item[m].(map[string]any)
+				list, _ = op["parameters"].([]any)
+			}
+			for _, e := range list {
+				pm, _ := e.(map[string]any)
+				name, _ := pm["name"].(string)
+				switch {
+				case name == "fieldManager" && m == "patch":
+					name = "fieldManager-patch"
+				case name == "name":
+					c := copyMap(pm)
+					c["description"] = "name of the %s"
+					pm = c
+				}
+				if _, seen := out[name]; !seen {
+					out[name] = pm
+				}
+			}
+		}
+	}
+	for _, need := range []string{"dryRun", "fieldManager", "fieldManager-patch", "fieldValidation", "force", "pretty",
+		"name", "namespace", "watch", "limit", "continue", "resourceVersion", "resourceVersionMatch", "labelSelector",
+		"fieldSelector", "timeoutSeconds", "allowWatchBookmarks", "sendInitialEvents", "gracePeriodSeconds",
+		"orphanDependents", "propagationPolicy", "ignoreStoreReadErrorWithClusterBreakingPotential"} {
+		if _, ok := out[need]; !ok {
+			return nil, fmt.Errorf("parameter %s not found", need)
+		}
+	}
+	return out, nil
+}
+
+func copyMap(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// inline returns a copy of the named schema with references inlined and
+// descriptions dropped; Time and MicroTime stay date-time strings, FieldsV1
+// keeps unknown fields.
+func inline(schemas map[string]any, name string, stack map[string]bool) (any, error) {
+	if stack[name] {
+		return nil, fmt.Errorf("recursive schema %s", name)
+	}
+	s, ok := schemas[name]
+	if !ok {
+		return nil, fmt.Errorf("missing schema %s", name)
+	}
+	stack[name] = true
+	defer delete(stack, name)
+	out, err := inlineValue(schemas, s, stack)
+	if err != nil {
+		return nil, err
+	}
+	if strings.HasSuffix(name, ".FieldsV1") {
+		m := out.(map[string]any)
+		m["x-kubernetes-preserve-unknown-fields"] = true
+	}
+	return out, nil
+}
+
+func inlineValue(schemas map[string]any, v any, stack map[string]bool) (any, error) {
+	switch t := v.(type) {
+	case map[string]any:
+		if r, ok := t["$ref"].(string); ok {
+			return inline(schemas, strings.TrimPrefix(r, refPrefix), stack)
+		}
+		// allOf: [{$ref}] wraps a reference to carry a default or a
+		// description: merge.
+		if all, ok := t["allOf"].([]any); ok && len(all) == 1 {
+			inner, err := inlineValue(schemas, all[0], stack)
+			if err != nil {
+				return nil, err
+			}
+			m := copyMap(inner.(map[string]any))
+			if d, ok := t["default"]; ok {
+				m["default"] = d
+			}
+			return m, nil
+		}
+		out := map[string]any{}
+		for k, e := range t {
+			if k == "description" || k == "x-kubernetes-group-version-kind" {
+				continue
+			}
+			c, err := inlineValue(schemas, e, stack)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = c
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			c, err := inlineValue(schemas, e, stack)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = c
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+func write(path string, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
