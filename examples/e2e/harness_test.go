@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
 	"github.com/stretchr/testify/require"
 	"k8s.io/client-go/rest"
@@ -27,7 +28,13 @@ type cluster struct {
 
 func startCluster(t *testing.T) *cluster {
 	t.Helper()
-	handler, err := kapiserver.New()
+	return startClusterWith(t, kapiserver.Config())
+}
+
+// startClusterWith starts the example server with an adjusted config.
+func startClusterWith(t *testing.T, cfg apiserver.Config) *cluster {
+	t.Helper()
+	handler, err := apiserver.New(cfg)
 	require.NoError(t, err)
 	srv := httptest.NewServer(handler)
 	t.Cleanup(srv.Close)

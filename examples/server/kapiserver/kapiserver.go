@@ -12,8 +12,13 @@ import (
 )
 
 // New returns the example server's handler.
-func New() (*apiserver.Server, error) {
-	return apiserver.New(apiserver.Config{Resources: builtin.Resources()})
+func New() (*apiserver.Server, error) { return apiserver.New(Config()) }
+
+// Config is the example server's configuration: the built-in kinds on the
+// default in-memory store. Tests adjust it (a store they control, a short
+// bookmark interval) before passing it to apiserver.New.
+func Config() apiserver.Config {
+	return apiserver.Config{Resources: builtin.Resources()}
 }
 
 // Kubeconfig returns a kubeconfig for a server at url (http://host:port):

@@ -1,0 +1,78 @@
+// Package kubeproto gives kapi's protobuf codec the descriptors of the
+// built-in kinds the example server serves, built by reflection from the
+// k8s.io/api Go types (codec/protobuf.DescriptorsFromGoTypes). Only this
+// examples module imports k8s.io/api; the kapi library never does.
+//
+//	c := protobuf.New(kubeproto.Resolver())
+//	codecs := append(codec.Default(), c)
+package kubeproto
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+	appsv1 "k8s.io/api/apps/v1"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/kapi-dev/kapi/codec/protobuf"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// Types lists the Go type of each kind served in protobuf, lists included
+// (the codec also derives XList from X on its own).
+var Types = map[meta.GroupVersionKind]any{
+	{Version: "v1", Kind: "ConfigMap"}:                               &corev1.ConfigMap{},
+	{Version: "v1", Kind: "ConfigMapList"}:                           &corev1.ConfigMapList{},
+	{Version: "v1", Kind: "Secret"}:                                  &corev1.Secret{},
+	{Version: "v1", Kind: "SecretList"}:                              &corev1.SecretList{},
+	{Version: "v1", Kind: "ServiceAccount"}:                          &corev1.ServiceAccount{},
+	{Version: "v1", Kind: "ServiceAccountList"}:                      &corev1.ServiceAccountList{},
+	{Version: "v1", Kind: "Service"}:                                 &corev1.Service{},
+	{Version: "v1", Kind: "ServiceList"}:                             &corev1.ServiceList{},
+	{Version: "v1", Kind: "Pod"}:                                     &corev1.Pod{},
+	{Version: "v1", Kind: "PodList"}:                                 &corev1.PodList{},
+	{Version: "v1", Kind: "Event"}:                                   &corev1.Event{},
+	{Version: "v1", Kind: "EventList"}:                               &corev1.EventList{},
+	{Version: "v1", Kind: "Namespace"}:                               &corev1.Namespace{},
+	{Version: "v1", Kind: "NamespaceList"}:                           &corev1.NamespaceList{},
+	{Group: "apps", Version: "v1", Kind: "Deployment"}:               &appsv1.Deployment{},
+	{Group: "apps", Version: "v1", Kind: "DeploymentList"}:           &appsv1.DeploymentList{},
+	{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease"}:     &coordinationv1.Lease{},
+	{Group: "coordination.k8s.io", Version: "v1", Kind: "LeaseList"}: &coordinationv1.LeaseList{},
+}
+
+var descriptors = sync.OnceValues(func() (map[meta.GroupVersionKind]protoreflect.MessageDescriptor, error) {
+	gvks := make([]meta.GroupVersionKind, 0, len(Types))
+	types := make([]reflect.Type, 0, len(Types))
+	for gvk, v := range Types {
+		gvks = append(gvks, gvk)
+		types = append(types, reflect.TypeOf(v))
+	}
+	mds, err := protobuf.DescriptorsFromGoTypes(types...)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[meta.GroupVersionKind]protoreflect.MessageDescriptor, len(gvks))
+	for i, gvk := range gvks {
+		out[gvk] = mds[i]
+	}
+	return out, nil
+})
+
+// Descriptors returns the descriptor of every kind in Types.
+func Descriptors() (map[meta.GroupVersionKind]protoreflect.MessageDescriptor, error) {
+	return descriptors()
+}
+
+// Resolver returns a protobuf.TypeResolver over Descriptors. It panics if
+// the descriptors cannot be built (a programming error, covered by tests).
+func Resolver() protobuf.TypeResolver {
+	mds, err := descriptors()
+	if err != nil {
+		panic(fmt.Sprintf("kubeproto: %v", err))
+	}
+	return func(gvk meta.GroupVersionKind) protoreflect.MessageDescriptor { return mds[gvk] }
+}
