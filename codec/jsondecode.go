@@ -55,15 +55,14 @@ func (d *jsonDecoder) eof() error {
 }
 
 func quoteChar(c byte) string {
-	switch {
-	case c == '\'':
+	switch c {
+	case '\'':
 		return `'\''`
-	case c == '"':
+	case '"':
 		return `'"'`
-	case c < 0x20 || c >= utf8.RuneSelf:
-		return strconv.Quote(string(rune(c)))
 	}
-	return "'" + string(c) + "'"
+	q := strconv.Quote(string(rune(c)))
+	return "'" + q[1:len(q)-1] + "'"
 }
 
 func (d *jsonDecoder) skipSpace() {
