@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -36,10 +37,13 @@ var errInvalidContinue = errors.New("continue key is not valid")
 func decodeContinueToken(s string) (*continueToken, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
-		return nil, errInvalidContinue
+		return nil, fmt.Errorf("%w: %v", errInvalidContinue, err)
 	}
 	var t continueToken
-	if err := json.Unmarshal(raw, &t); err != nil || t.Version != continueTokenVersion || t.Offset < 0 {
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return nil, fmt.Errorf("%w: %v", errInvalidContinue, err)
+	}
+	if t.Version != continueTokenVersion || t.Offset < 0 {
 		return nil, errInvalidContinue
 	}
 	if t.Start == "" || strings.HasPrefix(t.Start, "/") {

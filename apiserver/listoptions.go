@@ -2,7 +2,6 @@ package apiserver
 
 import (
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -43,25 +42,15 @@ func (q *request) listOptions() (listOptions, error) {
 	opts := listOptions{labels: selectors.EverythingLabels(), fields: selectors.EverythingFields()}
 	var err error
 
-	if opts.watch, err = boolParam(query, "watch"); err != nil {
-		return opts, err
-	}
-	if q.info.Verb == "watch" {
-		opts.watch = true
-	}
-	if opts.allowBookmarks, err = boolParam(query, "allowWatchBookmarks"); err != nil {
-		return opts, err
-	}
+	opts.watch = q.info.Verb == "watch"
+	opts.allowBookmarks = queryBool(query, "allowWatchBookmarks")
 	if _, ok := query["sendInitialEvents"]; ok {
-		v, err := boolParam(query, "sendInitialEvents")
-		if err != nil {
-			return opts, err
-		}
+		v := queryBool(query, "sendInitialEvents")
 		opts.sendInitialEvents = &v
 	}
 	if v := query.Get("limit"); v != "" {
 		if opts.limit, err = strconv.ParseInt(v, 10, 64); err != nil {
-			return opts, meta.BadRequest(fmt.Sprintf("unable to parse limit: %v", err))
+			return opts, meta.BadRequest(err.Error())
 		}
 		if opts.limit < 0 {
 			opts.limit = 0
@@ -69,23 +58,26 @@ func (q *request) listOptions() (listOptions, error) {
 	}
 	if v := query.Get("timeoutSeconds"); v != "" {
 		if opts.timeoutSeconds, err = strconv.ParseInt(v, 10, 64); err != nil {
-			return opts, meta.BadRequest(fmt.Sprintf("unable to parse timeoutSeconds: %v", err))
+			return opts, meta.BadRequest(err.Error())
 		}
 		opts.hasTimeoutSeconds = true
 	}
 	opts.resourceVersion = query.Get("resourceVersion")
 	if opts.resourceVersion != "" {
-		rv, err := strconv.ParseUint(opts.resourceVersion, 10, 63)
+		rv, err := parseResourceVersion(opts.resourceVersion)
 		if err != nil {
-			return opts, meta.BadRequest(fmt.Sprintf("invalid resource version: %v", err))
+			if opts.watch {
+				return opts, err // kube answers a watch with 500, as a get
+			}
+			return opts, meta.BadRequest("invalid resource version: " + err.Error())
 		}
-		opts.revision = int64(rv)
+		opts.revision = rv
 	}
 	opts.match = query.Get("resourceVersionMatch")
 
 	if v := query.Get("labelSelector"); v != "" {
 		if opts.labels, err = selectors.ParseLabelSelector(v); err != nil {
-			return opts, meta.BadRequest(fmt.Sprintf("unable to parse requirement: %v", err))
+			return opts, meta.BadRequest(err.Error())
 		}
 	}
 	if v := query.Get("fieldSelector"); v != "" {
@@ -109,7 +101,7 @@ func (q *request) listOptions() (listOptions, error) {
 
 	if v := query.Get("continue"); v != "" {
 		if opts.continueToken, err = decodeContinueToken(v); err != nil {
-			return opts, meta.BadRequest(fmt.Sprintf("continue key is not valid: %v", err))
+			return opts, meta.BadRequest(fmt.Sprintf("invalid continue token: %v", err))
 		}
 	}
 	if errs := validateListOptions(opts, query.Get("continue") != ""); len(errs) > 0 {
@@ -174,18 +166,15 @@ func validateListOptions(opts listOptions, hasContinue bool) meta.FieldErrors {
 	return errs
 }
 
-// boolParam reads a boolean query parameter as kube does ("true"/"1",
-// "false"/"0", absent is false).
-func boolParam(query url.Values, name string) (bool, error) {
-	v, ok := query[name]
-	if !ok || len(v) == 0 || v[0] == "" {
-		return false, nil
-	}
-	b, err := strconv.ParseBool(v[0])
+// parseResourceVersion reads a resourceVersion parameter. Its error is the
+// 500 kube-apiserver answers gets and watches with; lists wrap it in a 400.
+func parseResourceVersion(v string) (int64, error) {
+	rv, err := strconv.ParseUint(v, 10, 63)
 	if err != nil {
-		return false, meta.BadRequest(fmt.Sprintf("unable to parse %s: %v", name, err))
+		return 0, &meta.Status{Kind: "Status", APIVersion: "v1", Status: "Failure", Code: 500,
+			Message: fmt.Sprintf("resourceVersion: Invalid value: %q: %v", v, err)}
 	}
-	return b, nil
+	return int64(rv), nil
 }
 
 // validateFieldSelector accepts the fields the type declares selectable.

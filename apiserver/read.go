@@ -2,7 +2,7 @@ package apiserver
 
 import (
 	"bytes"
-	"fmt"
+	"errors"
 	"net/http"
 	"strconv"
 
@@ -17,15 +17,15 @@ func (q *request) get() {
 	key := q.res.key(q.info.Namespace, q.info.Name)
 	obj, err := q.s.store.Get(q.r.Context(), key)
 	if v := q.r.URL.Query().Get("resourceVersion"); v != "" && v != "0" {
-		rv, perr := strconv.ParseUint(v, 10, 63)
+		rv, perr := parseResourceVersion(v)
 		if perr != nil {
-			q.fail(meta.BadRequest(fmt.Sprintf("invalid resource version: %v", perr)))
+			q.fail(perr)
 			return
 		}
-		if int64(rv) > q.s.store.Revision() {
+		if rv > q.s.store.Revision() {
 			// A one-key list reads a snapshot not older than rv, waiting if needed.
 			var page store.ListResult
-			page, err = q.s.store.List(q.r.Context(), key, store.ListOptions{Revision: int64(rv), Match: store.NotOlderThan, Limit: 1})
+			page, err = q.s.store.List(q.r.Context(), key, store.ListOptions{Revision: rv, Match: store.NotOlderThan, Limit: 1})
 			obj = nil
 			if err == nil && len(page.Items) == 1 && page.Items[0].Key() == key {
 				obj = page.Items[0]
@@ -44,10 +44,10 @@ func (q *request) get() {
 	q.s.writeObject(q.w, q.r, http.StatusOK, obj)
 }
 
-// writeTable answers with a Table when the client asked for one, and
-// reports whether it did (or failed trying).
+// writeTable answers with a Table or PartialObjectMetadata when the client
+// asked for one, and reports whether it did (or failed trying).
 func (q *request) writeTable(items []*store.Object, lm meta.ListMeta) bool {
-	tr, err := q.s.wantsTable(q.r)
+	tr, err := q.s.wantsTable(q.r, q.info.Verb)
 	if err != nil {
 		q.fail(err)
 		return true
@@ -55,7 +55,7 @@ func (q *request) writeTable(items []*store.Object, lm meta.ListMeta) bool {
 	if tr == nil {
 		return false
 	}
-	t, err := q.s.renderTable(q.res, tr, items, lm, true)
+	t, err := q.s.render(q.res, tr, items, lm, true)
 	if err != nil {
 		q.fail(meta.Internal(err))
 		return true
@@ -129,6 +129,10 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 	if err != nil {
 		if opts.continueToken != nil {
 			return listPage{}, expiredContinue(err, q.res, opts.continueToken, prefix)
+		}
+		var expired *store.ExpiredError
+		if errors.As(err, &expired) {
+			return listPage{}, meta.Expired("The resourceVersion for the provided list is too old.")
 		}
 		return listPage{}, storeError(err, q.gr(), "")
 	}

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -83,7 +84,7 @@ func parseRequestInfo(r *http.Request) requestInfo {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		switch {
-		case watchPrefix || isWatchParam(r.URL.Query().Get("watch")):
+		case watchPrefix || (info.Name == "" && queryBool(r.URL.Query(), "watch")):
 			info.Verb = "watch"
 		case info.Name == "":
 			info.Verb = "list"
@@ -108,8 +109,20 @@ func parseRequestInfo(r *http.Request) requestInfo {
 	return info
 }
 
-// isWatchParam reads `watch=`, which kube accepts as true for "true" and "1".
-func isWatchParam(v string) bool { return v == "true" || v == "1" }
+// queryBool reads a boolean query parameter the way kube-apiserver
+// converts its options: absent is false, "false" and "0" (any case) are
+// false, anything else, even empty, is true.
+func queryBool(query url.Values, name string) bool {
+	v, ok := query[name]
+	if !ok || len(v) == 0 {
+		return false
+	}
+	switch strings.ToLower(v[0]) {
+	case "false", "0":
+		return false
+	}
+	return true
+}
 
 // splitPath splits a URL path into its non-empty segments.
 func splitPath(path string) []string {

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
@@ -64,7 +65,11 @@ func writeBody(w http.ResponseWriter, r *http.Request, code int, c codec.Codec, 
 	if newline && pretty(r) {
 		body, newline = codec.Indent(body), false
 	}
-	if len(body) >= gzipThreshold && acceptsGzip(r) {
+	size := len(body)
+	if newline {
+		size++
+	}
+	if size > gzipThreshold && acceptsGzip(r) {
 		writeGzip(w, r, code, body, newline)
 		return
 	}
@@ -89,33 +94,41 @@ const gzipThreshold = 128 * 1024
 
 var gzipWriters = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
 
+// acceptsGzip matches kube-apiserver: the exact token "gzip", not with q=0.
 func acceptsGzip(r *http.Request) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		enc, _, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(enc, "gzip") {
-			return true
+		enc, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.TrimSpace(enc) != "gzip" {
+			continue
 		}
+		if q, ok := strings.CutPrefix(strings.TrimSpace(params), "q="); ok {
+			if f, err := strconv.ParseFloat(q, 64); err == nil && f == 0 {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }
 
 func writeGzip(w http.ResponseWriter, r *http.Request, code int, body []byte, newline bool) {
-	h := w.Header()
-	h.Set("Content-Encoding", "gzip")
-	h.Add("Vary", "Accept-Encoding")
-	h.Del("Content-Length")
-	w.WriteHeader(code)
-	if r.Method == http.MethodHead {
-		return
-	}
+	var buf bytes.Buffer
 	gz := gzipWriters.Get().(*gzip.Writer)
-	gz.Reset(w)
+	gz.Reset(&buf)
 	_, _ = gz.Write(body)
 	if newline {
 		_, _ = gz.Write([]byte{'\n'})
 	}
 	_ = gz.Close()
 	gzipWriters.Put(gz)
+	h := w.Header()
+	h.Set("Content-Encoding", "gzip")
+	h.Add("Vary", "Accept-Encoding")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(code)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(buf.Bytes())
+	}
 }
 
 // pretty reports whether JSON is indented: pretty=true, or a browser or
@@ -185,12 +198,15 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	switch st.Code {
 	case http.StatusRequestEntityTooLarge:
 		w.Header().Set("Connection", "close") // the rest of the body is not read
-	case http.StatusNotAcceptable:
-		// kube writes its 406 indented, without the trailing newline.
+	case http.StatusNotAcceptable, http.StatusBadRequest:
+		if st.Code == http.StatusBadRequest && !strings.HasPrefix(st.Message, "Unable to convert to Table") {
+			break
+		}
+		// kube writes these indented, without the trailing newline.
 		body, _ = json.MarshalIndent(st, "", "  ")
 		setCommonHeaders(w, codec.JSON)
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		w.WriteHeader(http.StatusNotAcceptable)
+		w.WriteHeader(int(st.Code))
 		if r.Method != http.MethodHead {
 			_, _ = w.Write(body)
 		}

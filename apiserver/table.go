@@ -53,7 +53,7 @@ type tableColumn struct {
 
 type tableRow struct {
 	Cells  []any           `json:"cells"`
-	Object json.RawMessage `json:"object,omitempty"`
+	Object json.RawMessage `json:"object"`
 }
 
 type table struct {
@@ -64,46 +64,93 @@ type table struct {
 	Rows              []tableRow    `json:"rows"`
 }
 
-// tableRequest is what a client asked of a Table response.
+// tableRequest is a client's request for another shape of the data than
+// the object itself: a Table, or PartialObjectMetadata(List).
 type tableRequest struct {
+	as            string // Table, PartialObjectMetadata or PartialObjectMetadataList
 	apiVersion    string // meta.k8s.io/v1 or meta.k8s.io/v1beta1
-	includeObject string // None, Metadata (default) or Object
+	includeObject string // for Tables: None, Metadata (default) or Object
 	codec         codec.Codec
 }
 
 // wantsTable reads the Accept header the way kube-apiserver does: the first
-// acceptable entry decides, and `as=Table;g=meta.k8s.io;v=v1|v1beta1`
-// entries ask for a Table. It returns nil when a plain representation wins.
-func (s *Server) wantsTable(r *http.Request) (*tableRequest, error) {
+// acceptable entry decides. `as=Table;g=meta.k8s.io;v=v1|v1beta1` asks for
+// a Table; `as=PartialObjectMetadata` (get, watch) and
+// `as=PartialObjectMetadataList` (list) for metadata only, as metadata
+// informers do. It returns nil when a plain representation wins.
+func (s *Server) wantsTable(r *http.Request, verb string) (*tableRequest, error) {
 	for _, m := range codec.ParseAccept(r.Header.Get("Accept")) {
-		switch m.Param("as") {
+		as := m.Param("as")
+		switch as {
 		case "":
 			for _, c := range s.codecs {
 				if m.Matches(c.MediaType()) {
 					return nil, nil
 				}
 			}
+			continue
 		case "Table":
-			v := m.Param("v")
-			if m.Param("g") != "meta.k8s.io" || (v != "v1" && v != "v1beta1") {
+		case "PartialObjectMetadata":
+			if verb == VerbList {
 				continue
 			}
-			for _, c := range s.codecs {
-				if m.Matches(c.MediaType()) {
-					include := r.URL.Query().Get("includeObject")
-					switch include {
-					case "":
-						include = "Metadata"
-					case "None", "Metadata", "Object":
-					default:
-						return nil, meta.BadRequest(fmt.Sprintf("unrecognized includeObject value: %q", include))
-					}
-					return &tableRequest{apiVersion: "meta.k8s.io/" + v, includeObject: include, codec: c}, nil
+		case "PartialObjectMetadataList":
+			if verb != VerbList {
+				continue
+			}
+		default:
+			continue
+		}
+		v := m.Param("v")
+		if m.Param("g") != "meta.k8s.io" || (v != "v1" && v != "v1beta1") {
+			continue
+		}
+		for _, c := range s.codecs {
+			if !m.Matches(c.MediaType()) || c.MediaType() == codec.Protobuf && as == "Table" {
+				continue
+			}
+			tr := &tableRequest{as: as, apiVersion: "meta.k8s.io/" + v, codec: c}
+			if as == "Table" {
+				tr.includeObject = r.URL.Query().Get("includeObject")
+				switch tr.includeObject {
+				case "":
+					tr.includeObject = "Metadata"
+				case "None", "Metadata", "Object":
+				default:
+					return nil, meta.BadRequest(fmt.Sprintf("Unable to convert to Table as requested: includeObject: "+
+						"Invalid value: %q: must be 'Metadata', 'Object', 'None', or empty", tr.includeObject))
 				}
 			}
+			return tr, nil
 		}
 	}
 	return nil, nil
+}
+
+// partialObject is an object's PartialObjectMetadata form.
+func (tr *tableRequest) partialObject(o meta.Object) map[string]any {
+	return map[string]any{"kind": "PartialObjectMetadata", "apiVersion": tr.apiVersion, "metadata": o.Metadata()}
+}
+
+// render returns the requested shape of items: a Table, one
+// PartialObjectMetadata (single) or a PartialObjectMetadataList.
+func (s *Server) render(res *Resource, tr *tableRequest, items []*store.Object, lm meta.ListMeta, headers bool) (any, error) {
+	switch tr.as {
+	case "Table":
+		return s.renderTable(res, tr, items, lm, headers)
+	case "PartialObjectMetadata": // get and watch: one object
+		return tr.partialObject(items[0].Data()), nil
+	}
+	list := make([]any, len(items))
+	for i, it := range items {
+		list[i] = tr.partialObject(it.Data())
+	}
+	return struct {
+		Kind       string        `json:"kind"`
+		APIVersion string        `json:"apiVersion"`
+		Metadata   meta.ListMeta `json:"metadata"`
+		Items      []any         `json:"items"`
+	}{"PartialObjectMetadataList", tr.apiVersion, lm, list}, nil
 }
 
 // columns returns the type's table columns: Name first, then its printer
@@ -127,8 +174,6 @@ func (s *Server) renderTable(res *Resource, tr *tableRequest, items []*store.Obj
 		for i, c := range cols {
 			t.ColumnDefinitions[i] = tableColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, Priority: c.Priority}
 		}
-	} else {
-		t.ColumnDefinitions = []tableColumn{}
 	}
 	now := s.now()
 	for _, it := range items {
@@ -137,6 +182,8 @@ func (s *Server) renderTable(res *Resource, tr *tableRequest, items []*store.Obj
 			row.Cells[i] = c.value(it.Data(), now)
 		}
 		switch tr.includeObject {
+		case "None":
+			row.Object = json.RawMessage("null")
 		case "Object":
 			b, err := encodeObject(codec.JSONCodec{}, it)
 			if err != nil {
@@ -144,9 +191,7 @@ func (s *Server) renderTable(res *Resource, tr *tableRequest, items []*store.Obj
 			}
 			row.Object = b
 		case "Metadata":
-			b, err := json.Marshal(map[string]any{
-				"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": it.Data().Metadata(),
-			})
+			b, err := json.Marshal(tr.partialObject(it.Data()))
 			if err != nil {
 				return t, err
 			}

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
@@ -33,7 +34,9 @@ func (q *request) watch() {
 		q.fail(err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(q.r.Context(), q.s.watchTimeout(opts))
+	timeout := q.s.watchTimeout(opts)
+	deadline := time.Now().Add(timeout)
+	ctx, cancel := context.WithDeadline(q.r.Context(), deadline)
 	defer cancel()
 
 	prefix := q.res.collectionPrefix(q.info.Namespace)
@@ -62,20 +65,34 @@ func (q *request) watch() {
 
 	w := &watchStream{q: q, enc: enc, opts: opts}
 	watcher, err := q.s.store.Watch(ctx, prefix, store.WatchOptions{Revision: start})
+	var future *store.FutureRevisionError
+	for errors.As(err, &future) {
+		// kube keeps a watch from a future revision open and silent until the
+		// store gets there.
+		if !w.begun {
+			w.begin()
+		}
+		watcher, err = q.s.store.Watch(ctx, prefix, store.WatchOptions{Revision: start})
+	}
 	if err != nil {
 		var expired *store.ExpiredError
-		if errors.As(err, &expired) {
+		switch {
+		case errors.As(err, &expired):
 			// kube's watch cache answers 200 and a single ERROR event.
-			w.begin()
+			if !w.begun {
+				w.begin()
+			}
 			w.sendError(storeError(err, q.gr(), ""))
-			return
+		case !w.begun:
+			q.fail(storeError(err, q.gr(), ""))
 		}
-		q.fail(storeError(err, q.gr(), ""))
 		return
 	}
 	defer watcher.Stop()
 
-	w.begin()
+	if !w.begun {
+		w.begin()
+	}
 	for _, it := range initialItems {
 		w.send(store.Added, it)
 	}
@@ -86,11 +103,21 @@ func (q *request) watch() {
 		return
 	}
 
-	bookmarkEvery := q.s.bookmarkInterval
+	// Bookmarks come every interval and once shortly before a requested
+	// timeout, as kube-apiserver sends them.
+	nextBookmark := time.Now().Add(q.s.bookmarkInterval)
+	finalBookmark := time.Time{}
+	if opts.hasTimeoutSeconds && timeout > 2*time.Second {
+		finalBookmark = deadline.Add(-2 * time.Second)
+	}
 	for {
 		waitCtx, waitCancel := ctx, context.CancelFunc(func() {})
 		if opts.allowBookmarks {
-			waitCtx, waitCancel = context.WithTimeout(ctx, bookmarkEvery)
+			wake := nextBookmark
+			if !finalBookmark.IsZero() && finalBookmark.Before(wake) {
+				wake = finalBookmark
+			}
+			waitCtx, waitCancel = context.WithDeadline(ctx, wake)
 		}
 		events, err := watcher.Next(waitCtx)
 		waitCancel()
@@ -99,6 +126,12 @@ func (q *request) watch() {
 		case ctx.Err() != nil:
 			return // the client left or the timeout passed
 		case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+			now := time.Now()
+			if !finalBookmark.IsZero() && !now.Before(finalBookmark) {
+				finalBookmark = time.Time{}
+			} else {
+				nextBookmark = now.Add(q.s.bookmarkInterval)
+			}
 			w.sendBookmark(watcher.Revision(), false)
 			if !w.flush() {
 				return
@@ -119,14 +152,16 @@ func (q *request) watch() {
 
 // watchStream writes events of one watch response.
 type watchStream struct {
-	q    *request
-	enc  watchEncoder
-	opts listOptions
-	buf  bytes.Buffer
-	err  error
+	q     *request
+	enc   watchEncoder
+	opts  listOptions
+	buf   bytes.Buffer
+	err   error
+	begun bool
 }
 
 func (w *watchStream) begin() {
+	w.begun = true
 	h := w.q.w.Header()
 	h.Set("Content-Type", w.enc.contentType)
 	h.Set("Cache-Control", "no-cache, private")
@@ -174,8 +209,20 @@ func (w *watchStream) send(t store.EventType, obj *store.Object) {
 // only the revision up to which the watch has seen everything.
 func (w *watchStream) sendBookmark(revision int64, initialEventsEnd bool) {
 	md := map[string]any{"resourceVersion": strconv.FormatInt(revision, 10)}
+	if !w.q.res.customResource {
+		md["creationTimestamp"] = nil // a typed object's zero time, as kube serialises it
+	}
 	if initialEventsEnd {
-		md["annotations"] = map[string]any{initialEventsEndAnnotation: "true"}
+		blueprint, _ := json.Marshal(struct {
+			Kind       string   `json:"kind"`
+			APIVersion string   `json:"apiVersion"`
+			Metadata   struct{} `json:"metadata"`
+			Items      []any    `json:"items"`
+		}{Kind: w.q.res.ListKind, APIVersion: w.q.res.APIVersion()})
+		md["annotations"] = map[string]any{
+			initialEventsEndAnnotation:                    "true",
+			"kubernetes.io/initial-events-list-blueprint": base64.StdEncoding.EncodeToString(append(blueprint, '\n')),
+		}
 	}
 	obj := meta.Object{"kind": w.q.res.Kind, "apiVersion": w.q.res.APIVersion(), "metadata": md}
 	b, err := w.enc.value(obj)
@@ -226,7 +273,7 @@ type watchEncoder struct {
 // line (kube also accepts application/json;stream=watch), possibly of
 // one-row Tables whose first carries the column definitions.
 func (s *Server) watchEncoder(r *http.Request, res *Resource) (watchEncoder, error) {
-	tr, err := s.wantsTable(r)
+	tr, err := s.wantsTable(r, VerbWatch)
 	if err != nil {
 		return watchEncoder{}, err
 	}
@@ -234,7 +281,7 @@ func (s *Server) watchEncoder(r *http.Request, res *Resource) (watchEncoder, err
 		enc := jsonWatchEncoder()
 		headers := true
 		enc.object = func(o *store.Object) ([]byte, error) {
-			t, err := s.renderTable(res, tr, []*store.Object{o}, meta.ListMeta{ResourceVersion: o.Data().ResourceVersion()}, headers)
+			t, err := s.render(res, tr, []*store.Object{o}, meta.ListMeta{ResourceVersion: o.Data().ResourceVersion()}, headers)
 			headers = false
 			if err != nil {
 				return nil, err

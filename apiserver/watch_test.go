@@ -103,6 +103,11 @@ func TestWatch(t *testing.T) {
 		require.Equal(t, "BOOKMARK", ev.Type)
 		annotations, _ := field(ev.Object, "metadata.annotations").(map[string]any)
 		assert.Equal(t, "true", annotations["k8s.io/initial-events-end"])
+		assert.Equal(t, "eyJraW5kIjoiQ29uZmlnTWFwTGlzdCIsImFwaVZlcnNpb24iOiJ2MSIsIm1ldGFkYXRhIjp7fSwiaXRlbXMiOm51bGx9Cg==",
+			annotations["kubernetes.io/initial-events-list-blueprint"], "the blueprint is kube's, byte for byte")
+		md := ev.Object["metadata"].(map[string]any)
+		assert.Contains(t, md, "creationTimestamp")
+		assert.Nil(t, md["creationTimestamp"])
 		assert.Equal(t, "ConfigMap", ev.Object["kind"])
 	})
 	t.Run("an idle watch that asked for bookmarks gets them", func(t *testing.T) {

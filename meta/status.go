@@ -228,7 +228,7 @@ func Timeout(message string, retryAfterSeconds int) *Status {
 // store has reached after waiting.
 func TooLargeResourceVersion(requested, current int64, retryAfterSeconds int) *Status {
 	st := failure(http.StatusGatewayTimeout, ReasonTimeout,
-		fmt.Sprintf("Too large resource version: %d, current: %d", requested, current),
+		fmt.Sprintf("Timeout: Too large resource version: %d, current: %d", requested, current),
 		&StatusDetails{
 			RetryAfterSeconds: int32(retryAfterSeconds),
 			Causes:            []StatusCause{{Type: CauseResourceVersionTooLarge, Message: "Too large resource version"}},
