@@ -53,7 +53,7 @@ func (q *request) patch() {
 	case jsonPatchType:
 		p, err := jsonpatch.DecodePatch(body)
 		if err != nil {
-			q.fail(meta.BadRequest(err.Error()))
+			q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", jsonSyntaxError(body))))
 			return
 		}
 		apply = func(current []byte) ([]byte, error) {
@@ -64,8 +64,9 @@ func (q *request) patch() {
 			return out, nil
 		}
 	case mergePatchType:
-		if !json.Valid(body) {
-			q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", jsonSyntaxError(body))))
+		var probe map[string]any
+		if err := json.Unmarshal(body, &probe); err != nil {
+			q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err)))
 			return
 		}
 		apply = func(current []byte) ([]byte, error) {
@@ -76,9 +77,14 @@ func (q *request) patch() {
 			return out, nil
 		}
 	case strategicPatchType:
+		var probe map[string]any
+		if err := json.Unmarshal(body, &probe); err != nil {
+			q.fail(meta.BadRequest(err.Error()))
+			return
+		}
 		patchObj, err := codec.JSONCodec{}.Decode(body)
 		if err != nil {
-			q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err)))
+			q.fail(meta.BadRequest(err.Error()))
 			return
 		}
 		apply = func(current []byte) ([]byte, error) {
@@ -115,6 +121,10 @@ func (q *request) patch() {
 		if err := q.checkNamespace(obj); err != nil {
 			return nil, err
 		}
+		if uid := obj.UID(); uid != cur.Data().UID() {
+			return nil, meta.Invalid(q.gk(), q.info.Name, meta.FieldErrors{{
+				Type: meta.ErrorInvalid, Field: "metadata.uid", Value: uid, Detail: "field is immutable"}})
+		}
 		return obj, nil
 	}))
 }
@@ -129,24 +139,29 @@ func (q *request) supportedPatchTypes() []string {
 }
 
 // patchFailed is kube-apiserver's answer to a JSON patch that does not
-// apply (a failed test, a missing path): 422 with the patch error as cause.
-func patchFailed(err error) error {
+// apply (a failed test, a missing path): a generic 422 that drops the
+// patch library's error text.
+func patchFailed(error) error {
 	return &meta.Status{
 		Kind: "Status", APIVersion: "v1", Status: "Failure", Code: http.StatusUnprocessableEntity,
 		Reason:  meta.ReasonInvalid,
 		Message: "the server rejected our request due to an error in our request",
-		Details: &meta.StatusDetails{Causes: []meta.StatusCause{{Type: meta.CauseUnexpectedServerResp, Message: err.Error()}}},
+		Details: &meta.StatusDetails{},
 	}
 }
 
+// jsonSyntaxError is how kube's decoder words a JSON patch document that
+// is not a list of operations.
 func jsonSyntaxError(body []byte) error {
-	var v any
-	err := json.Unmarshal(body, &v)
-	var syn *json.SyntaxError
-	if errors.As(err, &syn) {
-		return syn
+	var ops []map[string]any
+	if err := json.Unmarshal(body, &ops); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return fmt.Errorf("json: cannot unmarshal %s into Go value of type []handlers.jsonPatchOp", typeErr.Value)
+		}
+		return err
 	}
-	return err
+	return errors.New("invalid JSON patch")
 }
 
 func contains(list []string, s string) bool {

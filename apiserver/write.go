@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"strings"
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
@@ -17,7 +18,8 @@ const generateNameAttempts = 8
 
 // writeOptions are the query options every write takes.
 type writeOptions struct {
-	dryRun bool
+	dryRun          bool
+	fieldValidation string // Ignore, Warn or Strict
 }
 
 // writeOptions parses dryRun, which kube-apiserver validates as part of the
@@ -34,7 +36,50 @@ func (q *request) writeOptions(optionsKind string) (writeOptions, error) {
 		}
 	}
 	opts.dryRun = len(values) > 0
+	switch fv := q.r.URL.Query().Get("fieldValidation"); fv {
+	case "", "Warn":
+		opts.fieldValidation = "Warn" // kube warns when not told otherwise
+	case "Ignore", "Strict":
+		opts.fieldValidation = fv
+	default:
+		if optionsKind != "DeleteOptions" {
+			return opts, meta.Invalid(meta.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "", meta.FieldErrors{{
+				Type: meta.ErrorNotSupported, Field: "fieldValidation", Value: fv,
+				Detail: `supported values: "", "Ignore", "Strict", "Warn"`,
+			}})
+		}
+	}
 	return opts, nil
+}
+
+// checkFields applies field validation to the problems found in a request
+// body (unknown and duplicate fields, in document order): Strict refuses the
+// request, Warn sends one Warning header per problem, Ignore drops them.
+// Patches fail as kube-apiserver fails them, with 422 on the patch.
+func (q *request) checkFields(wo writeOptions, problems []string, patch string) error {
+	if len(problems) == 0 || wo.fieldValidation == "Ignore" {
+		return nil
+	}
+	if wo.fieldValidation == "Strict" {
+		msg := "strict decoding error: " + strings.Join(problems, ", ")
+		if patch != "" {
+			return meta.Invalid(meta.GroupKind{}, "", meta.FieldErrors{{Type: meta.ErrorInvalid, Field: "patch", Value: patch, Detail: msg}})
+		}
+		return meta.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", q.res.Kind, q.res.Version, q.res.Kind, msg))
+	}
+	for _, p := range problems {
+		q.w.Header().Add("Warning", fmt.Sprintf("299 - %q", p))
+	}
+	return nil
+}
+
+// duplicateProblems words duplicate fields as kube's strict decoder does.
+func duplicateProblems(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = fmt.Sprintf("duplicate field %q", p)
+	}
+	return out
 }
 
 // create answers POST on a collection.
@@ -50,6 +95,10 @@ func (q *request) create() {
 	}
 	d, err := q.decodeBody()
 	if err != nil {
+		q.fail(err)
+		return
+	}
+	if err := q.checkFields(wo, duplicateProblems(d.Duplicates), ""); err != nil {
 		q.fail(err)
 		return
 	}
@@ -164,6 +213,10 @@ func (q *request) update() {
 	}
 	d, err := q.decodeBody()
 	if err != nil {
+		q.fail(err)
+		return
+	}
+	if err := q.checkFields(wo, duplicateProblems(d.Duplicates), ""); err != nil {
 		q.fail(err)
 		return
 	}

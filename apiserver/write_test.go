@@ -30,14 +30,22 @@ func TestPatch(t *testing.T) {
 		{name: "a JSON patch applies its operations in order", contentType: jsonPatchType,
 			patch: `[{"op":"test","path":"/data/n","value":"0"},{"op":"replace","path":"/data/n","value":"1"}]`, code: 200,
 			check: func(t *testing.T, r response) { assert.Equal(t, "1", field(r.body, "data.n")) }},
-		{name: "a failed JSON patch test is 422 with the patch error as cause", contentType: jsonPatchType,
+		{name: "a failed JSON patch test is kube's generic 422", contentType: jsonPatchType,
 			patch: `[{"op":"test","path":"/data/n","value":"nope"}]`, code: 422,
 			check: func(t *testing.T, r response) {
 				assert.Equal(t, "Invalid", r.body["reason"])
-				causes := field(r.body, "details.causes").([]any)
-				assert.Equal(t, "UnexpectedServerResponse", causes[0].(map[string]any)["reason"])
+				assert.Equal(t, "the server rejected our request due to an error in our request", r.body["message"])
+				assert.Equal(t, map[string]any{}, r.body["details"])
 			}},
-		{name: "a malformed JSON patch is 400", contentType: jsonPatchType, patch: `{"op":"x"}`, code: 400},
+		{name: "a patch that changes the uid is Invalid", contentType: mergePatchType,
+			patch: `{"metadata":{"uid":"other"}}`, code: 422,
+			check: func(t *testing.T, r response) {
+				assert.Equal(t, `ConfigMap "p" is invalid: metadata.uid: Invalid value: "other": field is immutable`, r.body["message"])
+			}},
+		{name: "a JSON patch that is not a list is 400", contentType: jsonPatchType, patch: `{"op":"x"}`, code: 400,
+			check: func(t *testing.T, r response) {
+				assert.Equal(t, "error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp", r.body["message"])
+			}},
 		{name: "a patch carrying a stale resourceVersion is a Conflict", contentType: mergePatchType,
 			patch: `{"metadata":{"resourceVersion":"1"}}`, code: 409},
 		{name: "an unknown patch type is 415", contentType: "application/foo", patch: `{}`, code: 415,
@@ -183,4 +191,25 @@ func TestAdmission(t *testing.T) {
 
 	_, err = New(Config{Admission: []any{42}})
 	assert.Error(t, err, "a plugin must implement an admission interface")
+}
+
+func TestFieldValidationOfDuplicates(t *testing.T) {
+	ts := newTestServer(t)
+	body := `{"metadata":{"name":"fv"},"data":{"k":"v"},"data":{"k":"w"}}`
+	r := ts.do("POST", cmPath+"?fieldValidation=Strict", body)
+	require.Equal(t, http.StatusBadRequest, r.code, string(r.raw))
+	assert.Equal(t, `ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "data"`, r.body["message"])
+
+	r = ts.do("POST", cmPath, body)
+	require.Equal(t, http.StatusCreated, r.code, "no fieldValidation behaves like Warn")
+	assert.Equal(t, []string{`299 - "duplicate field \"data\""`}, r.header.Values("Warning"))
+	assert.Equal(t, "w", field(r.body, "data.k"), "the last duplicate wins")
+
+	r = ts.do("PUT", cmPath+"/fv?fieldValidation=Ignore", `{"metadata":{"name":"fv"},"data":{},"data":{"k":"x"}}`)
+	require.Equal(t, http.StatusOK, r.code)
+	assert.Empty(t, r.header.Values("Warning"))
+
+	r = ts.do("POST", cmPath+"?fieldValidation=Foo", `{"metadata":{"name":"x"}}`)
+	require.Equal(t, http.StatusUnprocessableEntity, r.code)
+	assert.Equal(t, `CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Foo": supported values: "", "Ignore", "Strict", "Warn"`, r.body["message"])
 }
