@@ -13,7 +13,12 @@ import (
 //go:embed objectmeta.json
 var objectMetaJSON []byte
 
-var objectMeta = sync.OnceValue(func() *Schema {
+var (
+	objectMetaOnce   sync.Once
+	objectMetaSchema *Schema
+)
+
+func loadObjectMeta() {
 	var v any
 	if err := json.Unmarshal(objectMetaJSON, &v); err != nil {
 		panic("schema: embedded ObjectMeta schema: " + err.Error())
@@ -22,12 +27,16 @@ var objectMeta = sync.OnceValue(func() *Schema {
 	if err != nil {
 		panic("schema: embedded ObjectMeta schema: " + err.Error())
 	}
-	return s
-})
+	withoutListChecks(s, map[*Schema]bool{})
+	objectMetaSchema = s
+}
 
 // ObjectMeta returns the schema of metav1.ObjectMeta (name, namespace,
 // labels, annotations, ownerReferences, finalizers, managedFields, ...),
 // which [Schema.Prune] applies to the metadata of a resource root and of
 // embedded resources, whatever their own schema says (as kube-apiserver
 // decodes it into ObjectMeta). Shared: do not modify.
-func ObjectMeta() *Schema { return objectMeta() }
+func ObjectMeta() *Schema {
+	objectMetaOnce.Do(loadObjectMeta)
+	return objectMetaSchema
+}

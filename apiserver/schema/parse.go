@@ -51,6 +51,7 @@ func Parse(openAPIV3Schema any) (*Schema, error) {
 func ParseWithOptions(v any, opts ParseOptions) (*Schema, []string, error) {
 	d := &decoder{opts: opts, info: map[*Schema]*nodeInfo{}}
 	root := d.schema(v, "", "")
+	sort.Strings(d.unknown)
 	if d.decodeErr != nil {
 		d.decodeErr.prefix = opts.StructPath
 		return nil, d.unknown, d.decodeErr
@@ -97,6 +98,9 @@ func (e *DecodeError) Error() string {
 	if e.prefix != "" {
 		p = joinDot(e.prefix, p)
 	}
+	if p == "" {
+		return fmt.Sprintf("json: cannot unmarshal %s into Go value of type %s", e.Value, e.Type)
+	}
 	return fmt.Sprintf("json: cannot unmarshal %s into Go struct field JSONSchemaProps.%s of type %s", e.Value, p, e.Type)
 }
 
@@ -104,6 +108,7 @@ func (e *DecodeError) Error() string {
 // written, beyond what Schema keeps.
 type nodeInfo struct {
 	ref, id, additionalItems, patternProperties, definitions, dependencies bool
+	dollarSchema                                                           bool // $schema
 	itemsArray                                                             bool
 	preserveFalse                                                          bool // x-kubernetes-preserve-unknown-fields: false
 	hasDefault                                                             bool // default given (even null)
@@ -118,6 +123,7 @@ type decoder struct {
 	unknown   []string
 	decodeErr *DecodeError
 	info      map[*Schema]*nodeInfo
+	refs      map[*Schema]string // $ref of each node, when parsing components
 }
 
 func jsonKind(v any) string {
@@ -266,7 +272,7 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 		case "default":
 			info.hasDefault = true
 			info.nullDefault = val == nil
-			s.Default = normalizeJSON(val)
+			s.DefaultValue = normalizeJSON(val)
 		case "example":
 			s.Example = normalizeJSON(val)
 		case "properties":
@@ -337,6 +343,9 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 			}
 		case "$ref":
 			info.ref = val != nil
+			if ref, ok := val.(string); ok && d.refs != nil {
+				d.refs[s] = ref
+			}
 		case "id":
 			info.id = val != nil && val != ""
 		case "additionalItems":
@@ -349,7 +358,9 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 			info.definitions = len(pm) > 0
 		case "dependencies":
 			info.dependencies = val != nil
-		case "$schema", "externalDocs":
+		case "$schema":
+			info.dollarSchema = val != nil && val != ""
+		case "externalDocs":
 			// Accepted by kube, without effect on validation.
 		case "x-kubernetes-validations":
 			info.xValidations = val != nil
@@ -564,17 +575,36 @@ func compileTree(s *Schema, seen map[*Schema]bool) {
 	s.c = c
 }
 
+// withoutListChecks turns off Validate's uniqueness checks of list-type
+// set and map items below s (the navigation methods still report the list
+// types): for kube's published schemas of built-in kinds, which kube
+// validates with Go code that allows, for example, duplicate finalizers.
+func withoutListChecks(s *Schema, seen map[*Schema]bool) {
+	if s == nil || seen[s] {
+		return
+	}
+	seen[s] = true
+	if s.c != nil {
+		s.c.hasKeyedList = false
+	}
+	for _, p := range s.Properties {
+		withoutListChecks(p, seen)
+	}
+	withoutListChecks(s.AdditionalPropertiesSchema(), seen)
+	withoutListChecks(s.Items, seen)
+}
+
 // pruneDefaults drops from each default the fields its schema does not
 // declare, as kube does once when it loads a CRD (a v1 CRD with unpruned
 // defaults is rejected by Parse; this matters for NonStructural schemas).
 func pruneDefaults(s *Schema) {
 	walkStructural(s, func(n *Schema) {
-		if n.Default == nil {
+		if n.DefaultValue == nil {
 			return
 		}
-		switch n.Default.(type) {
+		switch n.DefaultValue.(type) {
 		case map[string]any, []any:
-			pruneValue(n.Default, n, n.XEmbeddedResource, nil)
+			pruneValue(n.DefaultValue, n, n.XEmbeddedResource, nil)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,23 +15,28 @@ import (
 // "[key]", Index adds "[i]".
 type fpath []byte
 
+// child, key and index never write into p's backing array (a sibling may
+// share it): they copy.
 func (p fpath) child(name string) fpath {
+	out := make(fpath, 0, len(p)+1+len(name))
+	out = append(out, p...)
 	if len(p) > 0 {
-		p = append(p, '.')
+		out = append(out, '.')
 	}
-	return append(p, name...)
+	return append(out, name...)
 }
 
 func (p fpath) key(k string) fpath {
-	p = append(p, '[')
-	p = append(p, k...)
-	return append(p, ']')
+	out := make(fpath, 0, len(p)+2+len(k))
+	out = append(append(append(out, p...), '['), k...)
+	return append(out, ']')
 }
 
 func (p fpath) index(i int) fpath {
-	p = append(p, '[')
-	p = strconv.AppendInt(p, int64(i), 10)
-	return append(p, ']')
+	out := make(fpath, 0, len(p)+8)
+	out = append(append(out, p...), '[')
+	out = strconv.AppendInt(out, int64(i), 10)
+	return append(out, ']')
 }
 
 func (p fpath) String() string {
@@ -61,11 +67,31 @@ func subtreeHas(s *Schema, embedded bool) bool {
 // kind present and well-formed, and the basic ObjectMeta rules for their
 // metadata. The value itself is not treated as embedded unless its schema
 // says so (a resource root is the server's business).
-func (vd *validator) embedded(s *Schema, v any, prefix string, _ bool) {
+func (vd *validator) embedded(s *Schema, v any, prefix string) {
 	if !subtreeHas(s, true) {
 		return
 	}
 	vd.embeddedAt(s, v, fpath(prefix))
+}
+
+// relevantKeys returns, sorted, the keys of m whose schema has something
+// below it for a pass (embedded resources or keyed lists), using buf when
+// it is large enough.
+func relevantKeys(s *Schema, m map[string]any, embedded bool, buf []string) []string {
+	keys := buf[:0]
+	ap := s.AdditionalPropertiesSchema()
+	apRelevant := subtreeHas(ap, embedded)
+	for k := range m {
+		if prop, ok := s.Properties[k]; ok {
+			if subtreeHas(prop, embedded) {
+				keys = append(keys, k)
+			}
+		} else if apRelevant {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 func (vd *validator) embeddedAt(s *Schema, v any, p fpath) {
@@ -78,11 +104,12 @@ func (vd *validator) embeddedAt(s *Schema, v any, p fpath) {
 		if s.XEmbeddedResource {
 			vd.errs = append(vd.errs, validateEmbeddedResource(p, m)...)
 		}
-		for _, k := range sortedKeys(m) {
+		var buf [8]string
+		for _, k := range relevantKeys(s, m, true, buf[:]) {
 			if prop, ok := s.Properties[k]; ok {
 				vd.embeddedAt(prop, m[k], p.child(k))
-			} else if ap := s.AdditionalPropertiesSchema(); ap != nil {
-				vd.embeddedAt(ap, m[k], p.key(k))
+			} else {
+				vd.embeddedAt(s.AdditionalPropertiesSchema(), m[k], p.key(k))
 			}
 		}
 	case []any:
@@ -242,10 +269,13 @@ func (vd *validator) listsObject(s *Schema, m map[string]any, p fpath) {
 	if s == nil || !subtreeHas(s, false) {
 		return
 	}
-	keys := sortedKeys(m)
+	var buf [8]string
+	keys := relevantKeys(s, m, false, buf[:])
 	if ap := s.AdditionalPropertiesSchema(); ap != nil {
 		for _, k := range keys {
-			vd.listsValue(ap, m[k], p.key(k))
+			if _, declared := s.Properties[k]; !declared {
+				vd.listsValue(ap, m[k], p.key(k))
+			}
 		}
 	}
 	for _, k := range keys {

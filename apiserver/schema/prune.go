@@ -31,7 +31,7 @@ func (s *Schema) Prune(obj map[string]any, isRoot bool) []string {
 	if obj == nil {
 		return nil
 	}
-	p := &pruner{withMeta: true}
+	p := &pruner{withMeta: true, parent: make([]byte, 0, 128)}
 	if isRoot {
 		if md, ok := asMap(obj["metadata"]); ok {
 			p.parent = append(p.parent[:0], "metadata"...)
@@ -39,7 +39,7 @@ func (s *Schema) Prune(obj map[string]any, isRoot bool) []string {
 			p.parent = p.parent[:0]
 		}
 	}
-	p.pruneObject(obj, s, isRoot || s.IsEmbeddedResource(), false)
+	p.pruneObject(obj, s, isRoot || s.IsEmbeddedResource())
 	slices.Sort(p.rootMeta)
 	slices.Sort(p.paths)
 	slices.Sort(p.embeddedMeta)
@@ -52,7 +52,7 @@ func (s *Schema) Prune(obj map[string]any, isRoot bool) []string {
 func pruneValue(v any, s *Schema, isRoot bool, paths *[]string) {
 	p := &pruner{}
 	if m, ok := asMap(v); ok {
-		p.pruneObject(m, s, isRoot || s.IsEmbeddedResource(), false)
+		p.pruneObject(m, s, isRoot || s.IsEmbeddedResource())
 	} else {
 		p.prune(v, s, &p.paths)
 	}
@@ -116,7 +116,7 @@ func (p *pruner) prune(x any, s *Schema, into *[]string) {
 
 // pruneObject prunes an object whose schema is s, treating it as an
 // embedded resource when embedded.
-func (p *pruner) pruneObject(m map[string]any, s *Schema, embedded, _ bool) {
+func (p *pruner) pruneObject(m map[string]any, s *Schema, embedded bool) {
 	if s != nil && s.XPreserveUnknownFields {
 		p.skipMap(m, s, embedded, &p.paths)
 		return

@@ -23,10 +23,10 @@ type Schema struct {
 	Title       string
 	Description string
 	Nullable    bool
-	// Default is the value applied by [Schema.Default] where the field is
-	// absent; nil when there is no default (a JSON null default counts as
-	// none, as in kube).
-	Default any
+	// DefaultValue is the "default" keyword: the value [Schema.Default]
+	// applies where the field is absent; nil when there is no default (a
+	// JSON null default counts as none, as in kube).
+	DefaultValue any
 	// Example is kept for the OpenAPI documents only.
 	Example any
 	Enum    []any
@@ -96,6 +96,8 @@ type compiled struct {
 	typeText  string         // types joined by "," as in kube's messages
 	format    string         // Format if it is one kube validates for custom resources, else ""
 
+	defaulted []string // sorted names of the properties that have a default
+
 	hasEmbedded  bool // this node or one below it is an embedded resource
 	hasKeyedList bool // this node or one below it is a list of type set or map
 }
@@ -116,6 +118,11 @@ func (s *Schema) compileInto(c *compiled) {
 		c.propNames = append(c.propNames, k)
 	}
 	sort.Strings(c.propNames)
+	for _, k := range c.propNames {
+		if s.Properties[k].DefaultValue != nil {
+			c.defaulted = append(c.defaulted, k)
+		}
+	}
 	if s.Pattern != "" {
 		c.pattern, _ = regexp.Compile(s.Pattern)
 	}

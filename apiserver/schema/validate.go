@@ -43,9 +43,9 @@ func (s *Schema) ValidateValue(v any, fieldPath string) meta.FieldErrors {
 	if s == nil {
 		return nil
 	}
-	vd := validator{prefix: fieldPath}
+	vd := validator{prefix: fieldPath, path: make([]byte, 0, 128)}
 	vd.node(s, v)
-	vd.embedded(s, v, fieldPath, true)
+	vd.embedded(s, v, fieldPath)
 	vd.lists(s, v, fieldPath)
 	return vd.errs
 }
@@ -336,22 +336,24 @@ func (vd *validator) schemaProps(s *Schema, v any) {
 }
 
 func (vd *validator) stringChecks(s *Schema, c *compiled, str string) {
-	n := vd.name()
 	if s.MaxLength != nil && int64(utf8.RuneCountInString(str)) > *s.MaxLength {
-		vd.add(meta.ErrorTooLong, n, meta.NoValue, fmt.Sprintf("may not be more than %d bytes", *s.MaxLength))
+		vd.add(meta.ErrorTooLong, vd.name(), meta.NoValue, fmt.Sprintf("may not be more than %d bytes", *s.MaxLength))
 		return
 	}
 	if s.MinLength != nil && int64(utf8.RuneCountInString(str)) < *s.MinLength {
+		n := vd.name()
 		vd.invalid(n, str, fmt.Sprintf("%s in body should be at least %d chars long", n, *s.MinLength))
 		return
 	}
 	if s.Pattern != "" {
 		re := c.pattern
 		if re == nil {
+			n := vd.name()
 			vd.invalid(n, str, fmt.Sprintf("%s in body should match '%s, but pattern is invalid'", n, s.Pattern))
 			return
 		}
 		if !re.MatchString(str) {
+			n := vd.name()
 			vd.invalid(n, str, fmt.Sprintf("%s in body should match '%s'", n, s.Pattern))
 		}
 	}
@@ -361,20 +363,22 @@ func (vd *validator) stringChecks(s *Schema, c *compiled, str string) {
 // range for int32/int64 formats): integer values are compared with the
 // bounds truncated to integers, as kube does.
 func (vd *validator) numberChecks(s *Schema, k valueKind, v any) {
-	n := vd.name()
 	if s.MultipleOf != nil {
 		f := *s.MultipleOf
 		if k == kindInt {
 			factor := int64(f)
 			data := asInt(v)
 			if factor <= 0 {
+				n := vd.name()
 				vd.invalid(n, factor, fmt.Sprintf("factor MultipleOf declared for %s must be positive: %v", n, factor))
 			} else if data%factor != 0 {
+				n := vd.name()
 				vd.invalid(n, data, fmt.Sprintf("%s in body should be a multiple of %v", n, factor))
 			}
 		} else {
 			data := asFloat(v)
 			if f <= 0 {
+				n := vd.name()
 				vd.invalid(n, f, fmt.Sprintf("factor MultipleOf declared for %s must be positive: %v", n, f))
 			} else {
 				mult := data / f
@@ -382,20 +386,21 @@ func (vd *validator) numberChecks(s *Schema, k valueKind, v any) {
 					mult = 1 / f * data
 				}
 				if !isJSONInteger(mult) {
+					n := vd.name()
 					vd.invalid(n, data, fmt.Sprintf("%s in body should be a multiple of %v", n, f))
 				}
 			}
 		}
 	}
 	if s.Minimum != nil {
-		vd.bound(n, k, v, *s.Minimum, s.ExclusiveMinimum, false)
+		vd.bound(k, v, *s.Minimum, s.ExclusiveMinimum, false)
 	}
 	if s.Maximum != nil {
-		vd.bound(n, k, v, *s.Maximum, s.ExclusiveMaximum, true)
+		vd.bound(k, v, *s.Maximum, s.ExclusiveMaximum, true)
 	}
 }
 
-func (vd *validator) bound(n string, k valueKind, v any, limit float64, exclusive, isMax bool) {
+func (vd *validator) bound(k valueKind, v any, limit float64, exclusive, isMax bool) {
 	var fails bool
 	var shown any
 	var value any
@@ -430,6 +435,7 @@ func (vd *validator) bound(n string, k valueKind, v any, limit float64, exclusiv
 	default:
 		rel = "greater than or equal to"
 	}
+	n := vd.name()
 	vd.invalid(n, value, fmt.Sprintf("%s in body should be %s %v", n, rel, shown))
 }
 
@@ -441,15 +447,16 @@ func (vd *validator) arrayChecks(s *Schema, list []any) {
 			vd.pop(p)
 		}
 	}
-	n := vd.name()
 	size := int64(len(list))
 	if s.MinItems != nil && size < *s.MinItems {
+		n := vd.name()
 		vd.invalid(n, size, fmt.Sprintf("%s in body should have at least %d items", n, *s.MinItems))
 	}
 	if s.MaxItems != nil && size > *s.MaxItems {
-		vd.add(meta.ErrorTooMany, n, int(size), fmt.Sprintf("must have at most %d items", *s.MaxItems))
+		vd.add(meta.ErrorTooMany, vd.name(), int(size), fmt.Sprintf("must have at most %d items", *s.MaxItems))
 	}
 	if s.UniqueItems && hasDuplicates(list) {
+		n := vd.name()
 		vd.invalid(n, "", fmt.Sprintf("%s in body shouldn't contain duplicates", n))
 	}
 }
@@ -583,21 +590,27 @@ func enumMatches(v, e any) bool {
 }
 
 func (vd *validator) objectChecks(s *Schema, c *compiled, m map[string]any) {
-	n := vd.name()
 	size := int64(len(m))
 	if s.MinProperties != nil && size < *s.MinProperties {
+		n := vd.name()
 		vd.invalid(n, size, fmt.Sprintf("%s in body should have at least %d properties", n, *s.MinProperties))
 	}
 	if s.MaxProperties != nil && size > *s.MaxProperties {
-		vd.add(meta.ErrorTooMany, n, int(size), fmt.Sprintf("must have at most %d items", *s.MaxProperties))
+		vd.add(meta.ErrorTooMany, vd.name(), int(size), fmt.Sprintf("must have at most %d items", *s.MaxProperties))
 	}
+	var buf [16]string
 	ap := s.AdditionalProperties
 	if ap != nil && (!ap.Allows || ap.Schema != nil) {
-		for _, k := range sortedKeys(m) {
-			if _, declared := s.Properties[k]; declared {
-				continue
+		extra := buf[:0]
+		for k := range m {
+			if _, declared := s.Properties[k]; !declared {
+				extra = append(extra, k)
 			}
+		}
+		slices.Sort(extra)
+		for _, k := range extra {
 			if !ap.Allows {
+				n := vd.name()
 				vd.invalid(n, k, fmt.Sprintf("%s.%s in body is a forbidden property", n, k))
 				continue
 			}
@@ -606,16 +619,33 @@ func (vd *validator) objectChecks(s *Schema, c *compiled, m map[string]any) {
 			vd.pop(p)
 		}
 	}
-	for _, k := range c.propNames {
-		if v, ok := m[k]; ok {
+	// Declared properties by name: walk whichever is smaller, the object
+	// (sorted) or the schema's sorted names, so the cost follows the data.
+	if len(m) < len(c.propNames) {
+		present := buf[:0]
+		for k := range m {
+			if _, declared := s.Properties[k]; declared {
+				present = append(present, k)
+			}
+		}
+		slices.Sort(present)
+		for _, k := range present {
 			p := vd.pushChild(k)
-			vd.node(s.Properties[k], v)
+			vd.node(s.Properties[k], m[k])
 			vd.pop(p)
+		}
+	} else {
+		for _, k := range c.propNames {
+			if v, ok := m[k]; ok {
+				p := vd.pushChild(k)
+				vd.node(s.Properties[k], v)
+				vd.pop(p)
+			}
 		}
 	}
 	for _, k := range s.Required {
 		if _, ok := m[k]; !ok {
-			vd.add(meta.ErrorRequired, n+"."+k, nil, "")
+			vd.add(meta.ErrorRequired, vd.name()+"."+k, nil, "")
 		}
 	}
 }
