@@ -91,7 +91,7 @@ func (q *request) delete() {
 		return
 	}
 	if deleted && !q.res.ReturnDeletedObject {
-		q.s.writeValue(q.w, q.r, http.StatusOK, meta.Success(q.gr(), q.info.Name, out.Data().UID()))
+		q.s.writeValue(q.w, q.r, http.StatusOK, statusKind, meta.Success(q.gr(), q.info.Name, out.Data().UID()))
 		return
 	}
 	q.s.writeObject(q.w, q.r, http.StatusOK, out)
@@ -264,7 +264,7 @@ func (q *request) deleteCollection() {
 	}
 	result := listPage{items: done, revision: q.s.store.Revision()}
 	result.meta.ResourceVersion = strconv.FormatInt(result.revision, 10)
-	c, err := q.s.negotiate(q.r)
+	c, err := q.s.negotiate(q.r, q.res.GroupVersionKind())
 	if err != nil {
 		q.fail(err)
 		return

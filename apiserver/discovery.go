@@ -141,7 +141,7 @@ func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request, info r
 			s.writeAggregated(w, r, reg, true)
 			return
 		}
-		s.writeValue(w, r, http.StatusOK, apiVersions{
+		s.writeValue(w, r, http.StatusOK, discoveryKind, apiVersions{
 			Kind: "APIVersions", Versions: reg.coreVersions(),
 			ServerAddressByClientCIDRs: []serverAddressByClientCIDR{{ClientCIDR: "0.0.0.0/0", ServerAddress: r.Host}},
 		})
@@ -156,7 +156,7 @@ func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request, info r
 				list.Groups = append(list.Groups, g.discovery(false))
 			}
 		}
-		s.writeValue(w, r, http.StatusOK, list)
+		s.writeValue(w, r, http.StatusOK, discoveryKind, list)
 	case len(p) == 2 && p[0] == "api":
 		s.writeResourceList(w, r, reg, "", p[1])
 	case len(p) == 2 && p[0] == "apis":
@@ -165,7 +165,7 @@ func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request, info r
 			http.NotFound(w, r)
 			return
 		}
-		s.writeValue(w, r, http.StatusOK, g.discovery(true))
+		s.writeValue(w, r, http.StatusOK, discoveryKind, g.discovery(true))
 	case len(p) == 3 && p[0] == "apis":
 		s.writeResourceList(w, r, reg, p[1], p[2])
 	case len(p) == 1 && p[0] == "version":
@@ -252,7 +252,7 @@ func (s *Server) writeResourceList(w http.ResponseWriter, r *http.Request, reg *
 			})
 		}
 	}
-	s.writeValue(w, r, http.StatusOK, list)
+	s.writeValue(w, r, http.StatusOK, discoveryKind, list)
 }
 
 func (s *Server) writeAggregated(w http.ResponseWriter, r *http.Request, reg *registry, core bool) {

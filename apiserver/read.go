@@ -3,10 +3,12 @@ package apiserver
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 
 	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/codec/protobuf"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 )
@@ -84,7 +86,7 @@ func (q *request) list() {
 	if q.writeTable(page.items, page.meta) {
 		return
 	}
-	c, err := q.s.negotiate(q.r)
+	c, err := q.s.negotiate(q.r, q.res.GroupVersionKind())
 	if err != nil {
 		q.fail(err)
 		return
@@ -154,6 +156,21 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 // encodeList writes the list envelope around the items' cached encodings,
 // so listing never re-encodes a stored version.
 func (q *request) encodeList(c codec.Codec, page listPage) ([]byte, error) {
+	if pc, ok := c.(*protobuf.Codec); ok {
+		items := make([][]byte, len(page.items))
+		for i, it := range page.items {
+			env, err := encodeObject(c, it)
+			if err != nil {
+				return nil, err
+			}
+			raw, ok := protobuf.RawFromEnvelope(env)
+			if !ok {
+				return nil, fmt.Errorf("protobuf encoding of %s is not an envelope", it.Key())
+			}
+			items[i] = raw
+		}
+		return pc.EncodeList(q.res.APIVersion(), q.res.ListKind, page.meta, items), nil
+	}
 	if c.MediaType() != codec.JSON {
 		items := make([]any, len(page.items))
 		for i, it := range page.items {

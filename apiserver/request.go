@@ -100,7 +100,7 @@ func (q *request) decodeBody() (codec.Decoded, error) {
 		return codec.Decoded{}, err
 	}
 	c, ok := q.s.codecs.ForContentType(q.r.Header.Get("Content-Type"))
-	if !ok {
+	if !ok || !codec.Supports(c, q.res.GroupVersionKind()) {
 		return codec.Decoded{}, meta.UnsupportedMediaType(q.r.Header.Get("Content-Type"), q.s.codecs.MediaTypes())
 	}
 	if trimmed := bytes.TrimSpace(body); c.MediaType() == codec.JSON && bytes.Equal(trimmed, []byte("null")) {

@@ -19,13 +19,13 @@ import (
 // acceptable entry (by quality, then order) that names a representation the
 // server writes. Entries asking for a different shape of the data (`as=`)
 // are skipped; handlers that serve such shapes look for them first.
-func (s *Server) negotiate(r *http.Request) (codec.Codec, error) {
+func (s *Server) negotiate(r *http.Request, gvk meta.GroupVersionKind) (codec.Codec, error) {
 	for _, m := range codec.ParseAccept(r.Header.Get("Accept")) {
 		if m.Param("as") != "" {
 			continue
 		}
 		for _, c := range s.codecs {
-			if m.Matches(c.MediaType()) {
+			if m.Matches(c.MediaType()) && codec.Supports(c, gvk) {
 				return c, nil
 			}
 		}
@@ -144,9 +144,16 @@ func pretty(r *http.Request) bool {
 	return strings.HasPrefix(ua, "curl") || strings.HasPrefix(ua, "Wget") || strings.HasPrefix(ua, "Mozilla/5.0")
 }
 
-// writeValue encodes v in the negotiated representation.
-func (s *Server) writeValue(w http.ResponseWriter, r *http.Request, code int, v any) {
-	c, err := s.negotiate(r)
+// Kinds of the values the server itself writes, for negotiation.
+var (
+	statusKind    = meta.GroupVersionKind{Version: "v1", Kind: "Status"}
+	discoveryKind = meta.GroupVersionKind{Version: "v1", Kind: "APIResourceList"}
+)
+
+// writeValue encodes v, a value of kind gvk, in the negotiated
+// representation.
+func (s *Server) writeValue(w http.ResponseWriter, r *http.Request, code int, gvk meta.GroupVersionKind, v any) {
+	c, err := s.negotiate(r, gvk)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -161,7 +168,7 @@ func (s *Server) writeValue(w http.ResponseWriter, r *http.Request, code int, v 
 
 // writeObject writes one stored version, reusing its cached encoding.
 func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, code int, obj *store.Object) {
-	c, err := s.negotiate(r)
+	c, err := s.negotiate(r, gvkOf(obj.Data()))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -175,15 +182,23 @@ func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, code int, o
 }
 
 // encodeObject returns the cached encoding of a stored version.
+// For protobuf the cached encoding is the enveloped object (what GET and
+// watch send); list items are sliced out of it.
 func encodeObject(c codec.Codec, obj *store.Object) ([]byte, error) {
 	return obj.Encoded(c.MediaType(), func(o meta.Object) ([]byte, error) { return c.Encode(o) })
+}
+
+// gvkOf reads an object's kind.
+func gvkOf(o meta.Object) meta.GroupVersionKind {
+	gv := meta.ParseGroupVersion(o.APIVersion())
+	return meta.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: o.Kind()}
 }
 
 // writeError writes err as a Status, in the negotiated representation when
 // there is one and JSON otherwise.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	st := meta.AsStatus(err)
-	c, negErr := s.negotiate(r)
+	c, negErr := s.negotiate(r, statusKind)
 	if negErr != nil {
 		c = codec.JSONCodec{}
 	}

@@ -127,9 +127,25 @@ func (s *Server) wantsTable(r *http.Request, verb string) (*tableRequest, error)
 	return nil, nil
 }
 
+// listMetaObject is ListMeta in the object model, for codecs that only
+// take objects.
+func listMetaObject(lm meta.ListMeta) map[string]any {
+	m := map[string]any{}
+	if lm.ResourceVersion != "" {
+		m["resourceVersion"] = lm.ResourceVersion
+	}
+	if lm.Continue != "" {
+		m["continue"] = lm.Continue
+	}
+	if lm.RemainingItemCount != nil {
+		m["remainingItemCount"] = *lm.RemainingItemCount
+	}
+	return m
+}
+
 // partialObject is an object's PartialObjectMetadata form.
-func (tr *tableRequest) partialObject(o meta.Object) map[string]any {
-	return map[string]any{"kind": "PartialObjectMetadata", "apiVersion": tr.apiVersion, "metadata": o.Metadata()}
+func (tr *tableRequest) partialObject(o meta.Object) meta.Object {
+	return meta.Object{"kind": "PartialObjectMetadata", "apiVersion": tr.apiVersion, "metadata": o.Metadata()}
 }
 
 // render returns the requested shape of items: a Table, one
@@ -143,14 +159,10 @@ func (s *Server) render(res *Resource, tr *tableRequest, items []*store.Object, 
 	}
 	list := make([]any, len(items))
 	for i, it := range items {
-		list[i] = tr.partialObject(it.Data())
+		list[i] = map[string]any(tr.partialObject(it.Data()))
 	}
-	return struct {
-		Kind       string        `json:"kind"`
-		APIVersion string        `json:"apiVersion"`
-		Metadata   meta.ListMeta `json:"metadata"`
-		Items      []any         `json:"items"`
-	}{"PartialObjectMetadataList", tr.apiVersion, lm, list}, nil
+	return meta.Object{"kind": "PartialObjectMetadataList", "apiVersion": tr.apiVersion,
+		"metadata": listMetaObject(lm), "items": list}, nil
 }
 
 // columns returns the type's table columns: Name first, then its printer

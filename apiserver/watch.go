@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/codec/protobuf"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 )
@@ -213,15 +214,9 @@ func (w *watchStream) sendBookmark(revision int64, initialEventsEnd bool) {
 		md["creationTimestamp"] = nil // a typed object's zero time, as kube serialises it
 	}
 	if initialEventsEnd {
-		blueprint, _ := json.Marshal(struct {
-			Kind       string   `json:"kind"`
-			APIVersion string   `json:"apiVersion"`
-			Metadata   struct{} `json:"metadata"`
-			Items      []any    `json:"items"`
-		}{Kind: w.q.res.ListKind, APIVersion: w.q.res.APIVersion()})
 		md["annotations"] = map[string]any{
 			initialEventsEndAnnotation:                    "true",
-			"kubernetes.io/initial-events-list-blueprint": base64.StdEncoding.EncodeToString(append(blueprint, '\n')),
+			"kubernetes.io/initial-events-list-blueprint": base64.StdEncoding.EncodeToString(w.enc.blueprint(w.q.res)),
 		}
 	}
 	obj := meta.Object{"kind": w.q.res.Kind, "apiVersion": w.q.res.APIVersion(), "metadata": md}
@@ -267,6 +262,9 @@ type watchEncoder struct {
 	object      func(*store.Object) ([]byte, error)
 	value       func(any) ([]byte, error)
 	event       func(buf *bytes.Buffer, eventType string, object []byte)
+	// blueprint is the empty list a streaming list ends with, in the
+	// stream's representation, for the client to build its list from.
+	blueprint func(res *Resource) []byte
 }
 
 // watchEncoder negotiates the watch representation: JSON, one event per
@@ -277,8 +275,11 @@ func (s *Server) watchEncoder(r *http.Request, res *Resource) (watchEncoder, err
 	if err != nil {
 		return watchEncoder{}, err
 	}
-	if tr != nil && tr.codec.MediaType() == codec.JSON {
+	if tr != nil {
 		enc := jsonWatchEncoder()
+		if pc, ok := tr.codec.(*protobuf.Codec); ok {
+			enc = protobufWatchEncoder(pc)
+		}
 		headers := true
 		enc.object = func(o *store.Object) ([]byte, error) {
 			t, err := s.render(res, tr, []*store.Object{o}, meta.ListMeta{ResourceVersion: o.Data().ResourceVersion()}, headers)
@@ -286,7 +287,7 @@ func (s *Server) watchEncoder(r *http.Request, res *Resource) (watchEncoder, err
 			if err != nil {
 				return nil, err
 			}
-			return json.Marshal(t)
+			return enc.value(t)
 		}
 		return enc, nil
 	}
@@ -294,11 +295,36 @@ func (s *Server) watchEncoder(r *http.Request, res *Resource) (watchEncoder, err
 		if m.Param("as") != "" {
 			continue
 		}
-		if m.Matches(codec.JSON) {
-			return jsonWatchEncoder(), nil
+		for _, c := range s.codecs {
+			if !m.Matches(c.MediaType()) || !codec.Supports(c, res.GroupVersionKind()) {
+				continue
+			}
+			switch c := c.(type) {
+			case codec.JSONCodec:
+				return jsonWatchEncoder(), nil
+			case *protobuf.Codec:
+				return protobufWatchEncoder(c), nil
+			}
 		}
 	}
 	return watchEncoder{}, s.notAcceptable(r)
+}
+
+// protobufWatchEncoder frames events as kube-apiserver streams protobuf:
+// a 4-byte length, then a WatchEvent whose object is the enveloped object.
+func protobufWatchEncoder(c *protobuf.Codec) watchEncoder {
+	return watchEncoder{
+		contentType: protobuf.MediaType + ";stream=watch",
+		codec:       c,
+		object:      func(o *store.Object) ([]byte, error) { return encodeObject(c, o) },
+		value:       c.Encode,
+		event: func(buf *bytes.Buffer, eventType string, object []byte) {
+			buf.Write(protobuf.Frame(protobuf.EncodeWatchEvent(eventType, object)))
+		},
+		blueprint: func(res *Resource) []byte {
+			return c.EncodeList(res.APIVersion(), res.ListKind, meta.ListMeta{}, nil)
+		},
+	}
 }
 
 func jsonWatchEncoder() watchEncoder {
@@ -314,6 +340,15 @@ func jsonWatchEncoder() watchEncoder {
 			buf.WriteString(`","object":`)
 			buf.Write(object)
 			buf.WriteString("}\n")
+		},
+		blueprint: func(res *Resource) []byte {
+			b, _ := json.Marshal(struct {
+				Kind       string   `json:"kind"`
+				APIVersion string   `json:"apiVersion"`
+				Metadata   struct{} `json:"metadata"`
+				Items      []any    `json:"items"`
+			}{Kind: res.ListKind, APIVersion: res.APIVersion()})
+			return append(b, '\n')
 		},
 	}
 }

@@ -22,6 +22,18 @@ type Codec interface {
 	Decode(data []byte) (Decoded, error)
 }
 
+// KindSupporter is implemented by codecs that only speak some kinds, such
+// as protobuf, which needs a message descriptor per kind.
+type KindSupporter interface {
+	SupportsKind(gvk meta.GroupVersionKind) bool
+}
+
+// Supports reports whether c can encode and decode objects of gvk.
+func Supports(c Codec, gvk meta.GroupVersionKind) bool {
+	ks, ok := c.(KindSupporter)
+	return !ok || ks.SupportsKind(gvk)
+}
+
 // Decoded is a request body after parsing.
 type Decoded struct {
 	Object meta.Object

@@ -21,8 +21,9 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// Types lists the Go type of each kind served in protobuf, lists included
-// (the codec also derives XList from X on its own).
+// Types lists the Go type of each kind served in protobuf: the example
+// server's kinds and their lists (the codec would also derive XList from X
+// on its own), and PersistentVolume, whose spec inlines a struct.
 var Types = map[meta.GroupVersionKind]any{
 	{Version: "v1", Kind: "ConfigMap"}:                               &corev1.ConfigMap{},
 	{Version: "v1", Kind: "ConfigMapList"}:                           &corev1.ConfigMapList{},
@@ -38,6 +39,7 @@ var Types = map[meta.GroupVersionKind]any{
 	{Version: "v1", Kind: "EventList"}:                               &corev1.EventList{},
 	{Version: "v1", Kind: "Namespace"}:                               &corev1.Namespace{},
 	{Version: "v1", Kind: "NamespaceList"}:                           &corev1.NamespaceList{},
+	{Version: "v1", Kind: "PersistentVolume"}:                        &corev1.PersistentVolume{},
 	{Group: "apps", Version: "v1", Kind: "Deployment"}:               &appsv1.Deployment{},
 	{Group: "apps", Version: "v1", Kind: "DeploymentList"}:           &appsv1.DeploymentList{},
 	{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease"}:     &coordinationv1.Lease{},

@@ -9,16 +9,24 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/codec/protobuf"
+	"github.com/kapi-dev/kapi/examples/protobuf/kubeproto"
 )
 
 // New returns the example server's handler.
 func New() (*apiserver.Server, error) { return apiserver.New(Config()) }
 
 // Config is the example server's configuration: the built-in kinds on the
-// default in-memory store. Tests adjust it (a store they control, a short
-// bookmark interval) before passing it to apiserver.New.
+// default in-memory store, served in JSON, YAML and protobuf (with message
+// descriptors built from the k8s.io/api types). Tests adjust it (a store
+// they control, a short bookmark interval) before passing it to
+// apiserver.New.
 func Config() apiserver.Config {
-	return apiserver.Config{Resources: builtin.Resources()}
+	return apiserver.Config{
+		Resources: builtin.Resources(),
+		Codecs:    append(codec.Default(), protobuf.New(kubeproto.Resolver())),
+	}
 }
 
 // Kubeconfig returns a kubeconfig for a server at url (http://host:port):
