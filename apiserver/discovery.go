@@ -170,6 +170,8 @@ func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request, info r
 		s.writeResourceList(w, r, reg, p[1], p[2])
 	case len(p) == 1 && p[0] == "version":
 		s.writeVersion(w, r)
+	case len(p) >= 2 && p[0] == "openapi" && (p[1] == "v2" && len(p) == 2 || p[1] == "v3"):
+		s.serveOpenAPI(w, r, p)
 	case len(p) >= 2 && p[0] == "api", len(p) >= 3 && p[0] == "apis" && reg.group(p[1]) != nil:
 		s.writeError(w, r, notFoundPath(r))
 	default:

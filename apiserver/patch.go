@@ -48,33 +48,54 @@ func (q *request) patch() {
 		q.fail(err)
 		return
 	}
-	var apply func(current []byte) ([]byte, error)
+	// apply returns the patched object and, for the byte-level patch types,
+	// its JSON (for field validation's document order).
+	var apply func(cur *store.Object) (meta.Object, []byte, error)
 	switch patchType {
-	case jsonPatchType:
-		p, err := jsonpatch.DecodePatch(body)
-		if err != nil {
-			q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", jsonSyntaxError(body))))
-			return
-		}
-		apply = func(current []byte) ([]byte, error) {
-			out, err := p.Apply(current)
+	case jsonPatchType, mergePatchType:
+		var patchBytes func(current []byte) ([]byte, error)
+		if patchType == jsonPatchType {
+			p, err := jsonpatch.DecodePatch(body)
 			if err != nil {
-				return nil, patchFailed(err)
+				q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", jsonSyntaxError(body))))
+				return
 			}
-			return out, nil
+			patchBytes = func(current []byte) ([]byte, error) {
+				out, err := p.Apply(current)
+				if err != nil {
+					return nil, patchFailed(err)
+				}
+				return out, nil
+			}
+		} else {
+			var probe map[string]any
+			if err := json.Unmarshal(body, &probe); err != nil {
+				q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err)))
+				return
+			}
+			patchBytes = func(current []byte) ([]byte, error) {
+				out, err := jsonpatch.MergePatch(current, body)
+				if err != nil {
+					return nil, meta.BadRequest(err.Error())
+				}
+				return out, nil
+			}
 		}
-	case mergePatchType:
-		var probe map[string]any
-		if err := json.Unmarshal(body, &probe); err != nil {
-			q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err)))
-			return
-		}
-		apply = func(current []byte) ([]byte, error) {
-			out, err := jsonpatch.MergePatch(current, body)
+		apply = func(cur *store.Object) (meta.Object, []byte, error) {
+			current, err := encodeObject(codec.JSONCodec{}, cur)
 			if err != nil {
-				return nil, meta.BadRequest(err.Error())
+				return nil, nil, meta.Internal(err)
 			}
-			return out, nil
+			patched, err := patchBytes(current)
+			if err != nil {
+				return nil, nil, err
+			}
+			d, err := codec.JSONCodec{}.Decode(patched)
+			if err != nil {
+				return nil, nil, meta.Invalid(meta.GroupKind{}, "", meta.FieldErrors{{
+					Type: meta.ErrorInvalid, Field: "patch", Value: string(patched), Detail: err.Error()}})
+			}
+			return d.Object, patched, nil
 		}
 	case strategicPatchType:
 		var probe map[string]any
@@ -87,8 +108,9 @@ func (q *request) patch() {
 			q.fail(meta.BadRequest(err.Error()))
 			return
 		}
-		apply = func(current []byte) ([]byte, error) {
-			return q.s.strategicMerge(q.res, current, patchObj.Object)
+		apply = func(cur *store.Object) (meta.Object, []byte, error) {
+			out, err := q.s.strategicMerge(q.res, cur.Data(), patchObj.Object)
+			return out, nil, err
 		}
 	default:
 		q.fail(meta.UnsupportedPatchType())
@@ -98,19 +120,15 @@ func (q *request) patch() {
 		if cur == nil {
 			return nil, store.ErrNotFound
 		}
-		current, err := encodeObject(codec.JSONCodec{}, cur)
-		if err != nil {
-			return nil, meta.Internal(err)
-		}
-		patched, err := apply(current)
+		obj, patched, err := apply(cur)
 		if err != nil {
 			return nil, err
 		}
-		d, err := codec.JSONCodec{}.Decode(patched)
-		if err != nil {
-			return nil, meta.BadRequest(fmt.Sprintf("the patch produced an invalid object: %v", err))
+		q.warnings = nil // the patch may be applied again after a conflict
+		problems := q.res.bodyProblems(obj, patched, nil)
+		if err := q.checkFields(wo, problems, string(patched)); err != nil {
+			return nil, err
 		}
-		obj := d.Object
 		if err := q.checkKind(obj); err != nil {
 			return nil, err
 		}

@@ -15,6 +15,8 @@ type registry struct {
 	// others in registration order; versions in registration order, the
 	// first being preferred.
 	groups []*apiGroup
+
+	openapi openAPIDocs
 }
 
 type apiGroup struct {

@@ -18,6 +18,19 @@ type request struct {
 	r    *http.Request
 	info requestInfo
 	res  *Resource
+
+	// body is the request body once read.
+	body []byte
+	// warnings are sent as Warning headers with the response.
+	warnings []string
+}
+
+// flushWarnings sets the Warning headers of the response.
+func (q *request) flushWarnings() {
+	for _, w := range q.warnings {
+		q.w.Header().Add("Warning", fmt.Sprintf("299 - %q", w))
+	}
+	q.warnings = nil
 }
 
 func (q *request) gr() meta.GroupResource { return q.res.GroupResource() }
@@ -88,6 +101,7 @@ func (q *request) readBody() ([]byte, error) {
 	if int64(len(body)) > limit {
 		return nil, meta.RequestEntityTooLarge(limit)
 	}
+	q.body = body
 	return body, nil
 }
 

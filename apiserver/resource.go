@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver/schema"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -54,6 +55,14 @@ type Resource struct {
 	// WithoutGeneration leaves metadata.generation unset, as kube-apiserver
 	// does for types without a spec (ConfigMap, Secret, Namespace...).
 	WithoutGeneration bool
+	// Schema is the type's structural schema: unknown fields are pruned
+	// (and reported by field validation), defaults applied and values
+	// validated on every write. Nil keeps everything as sent.
+	Schema *schema.Schema
+	// OpenAPIComponent names the type's schema in Config.OpenAPIComponents
+	// for the OpenAPI documents (built-in kinds); without it, the documents
+	// render Schema as kube renders a custom resource's.
+	OpenAPIComponent string
 	// PrinterColumns are the Table columns after Name (kubectl get); none
 	// means kube's default "Created At" column.
 	PrinterColumns []PrinterColumn

@@ -21,6 +21,10 @@ type Config struct {
 	Codecs codec.Codecs
 	// Resources are the types served besides the built-in namespaces.
 	Resources []Resource
+	// OpenAPIComponents holds the OpenAPI component schemas that resources
+	// name in OpenAPIComponent (for the built-in kinds:
+	// builtin.OpenAPIComponents()).
+	OpenAPIComponents map[string]any
 	// Admission plugins, each a MutatingAdmission, a ValidatingAdmission or
 	// both, run in order on every write.
 	Admission []any
@@ -68,6 +72,8 @@ type Server struct {
 	registry  atomic.Pointer[registry]
 	admission []any
 
+	openAPIComponents map[string]any
+
 	bookmarkInterval  time.Duration
 	minRequestTimeout time.Duration
 }
@@ -82,6 +88,8 @@ func New(cfg Config) (*Server, error) {
 		maxBody:   cfg.MaxRequestBodyBytes,
 		version:   cfg.Version.withDefaults(),
 		admission: cfg.Admission,
+
+		openAPIComponents: cfg.OpenAPIComponents,
 	}
 	for _, p := range cfg.Admission {
 		_, m := p.(MutatingAdmission)
@@ -109,7 +117,16 @@ func New(cfg Config) (*Server, error) {
 	if s.maxBody == 0 {
 		s.maxBody = 3 << 20
 	}
-	resources := append([]Resource{namespaceResource}, cfg.Resources...)
+	// Namespaces are always served; a registration of them in cfg (with a
+	// schema, say) replaces the default one.
+	resources := []Resource{namespaceResource}
+	for _, r := range cfg.Resources {
+		if isNamespaceResource(&r) && r.Version == "v1" {
+			resources[0] = r
+			continue
+		}
+		resources = append(resources, r)
+	}
 	reg, err := newRegistry(resources)
 	if err != nil {
 		return nil, err

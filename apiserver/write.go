@@ -67,19 +67,8 @@ func (q *request) checkFields(wo writeOptions, problems []string, patch string) 
 		}
 		return meta.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s", q.res.Kind, q.res.Version, q.res.Kind, msg))
 	}
-	for _, p := range problems {
-		q.w.Header().Add("Warning", fmt.Sprintf("299 - %q", p))
-	}
+	q.warnings = append(q.warnings, problems...)
 	return nil
-}
-
-// duplicateProblems words duplicate fields as kube's strict decoder does.
-func duplicateProblems(paths []string) []string {
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		out[i] = fmt.Sprintf("duplicate field %q", p)
-	}
-	return out
 }
 
 // create answers POST on a collection.
@@ -98,11 +87,11 @@ func (q *request) create() {
 		q.fail(err)
 		return
 	}
-	if err := q.checkFields(wo, duplicateProblems(d.Duplicates), ""); err != nil {
+	obj := d.Object
+	if err := q.checkFields(wo, q.res.bodyProblems(obj, q.body, d.Duplicates), ""); err != nil {
 		q.fail(err)
 		return
 	}
-	obj := d.Object
 	if err := q.checkNamespace(obj); err != nil {
 		q.fail(err)
 		return
@@ -122,6 +111,7 @@ func (q *request) create() {
 			q.fail(storeError(err, q.gr(), next.Name()))
 			return
 		}
+		q.flushWarnings()
 		q.s.writeObject(q.w, q.r, http.StatusCreated, stored)
 		return
 	}
@@ -130,13 +120,7 @@ func (q *request) create() {
 // createObject runs the create pipeline on obj and stores it, unless dry
 // run, in which case the would-be object is returned unstored.
 func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOptions) (*store.Object, error) {
-	q.prepareForCreate(obj)
-	if err := q.admit(ctx, OperationCreate, obj, nil, wo, func() error {
-		if errs := validateObjectMeta(obj, q.res, q.info.Namespace); len(errs) > 0 {
-			return meta.Invalid(q.gk(), obj.Name(), errs)
-		}
-		return nil
-	}); err != nil {
+	if err := q.admitCreate(ctx, obj, wo); err != nil {
 		return nil, err
 	}
 	if q.res.Namespaced {
@@ -152,6 +136,20 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 		return store.NewObject(key, 0, obj), nil
 	}
 	return q.s.store.Create(ctx, key, obj)
+}
+
+// admitCreate runs a new object through preparation, defaulting,
+// admission and validation.
+func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOptions) error {
+	q.prepareForCreate(obj)
+	schemaErrs := q.res.applyDefaults(obj)
+	return q.admit(ctx, OperationCreate, obj, nil, wo, func() error {
+		errs := append(validateObjectMeta(obj, q.res, q.info.Namespace), schemaErrs...)
+		if errs = append(errs, q.res.validateSchema(obj)...); len(errs) > 0 {
+			return meta.Invalid(q.gk(), obj.Name(), errs)
+		}
+		return nil
+	})
 }
 
 // admit runs admission around the built-in validation for one write.
@@ -216,11 +214,11 @@ func (q *request) update() {
 		q.fail(err)
 		return
 	}
-	if err := q.checkFields(wo, duplicateProblems(d.Duplicates), ""); err != nil {
+	obj := d.Object
+	if err := q.checkFields(wo, q.res.bodyProblems(obj, q.body, d.Duplicates), ""); err != nil {
 		q.fail(err)
 		return
 	}
-	obj := d.Object
 	if obj.Name() == "" {
 		q.fail(meta.BadRequest(fmt.Sprintf("the name of the object (%s based on URL) was undeterminable: name must be provided",
 			q.info.Name)))
@@ -247,6 +245,7 @@ func (q *request) respondUpdate(stored *store.Object, created bool, err error) {
 		q.fail(storeError(err, q.gr(), q.info.Name))
 		return
 	}
+	q.flushWarnings()
 	code := http.StatusOK
 	if created {
 		code = http.StatusCreated
@@ -273,14 +272,7 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 		}
 		if cur == nil {
 			created = true
-			q.prepareForCreate(obj)
-			err := q.admit(ctx, OperationCreate, obj, nil, wo, func() error {
-				if errs := validateObjectMeta(obj, q.res, q.info.Namespace); len(errs) > 0 {
-					return meta.Invalid(q.gk(), obj.Name(), errs)
-				}
-				return nil
-			})
-			return obj, err
+			return obj, q.admitCreate(ctx, obj, wo)
 		}
 		created = false
 		next, err := q.prepareForUpdate(ctx, obj, cur.Data(), wo)
@@ -384,6 +376,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 	if isNamespaceResource(q.res) && q.info.Subresource == "" {
 		next["status"] = meta.DeepCopyValue(old["status"]) // namespace phase is server-owned
 	}
+	schemaErrs := q.res.applyDefaults(next)
 	validate := func() error {
 		var errs meta.FieldErrors
 		if old.DeletionTimestamp() != "" {
@@ -394,7 +387,8 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 			}
 		}
 		errs = append(errs, validateObjectMeta(next, q.res, q.info.Namespace)...)
-		if len(errs) > 0 {
+		errs = append(errs, schemaErrs...)
+		if errs = append(errs, q.res.validateSchema(next)...); len(errs) > 0 {
 			return meta.Invalid(q.gk(), q.info.Name, errs)
 		}
 		return nil

@@ -37,9 +37,10 @@ func Supports(c Codec, gvk meta.GroupVersionKind) bool {
 // Decoded is a request body after parsing.
 type Decoded struct {
 	Object meta.Object
-	// Duplicates lists the dotted paths of fields given more than once, for
-	// field validation (the last value wins, as in Kubernetes).
-	Duplicates []string
+	// Duplicates lists the fields given more than once (at their repeated
+	// key), for field validation; the last value wins, as in Kubernetes.
+	// YAML duplicates have Offset -1.
+	Duplicates []Field
 }
 
 // ErrNotObject means the body parsed but is not a JSON object.

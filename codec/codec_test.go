@@ -21,7 +21,7 @@ func TestJSONDecodeNumbersAndDuplicates(t *testing.T) {
 	assert.Equal(t, 1000.0, d.Object["e"], "an exponent makes a float")
 	assert.Equal(t, 123456789012345678901.0, d.Object["big"], "integers beyond int64 fall back to float64")
 	assert.Equal(t, int64(2), d.Object["a"].(map[string]any)["x"], "the last duplicate wins")
-	assert.Equal(t, []string{"a.x", "l.k"}, d.Duplicates)
+	assert.Equal(t, []Field{{Path: "a.x", Offset: 72}, {Path: "l[0].k", Offset: 91}}, d.Duplicates)
 }
 
 func TestJSONDecodeErrors(t *testing.T) {
@@ -44,11 +44,16 @@ func TestJSONDecodeErrors(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNotObject)
 }
 
+func TestFieldOffsets(t *testing.T) {
+	body := []byte(`{"bar":1,"metadata":{"name":"a"},"l":[{"k":1}]}`)
+	assert.Equal(t, map[string]int{"bar": 1, "metadata": 9, "metadata.name": 21, "l": 33, "l[0].k": 39}, FieldOffsets(body))
+}
+
 func TestYAMLDecodeReportsDuplicates(t *testing.T) {
 	d, err := YAMLCodec{}.Decode([]byte("metadata:\n  name: a\n  name: b\nspec:\n  x: 1\n"))
 	require.NoError(t, err)
 	assert.Equal(t, "b", d.Object.Name())
-	assert.Equal(t, []string{"metadata.name"}, d.Duplicates)
+	assert.Equal(t, []Field{{Path: "metadata.name", Offset: -1}}, d.Duplicates)
 }
 
 func TestParseAccept(t *testing.T) {

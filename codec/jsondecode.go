@@ -27,12 +27,33 @@ type jsonDecoder struct {
 	data       []byte
 	pos        int
 	depth      int
-	path       []string
-	duplicates []string
+	path       []pathElem
+	duplicates []Field
+	// offsets, when not nil, records where each field path first appears.
+	offsets map[string]int
+}
+
+// Field names a field of a body by its dotted path ("spec.containers[0].name")
+// and the byte offset of its key.
+type Field struct {
+	Path   string
+	Offset int
+}
+
+// FieldOffsets returns the offset of the first occurrence of every field
+// path in a JSON body (nil if it does not parse), so that problems found
+// after decoding can be reported in document order.
+func FieldOffsets(data []byte) map[string]int {
+	d := jsonDecoder{data: data, offsets: map[string]int{}}
+	d.skipSpace()
+	if _, err := d.value(); err != nil {
+		return nil
+	}
+	return d.offsets
 }
 
 // decodeJSON parses data, which must hold exactly one JSON value.
-func decodeJSON(data []byte) (any, []string, error) {
+func decodeJSON(data []byte) (any, []Field, error) {
 	d := jsonDecoder{data: data}
 	d.skipSpace()
 	v, err := d.value()
@@ -142,6 +163,7 @@ func (d *jsonDecoder) object() (any, error) {
 		if d.data[d.pos] != '"' {
 			return nil, d.errorf("invalid character %s looking for beginning of object key string", quoteChar(d.data[d.pos]))
 		}
+		keyOffset := d.pos
 		key, err := d.str()
 		if err != nil {
 			return nil, err
@@ -155,13 +177,18 @@ func (d *jsonDecoder) object() (any, error) {
 		}
 		d.pos++
 		d.skipSpace()
-		d.path = append(d.path, key)
+		d.path = append(d.path, pathElem{key: key})
+		if d.offsets != nil {
+			if p := joinPath(d.path); !hasKey(d.offsets, p) {
+				d.offsets[p] = keyOffset
+			}
+		}
+		if _, dup := m[key]; dup {
+			d.duplicates = append(d.duplicates, Field{Path: joinPath(d.path), Offset: keyOffset})
+		}
 		v, err := d.value()
 		if err != nil {
 			return nil, err
-		}
-		if _, dup := m[key]; dup {
-			d.duplicates = append(d.duplicates, joinPath(d.path))
 		}
 		d.path = d.path[:len(d.path)-1]
 		m[key] = v
@@ -182,17 +209,31 @@ func (d *jsonDecoder) object() (any, error) {
 	}
 }
 
-func joinPath(path []string) string {
-	n := 0
-	for _, p := range path {
-		n += len(p) + 1
-	}
-	b := make([]byte, 0, n)
+// pathElem is one step of the decoder's current path: an object key or a
+// list index. Paths are only rendered when a problem is found.
+type pathElem struct {
+	key     string
+	index   int
+	isIndex bool
+}
+
+func hasKey(m map[string]int, k string) bool { _, ok := m[k]; return ok }
+
+// joinPath renders a field path as kube reports fields: keys joined by
+// dots, list indices in brackets ("spec.containers[0].name").
+func joinPath(path []pathElem) string {
+	var b []byte
 	for i, p := range path {
+		if p.isIndex {
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(p.index), 10)
+			b = append(b, ']')
+			continue
+		}
 		if i > 0 {
 			b = append(b, '.')
 		}
-		b = append(b, p...)
+		b = append(b, p.key...)
 	}
 	return string(b)
 }
@@ -211,10 +252,12 @@ func (d *jsonDecoder) array() (any, error) {
 	}
 	for {
 		d.skipSpace()
+		d.path = append(d.path, pathElem{index: len(list), isIndex: true})
 		v, err := d.value()
 		if err != nil {
 			return nil, err
 		}
+		d.path = d.path[:len(d.path)-1]
 		list = append(list, v)
 		d.skipSpace()
 		if d.pos >= len(d.data) {

@@ -211,6 +211,13 @@ var deploymentColumns = []apiserver.PrinterColumn{
 		}),
 }
 
+var namespaceColumns = []apiserver.PrinterColumn{
+	column("Status", "string", "The status of the namespace", 0, func(o meta.Object, _ time.Time) any {
+		return str(o, "status", "phase")
+	}),
+	apiserver.AgeColumn(),
+}
+
 var leaseColumns = []apiserver.PrinterColumn{
 	column("Holder", "string", "The holder of the lease", 0, func(o meta.Object, _ time.Time) any {
 		return str(o, "spec", "holderIdentity")

@@ -15,10 +15,20 @@ import (
 	"k8s.io/client-go/kubernetes"
 )
 
+// contentTypes are the wire formats client-go's typed clients use: protobuf
+// is their default for built-in kinds since client-go 1.35.
+var contentTypes = []string{"application/json", "application/vnd.kubernetes.protobuf"}
+
 func TestTypedClientCRUD(t *testing.T) {
+	for _, ct := range contentTypes {
+		t.Run(ct, func(t *testing.T) { testTypedClientCRUD(t, ct) })
+	}
+}
+
+func testTypedClientCRUD(t *testing.T, contentType string) {
 	c := startCluster(t)
 	cfg := c.restConfig()
-	cfg.ContentType = "application/json"
+	cfg.ContentType = contentType
 	cs, err := kubernetes.NewForConfig(cfg)
 	require.NoError(t, err)
 	ctx := context.Background()

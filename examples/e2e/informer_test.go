@@ -67,12 +67,15 @@ func (r *recorder) handler() cache.ResourceEventHandlerFuncs {
 // list-then-watch, and the streaming list (WatchListClient, on by default
 // since client-go 1.35) that waits for the initial-events-end bookmark.
 func TestSharedInformer(t *testing.T) {
-	for _, watchList := range []bool{false, true} {
-		t.Run(fmt.Sprintf("WatchListClient=%v", watchList), func(t *testing.T) {
-			clientfeaturestesting.SetFeatureDuringTest(t, features.WatchListClient, watchList)
+	for _, tc := range []struct {
+		watchList   bool
+		contentType string
+	}{{false, contentTypes[0]}, {true, contentTypes[0]}, {false, contentTypes[1]}, {true, contentTypes[1]}} {
+		t.Run(fmt.Sprintf("WatchListClient=%v %s", tc.watchList, tc.contentType), func(t *testing.T) {
+			clientfeaturestesting.SetFeatureDuringTest(t, features.WatchListClient, tc.watchList)
 			c := startCluster(t)
 			cfg := c.restConfig()
-			cfg.ContentType = "application/json"
+			cfg.ContentType = tc.contentType
 			cs, err := kubernetes.NewForConfig(cfg)
 			require.NoError(t, err)
 			ctx, cancel := context.WithCancel(context.Background())

@@ -47,7 +47,10 @@ func TestKubectlCRUD(t *testing.T) {
 
 			out, err = c.kubectl(version, "create", "configmap", "x", "--from-literal=a=b")
 			require.Error(t, err)
-			assert.Contains(t, out, "AlreadyExists")
+			assert.Contains(t, out, `configmaps "x" already exists`)
+			out, err = c.kubectlStdin(version, manifest, "create", "-f", "-")
+			require.Error(t, err)
+			assert.Contains(t, out, "Error from server (AlreadyExists)")
 
 			out = c.mustKubectl(version, "api-resources")
 			for _, line := range []string{"configmaps", "namespaces", "deployments", "leases"} {

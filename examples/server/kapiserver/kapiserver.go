@@ -24,8 +24,9 @@ func New() (*apiserver.Server, error) { return apiserver.New(Config()) }
 // apiserver.New.
 func Config() apiserver.Config {
 	return apiserver.Config{
-		Resources: builtin.Resources(),
-		Codecs:    append(codec.Default(), protobuf.New(kubeproto.Resolver())),
+		Resources:         builtin.Resources(),
+		OpenAPIComponents: builtin.OpenAPIComponents(),
+		Codecs:            append(codec.Default(), protobuf.New(kubeproto.Resolver())),
 	}
 }
 

@@ -1,0 +1,137 @@
+package apiserver
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/kapi-dev/kapi/apiserver/schema"
+	"github.com/kapi-dev/kapi/apiserver/strategicpatch"
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// problem is one field validation finding, placed in the body it was
+// found in.
+type problem struct {
+	offset int // byte offset of the field's key; -1 when unknown
+	path   string
+	text   string
+}
+
+// bodyProblems prunes the fields obj's type does not declare and returns,
+// with the duplicate fields the decoder found, what field validation
+// reports, in the body's document order as kube's strict decoder does.
+func (r *Resource) bodyProblems(obj meta.Object, body []byte, duplicates []codec.Field) []string {
+	var ps []problem
+	for _, d := range duplicates {
+		ps = append(ps, problem{offset: d.Offset, path: d.Path, text: fmt.Sprintf("duplicate field %q", d.Path)})
+	}
+	if r.Schema != nil {
+		for _, p := range r.Schema.Prune(obj, true) {
+			ps = append(ps, problem{offset: -1, path: p, text: fmt.Sprintf("unknown field %q", p)})
+		}
+	}
+	if len(ps) > 1 && body != nil {
+		if offsets := codec.FieldOffsets(body); offsets != nil {
+			for i := range ps {
+				if off, ok := offsets[ps[i].path]; ok && ps[i].offset < 0 {
+					ps[i].offset = off
+				}
+			}
+			sort.SliceStable(ps, func(i, j int) bool { return ps[i].offset < ps[j].offset })
+		}
+	}
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.text
+	}
+	return out
+}
+
+// applyDefaults applies the schema's defaults, in kube's order: custom
+// resources are defaulted and validated afterwards; built-in kinds drop the
+// nulls their Go types cannot hold and are validated before defaulting
+// (their zero-value defaults would otherwise satisfy `required`), so their
+// schema errors are returned here.
+func (r *Resource) applyDefaults(obj meta.Object) meta.FieldErrors {
+	if r.Schema == nil {
+		return nil
+	}
+	if r.customResource {
+		r.Schema.Default(obj)
+		return nil
+	}
+	r.Schema.PruneNulls(obj)
+	errs := r.Schema.Validate(obj)
+	r.Schema.Default(obj)
+	return errs
+}
+
+// validateSchema checks a custom resource against its schema after
+// admission (built-in kinds were checked by applyDefaults).
+func (r *Resource) validateSchema(obj meta.Object) meta.FieldErrors {
+	if r.Schema == nil || !r.customResource {
+		return nil
+	}
+	return r.Schema.Validate(obj)
+}
+
+// strategicMerge applies a strategic merge patch to the current object
+// using the type's schema patch metadata (x-kubernetes-patch-strategy and
+// -merge-key); without a schema, maps merge and lists are replaced.
+func (s *Server) strategicMerge(res *Resource, current, patch meta.Object) (meta.Object, error) {
+	out, err := strategicpatch.Apply(current, patch, patchSchema(res.Schema))
+	if err == nil {
+		dropPatchDirectives(out)
+	}
+	if err != nil {
+		code := strategicpatch.StatusCode(err)
+		switch code {
+		case 400:
+			return nil, meta.BadRequest(err.Error())
+		case 422:
+			return nil, meta.Invalid(meta.GroupKind{}, "", meta.FieldErrors{{Type: meta.ErrorInvalid, Field: "patch", Value: meta.NoValue, Detail: err.Error()}})
+		}
+		return nil, &meta.Status{Kind: "Status", APIVersion: "v1", Status: "Failure", Code: int32(code), Message: err.Error()}
+	}
+	return out, nil
+}
+
+// dropPatchDirectives removes the directive keys ($patch, $retainKeys,
+// $setElementOrder/..., $deleteFromPrimitiveList/...) a strategic merge can
+// leave in values it copied through, which kube drops when it decodes the
+// result into its types.
+func dropPatchDirectives(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			if strings.HasPrefix(k, "$") {
+				delete(v, k)
+				continue
+			}
+			dropPatchDirectives(e)
+		}
+	case []any:
+		for _, e := range v {
+			dropPatchDirectives(e)
+		}
+	}
+}
+
+// patchSchemaView adapts a structural schema to the patch's navigation.
+type patchSchemaView struct{ s *schema.Schema }
+
+func patchSchema(s *schema.Schema) strategicpatch.Schema {
+	if s == nil {
+		return nil // a nil interface, not a typed nil
+	}
+	return patchSchemaView{s}
+}
+
+func (p patchSchemaView) Property(n string) strategicpatch.Schema {
+	return patchSchema(p.s.Property(n))
+}
+func (p patchSchemaView) ItemSchema() strategicpatch.Schema { return patchSchema(p.s.ItemSchema()) }
+func (p patchSchemaView) PatchStrategy() string             { return p.s.PatchStrategy() }
+func (p patchSchemaView) PatchMergeKey() string             { return p.s.PatchMergeKey() }
