@@ -94,7 +94,7 @@ func (q *request) delete() {
 		q.s.writeValue(q.w, q.r, http.StatusOK, statusKind, meta.Success(q.gr(), q.info.Name, out.Data().UID()))
 		return
 	}
-	q.s.writeObject(q.w, q.r, http.StatusOK, out)
+	q.s.writeObject(q.w, q.r, http.StatusOK, q.res.present(out))
 }
 
 // deleteObject deletes or marks for deletion one object. It reports
@@ -117,10 +117,25 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 			return nil, false, err
 		}
 		if opts.dryRun {
-			if hasFinalizers(res, cur.Data()) {
+			if hasFinalizers(res, cur.Data()) || isCRDResource(res) {
 				return store.NewObject(key, cur.Revision(), s.markedForDeletion(res, cur.Data(), opts)), false, nil
 			}
 			return cur, true, nil
+		}
+		if isCRDResource(res) {
+			// A CRD waits for its custom resources to be deleted, which kapi
+			// does at once, as kube's finalizing controller would.
+			out, err := s.markDeleting(r, res, key, cur, opts)
+			if errors.Is(err, errRetry) {
+				continue
+			}
+			if err != nil {
+				return nil, false, err
+			}
+			if err := s.cleanupCRD(r.Context(), out); err != nil {
+				return nil, false, err
+			}
+			return out, false, nil
 		}
 		if hasFinalizers(res, cur.Data()) {
 			out, err := s.markDeleting(r, res, key, cur, opts)
@@ -209,6 +224,9 @@ func (s *Server) markedForDeletion(res *Resource, obj meta.Object, opts deleteOp
 	if isNamespaceResource(res) {
 		markNamespaceTerminating(next)
 		return next
+	}
+	if isCRDResource(res) {
+		markCRDTerminating(next)
 	}
 	grace := int64(0)
 	if opts.gracePeriodSeconds != nil {

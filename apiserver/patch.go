@@ -40,6 +40,10 @@ func (q *request) patch() {
 	patchType := ct.MediaType()
 	supported := q.supportedPatchTypes()
 	if !contains(supported, patchType) {
+		if q.res.customResource {
+			q.fail(meta.UnsupportedMediaType(patchType, supported))
+			return
+		}
 		q.fail(meta.UnsupportedPatchType())
 		return
 	}
@@ -82,7 +86,7 @@ func (q *request) patch() {
 			}
 		}
 		apply = func(cur *store.Object) (meta.Object, []byte, error) {
-			current, err := encodeObject(codec.JSONCodec{}, cur)
+			current, err := encodeObject(codec.JSONCodec{}, q.res.present(cur))
 			if err != nil {
 				return nil, nil, meta.Internal(err)
 			}
@@ -109,7 +113,7 @@ func (q *request) patch() {
 			return
 		}
 		apply = func(cur *store.Object) (meta.Object, []byte, error) {
-			out, err := q.s.strategicMerge(q.res, cur.Data(), patchObj.Object)
+			out, err := q.s.strategicMerge(q.res, q.res.present(cur).Data(), patchObj.Object)
 			return out, nil, err
 		}
 	default:
@@ -132,6 +136,7 @@ func (q *request) patch() {
 		if err := q.checkKind(obj); err != nil {
 			return nil, err
 		}
+		q.res.toStorage(obj)
 		if obj.Name() != q.info.Name {
 			return nil, meta.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)",
 				obj.Name(), q.info.Name))

@@ -40,6 +40,7 @@ func (q *request) get() {
 		q.fail(storeError(err, q.gr(), q.info.Name))
 		return
 	}
+	obj = q.res.present(obj)
 	if q.writeTable([]*store.Object{obj}, meta.ListMeta{ResourceVersion: obj.Data().ResourceVersion()}) {
 		return
 	}
@@ -139,6 +140,11 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 		return listPage{}, storeError(err, q.gr(), "")
 	}
 	page := listPage{items: res.Items, revision: res.Revision}
+	if q.res.storageVersion != "" {
+		for i, it := range page.items {
+			page.items[i] = q.res.present(it)
+		}
+	}
 	page.meta.ResourceVersion = strconv.FormatInt(res.Revision, 10)
 	if res.Next != "" {
 		token := continueToken{Revision: res.Revision, Start: res.Next[len(prefix):], Offset: offset + int64(len(res.Items))}

@@ -21,6 +21,8 @@ type request struct {
 
 	// body is the request body once read.
 	body []byte
+	// wo are the write options once parsed.
+	wo writeOptions
 	// warnings are sent as Warning headers with the response.
 	warnings []string
 }
@@ -129,6 +131,7 @@ func (q *request) decodeBody() (codec.Decoded, error) {
 	if err := q.checkKind(d.Object); err != nil {
 		return codec.Decoded{}, err
 	}
+	q.res.toStorage(d.Object)
 	return d, nil
 }
 
@@ -136,6 +139,18 @@ func (q *request) decodeBody() (codec.Decoded, error) {
 // a body meant for another type.
 func (q *request) checkKind(obj meta.Object) error {
 	apiVersion, kind := obj.APIVersion(), obj.Kind()
+	if q.res.customResource {
+		// Custom resources must name their kind, as kube's unstructured
+		// decoding requires.
+		if kind == "" {
+			return meta.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): "+
+				"Object 'Kind' is missing in '%s' (%s)", q.res.Kind, q.body, bodyPreview(q.body)))
+		}
+		if kind != q.res.Kind && apiVersion == q.res.APIVersion() {
+			return meta.Invalid(meta.GroupKind{Group: q.res.Group, Kind: kind}, obj.Name(), meta.FieldErrors{{
+				Type: meta.ErrorInvalid, Field: "kind", Value: kind, Detail: "must be " + q.res.Kind}})
+		}
+	}
 	if apiVersion == "" {
 		obj["apiVersion"] = q.res.APIVersion()
 	} else if apiVersion != q.res.APIVersion() {

@@ -4,11 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver/schema"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
 )
 
 // Verbs a resource type can support, as discovery lists them.
@@ -70,8 +72,31 @@ type Resource struct {
 	// beyond metadata.name and metadata.namespace, such as "status.phase".
 	SelectableFields []string
 
-	// customResource marks types served for a CustomResourceDefinition.
+	// customResource marks types served for a CustomResourceDefinition;
+	// storageVersion is the apiVersion their objects are stored in, and
+	// scale the CRD's scale subresource paths (nil without one).
 	customResource bool
+	storageVersion string
+	scale          map[string]any
+}
+
+// toStorage converts an object written at the request's version to the
+// version it is stored in (custom resources with several versions and
+// conversion None only differ in apiVersion).
+func (r *Resource) toStorage(obj meta.Object) {
+	if r.storageVersion != "" && obj.APIVersion() != r.storageVersion {
+		obj["apiVersion"] = r.storageVersion
+	}
+}
+
+// present returns a stored object as served at this resource's version.
+func (r *Resource) present(obj *store.Object) *store.Object {
+	if obj == nil || r.storageVersion == "" || obj.Data().APIVersion() == r.APIVersion() {
+		return obj
+	}
+	data := maps.Clone(obj.Data())
+	data["apiVersion"] = r.APIVersion()
+	return store.NewObject(obj.Key(), obj.Revision(), data)
 }
 
 // GroupVersionKind of the type.

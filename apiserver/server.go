@@ -1,9 +1,11 @@
 package apiserver
 
 import (
+	"context"
 	"crypto/rand"
 	"fmt"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -72,6 +74,13 @@ type Server struct {
 	registry  atomic.Pointer[registry]
 	admission []any
 
+	// registryMu serialises registry rebuilds (CRD writes); readers never
+	// take it.
+	registryMu      sync.Mutex
+	staticResources []Resource
+	// crds is the CustomResourceDefinition type served.
+	crds *Resource
+
 	openAPIComponents map[string]any
 
 	bookmarkInterval  time.Duration
@@ -117,21 +126,31 @@ func New(cfg Config) (*Server, error) {
 	if s.maxBody == 0 {
 		s.maxBody = 3 << 20
 	}
-	// Namespaces are always served; a registration of them in cfg (with a
-	// schema, say) replaces the default one.
-	resources := []Resource{namespaceResource}
+	// Namespaces and CustomResourceDefinitions are always served; a
+	// registration of them in cfg (with a schema, say) replaces the default.
+	resources := []Resource{namespaceResource, crdResource}
 	for _, r := range cfg.Resources {
-		if isNamespaceResource(&r) && r.Version == "v1" {
+		switch {
+		case isNamespaceResource(&r) && r.Version == "v1":
 			resources[0] = r
-			continue
+		case isCRDResource(&r) && r.Version == "v1":
+			resources[1] = r
+		default:
+			resources = append(resources, r)
 		}
-		resources = append(resources, r)
 	}
-	reg, err := newRegistry(resources)
-	if err != nil {
+	for i := range resources {
+		r, err := resources[i].withDefaults()
+		if err != nil {
+			return nil, err
+		}
+		resources[i] = r
+	}
+	s.staticResources = resources
+	s.crds = &s.staticResources[1]
+	if err := s.loadRegistry(context.Background()); err != nil {
 		return nil, err
 	}
-	s.registry.Store(reg)
 	if err := s.createInitialNamespaces(); err != nil {
 		return nil, err
 	}

@@ -344,17 +344,23 @@ func TestDiscovery(t *testing.T) {
 	deploy := apps.body["resources"].([]any)[0].(map[string]any)
 	assert.Equal(t, "8aSe+NMegvE=", deploy["storageVersionHash"], "the hash matches kube-apiserver's for apps/v1 Deployment")
 	groups := ts.do("GET", "/apis", "")
-	assert.Len(t, groups.body["groups"], 2)
+	assert.Len(t, groups.body["groups"], 3, "apps, example.com and apiextensions.k8s.io (CRDs are always served)")
 
 	agg := ts.do("GET", "/apis", "", "Accept", "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json")
 	assert.Equal(t, aggregatedDiscoveryMediaType, agg.header.Get("Content-Type"))
 	require.Equal(t, http.StatusOK, agg.code)
 	var list aggregatedList
 	require.NoError(t, json.Unmarshal(agg.raw, &list))
-	require.Len(t, list.Items, 2)
-	assert.Equal(t, "apps", list.Items[0].Metadata.Name)
-	assert.Equal(t, "Namespaced", list.Items[0].Versions[0].Resources[0].Scope)
-	assert.Equal(t, "status", list.Items[0].Versions[0].Resources[0].Subresources[0].Subresource)
+	require.Len(t, list.Items, 3)
+	var appsGroup *aggregatedGroup
+	for i := range list.Items {
+		if list.Items[i].Metadata.Name == "apps" {
+			appsGroup = &list.Items[i]
+		}
+	}
+	require.NotNil(t, appsGroup)
+	assert.Equal(t, "Namespaced", appsGroup.Versions[0].Resources[0].Scope)
+	assert.Equal(t, "status", appsGroup.Versions[0].Resources[0].Subresources[0].Subresource)
 
 	v := ts.do("GET", "/version", "")
 	assert.Equal(t, "1", v.body["major"])

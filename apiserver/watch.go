@@ -198,6 +198,7 @@ func (w *watchStream) send(t store.EventType, obj *store.Object) {
 	if w.err != nil {
 		return
 	}
+	obj = w.q.res.present(obj)
 	b, err := w.enc.object(obj)
 	if err != nil {
 		w.err = err

@@ -49,6 +49,7 @@ func (q *request) writeOptions(optionsKind string) (writeOptions, error) {
 			}})
 		}
 	}
+	q.wo = opts
 	return opts, nil
 }
 
@@ -111,8 +112,12 @@ func (q *request) create() {
 			q.fail(storeError(err, q.gr(), next.Name()))
 			return
 		}
+		if stored, err = q.afterWrite(stored, wo); err != nil {
+			q.fail(err)
+			return
+		}
 		q.flushWarnings()
-		q.s.writeObject(q.w, q.r, http.StatusCreated, stored)
+		q.s.writeObject(q.w, q.r, http.StatusCreated, q.res.present(stored))
 		return
 	}
 }
@@ -142,9 +147,15 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 // admission and validation.
 func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOptions) error {
 	q.prepareForCreate(obj)
+	if isCRDResource(q.res) {
+		prepareCRD(obj)
+	}
 	schemaErrs := q.res.applyDefaults(obj)
 	return q.admit(ctx, OperationCreate, obj, nil, wo, func() error {
 		errs := append(validateObjectMeta(obj, q.res, q.info.Namespace), schemaErrs...)
+		if isCRDResource(q.res) {
+			errs = append(errs, validateCRD(obj, nil)...)
+		}
 		if errs = append(errs, q.res.validateSchema(obj)...); len(errs) > 0 {
 			return meta.Invalid(q.gk(), obj.Name(), errs)
 		}
@@ -245,12 +256,36 @@ func (q *request) respondUpdate(stored *store.Object, created bool, err error) {
 		q.fail(storeError(err, q.gr(), q.info.Name))
 		return
 	}
+	if stored, err = q.afterWrite(stored, q.wo); err != nil {
+		q.fail(err)
+		return
+	}
 	q.flushWarnings()
 	code := http.StatusOK
 	if created {
 		code = http.StatusCreated
 	}
-	q.s.writeObject(q.w, q.r, code, stored)
+	q.s.writeObject(q.w, q.r, code, q.res.present(stored))
+}
+
+// afterWrite does what a stored write sets off before it is answered: a
+// CRD write updates its status and the served types, so the new types
+// answer as soon as the CRD's create returns.
+func (q *request) afterWrite(stored *store.Object, wo writeOptions) (*store.Object, error) {
+	if !isCRDResource(q.res) || wo.dryRun {
+		return stored, nil
+	}
+	ctx := q.r.Context()
+	if err := q.s.establishCRD(ctx, stored.Key()); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	if err := q.s.loadRegistry(ctx); err != nil {
+		return nil, err
+	}
+	if latest, err := q.s.store.Get(ctx, stored.Key()); err == nil {
+		return latest, nil
+	}
+	return stored, nil
 }
 
 // updateObject runs the update pipeline: next computes the client's
@@ -353,8 +388,14 @@ func sameMap(a, b meta.Object) bool {
 // generation bumped when the spec changed. It returns old itself when
 // nothing changes.
 func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, wo writeOptions) (meta.Object, error) {
-	if rv := next.ResourceVersion(); rv != "" && rv != old.ResourceVersion() {
+	rv := next.ResourceVersion()
+	if rv != "" && rv != old.ResourceVersion() {
 		return nil, meta.ConflictModified(q.gr(), q.info.Name)
+	}
+	if rv == "" && q.res.customResource && q.r.Method == http.MethodPut {
+		// Custom resources do not allow unconditional updates.
+		return nil, meta.Invalid(meta.GroupKind{Group: q.res.Group, Kind: q.res.Plural}, q.info.Name, meta.FieldErrors{{
+			Type: meta.ErrorInvalid, Field: "metadata.resourceVersion", Value: zeroUint{}, Detail: "must be specified for an update"}})
 	}
 	if uid := next.UID(); uid == "" {
 		next.SetMetadataField("uid", old.UID())
@@ -388,6 +429,9 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 		}
 		errs = append(errs, validateObjectMeta(next, q.res, q.info.Namespace)...)
 		errs = append(errs, schemaErrs...)
+		if isCRDResource(q.res) && q.info.Subresource == "" {
+			errs = append(errs, validateCRD(next, old)...)
+		}
 		if errs = append(errs, q.res.validateSchema(next)...); len(errs) > 0 {
 			return meta.Invalid(q.gk(), q.info.Name, errs)
 		}
@@ -405,6 +449,11 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 	}
 	return next, nil
 }
+
+// zeroUint prints as kube prints an unset uint64 resourceVersion: 0x0.
+type zeroUint struct{}
+
+func (zeroUint) String() string { return "0x0" }
 
 // keepSubresourceParts applies the status subresource split: a write to
 // /status changes only .status (the rest is the stored object's), a write

@@ -1,0 +1,544 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/kapi-dev/kapi/apiserver/schema"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
+)
+
+// crdResource is apiextensions.k8s.io/v1 CustomResourceDefinitions: every
+// server serves them, so that `kubectl apply -f crd.yaml` makes new
+// resource types available at once, as on a cluster.
+var crdResource = Resource{
+	Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition",
+	Plural: "customresourcedefinitions", ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"},
+	StatusSubresource: true, ReturnDeletedObject: true,
+	PrinterColumns: []PrinterColumn{{Name: "Created At", Type: "date", Description: creationTimestampDescription,
+		Cell: func(o meta.Object, _ time.Time) any { return o.CreationTimestamp() }}},
+}
+
+// crdCleanupFinalizer holds a deleted CRD until its custom resources are gone.
+const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io"
+
+func isCRDResource(r *Resource) bool {
+	return r.Group == "apiextensions.k8s.io" && r.Plural == "customresourcedefinitions"
+}
+
+// crdVersion is what the server reads from one entry of spec.versions.
+type crdVersion struct {
+	name             string
+	served, storage  bool
+	schema           *schema.Schema
+	status           bool
+	scale            map[string]any
+	columns          []PrinterColumn
+	selectableFields []string
+}
+
+// crdSpec is a CRD's spec as the server uses it.
+type crdSpec struct {
+	group                            string
+	plural, singular, kind, listKind string
+	shortNames, categories           []string
+	namespaced                       bool
+	versions                         []crdVersion
+}
+
+func stringsOf(v any) []string {
+	l, _ := v.([]any)
+	var out []string
+	for _, e := range l {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+
+// readCRD parses a stored (already validated) CRD.
+func readCRD(obj meta.Object) (crdSpec, error) {
+	spec, _ := obj["spec"].(map[string]any)
+	names, _ := spec["names"].(map[string]any)
+	c := crdSpec{
+		group: str(spec, "group"), plural: str(names, "plural"), singular: str(names, "singular"),
+		kind: str(names, "kind"), listKind: str(names, "listKind"),
+		shortNames: stringsOf(names["shortNames"]), categories: stringsOf(names["categories"]),
+		namespaced: str(spec, "scope") == "Namespaced",
+	}
+	if c.singular == "" {
+		c.singular = strings.ToLower(c.kind)
+	}
+	if c.listKind == "" {
+		c.listKind = c.kind + "List"
+	}
+	versions, _ := spec["versions"].([]any)
+	for _, v := range versions {
+		vm, _ := v.(map[string]any)
+		cv := crdVersion{name: str(vm, "name")}
+		cv.served, _ = vm["served"].(bool)
+		cv.storage, _ = vm["storage"].(bool)
+		if sch, ok := meta.NestedField(vm, "schema", "openAPIV3Schema"); ok {
+			s, err := schema.Parse(sch)
+			if err != nil {
+				return c, err
+			}
+			cv.schema = s
+		}
+		_, cv.status = meta.NestedField(vm, "subresources", "status")
+		if sc, ok := meta.NestedField(vm, "subresources", "scale"); ok {
+			cv.scale, _ = sc.(map[string]any)
+		}
+		for _, col := range asMaps(vm["additionalPrinterColumns"]) {
+			p := PrinterColumn{Name: str(col, "name"), Type: str(col, "type"), Format: str(col, "format"),
+				Description: str(col, "description"), JSONPath: str(col, "jsonPath")}
+			if p.Description == "" {
+				p.Description = "Custom resource definition column (in JSONPath format): " + p.JSONPath
+			}
+			if n, ok := meta.AsInt64(col["priority"]); ok {
+				p.Priority = int32(n)
+			}
+			cv.columns = append(cv.columns, p)
+		}
+		for _, f := range asMaps(vm["selectableFields"]) {
+			cv.selectableFields = append(cv.selectableFields, strings.TrimPrefix(str(f, "jsonPath"), "."))
+		}
+		c.versions = append(c.versions, cv)
+	}
+	return c, nil
+}
+
+func asMaps(v any) []map[string]any {
+	l, _ := v.([]any)
+	out := make([]map[string]any, 0, len(l))
+	for _, e := range l {
+		if m, ok := e.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// storageVersion is the apiVersion custom resources are stored in.
+func (c crdSpec) storageVersion() string {
+	for _, v := range c.versions {
+		if v.storage {
+			return c.group + "/" + v.name
+		}
+	}
+	return ""
+}
+
+// resources are the registrations that serve a CRD's custom resources: one
+// per served version, sharing storage.
+func (c crdSpec) resources() []Resource {
+	var out []Resource
+	for _, v := range c.versions {
+		if !v.served {
+			continue
+		}
+		r := Resource{
+			Group: c.group, Version: v.name, Kind: c.kind, Plural: c.plural, Singular: c.singular,
+			ListKind: c.listKind, ShortNames: c.shortNames, Categories: c.categories, Namespaced: c.namespaced,
+			StatusSubresource: v.status, Schema: v.schema, PrinterColumns: v.columns,
+			SelectableFields: v.selectableFields, customResource: true, storageVersion: c.storageVersion(),
+			scale: v.scale,
+		}
+		if len(r.PrinterColumns) == 0 {
+			r.PrinterColumns = []PrinterColumn{{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp",
+				Description: "Custom resource definition column (in JSONPath format): .metadata.creationTimestamp"}}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// loadRegistry builds the registry from the configured types and every
+// established CRD in the store, and publishes it. Writes of CRDs call it
+// before answering, so a new type is served by the time its CRD's create
+// returns.
+func (s *Server) loadRegistry(ctx context.Context) error {
+	s.registryMu.Lock()
+	defer s.registryMu.Unlock()
+	resources := append([]Resource(nil), s.staticResources...)
+	if s.crds != nil {
+		page, err := s.store.List(ctx, s.crds.collectionPrefix(""), store.ListOptions{})
+		if err != nil {
+			return err
+		}
+		taken := map[meta.GroupResource]bool{}
+		for _, r := range s.staticResources {
+			taken[r.GroupResource()] = true
+		}
+		for _, it := range page.Items {
+			if it.Data().DeletionTimestamp() != "" || !crdEstablished(it.Data()) {
+				continue
+			}
+			c, err := readCRD(it.Data())
+			if err != nil {
+				continue // validated when written; a schema this server cannot read is not served
+			}
+			gr := meta.GroupResource{Group: c.group, Resource: c.plural}
+			if taken[gr] {
+				continue
+			}
+			taken[gr] = true
+			resources = append(resources, c.resources()...)
+		}
+	}
+	reg, err := newRegistry(resources)
+	if err != nil {
+		return err
+	}
+	s.registry.Store(reg)
+	return nil
+}
+
+func crdEstablished(obj meta.Object) bool {
+	conds, _ := meta.NestedField(obj, "status", "conditions")
+	for _, c := range asMaps(conds) {
+		if str(c, "type") == "Established" && str(c, "status") == "True" {
+			return true
+		}
+	}
+	return false
+}
+
+// prepareCRD sets the defaults kube-apiserver gives a new CRD and its
+// initial status.
+func prepareCRD(obj meta.Object) {
+	spec, _ := obj["spec"].(map[string]any)
+	if spec == nil {
+		return
+	}
+	if _, ok := spec["conversion"]; !ok {
+		spec["conversion"] = map[string]any{"strategy": "None"}
+	}
+	var stored []any
+	if c, err := readCRD(obj); err == nil && c.storageVersion() != "" {
+		stored = []any{strings.TrimPrefix(c.storageVersion(), c.group+"/")}
+	}
+	obj["status"] = map[string]any{
+		"conditions": nil, "acceptedNames": map[string]any{"plural": "", "kind": ""}, "storedVersions": stored,
+	}
+}
+
+// establishCRD accepts a new or changed CRD's names and marks it
+// Established, as kube-apiserver's controllers do right after a write,
+// unless its names conflict with another type's.
+func (s *Server) establishCRD(ctx context.Context, key string) error {
+	_, err := s.store.Update(ctx, key, store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
+		obj := cur.Data()
+		if obj.DeletionTimestamp() != "" {
+			return obj, nil
+		}
+		c, err := readCRD(obj)
+		if err != nil {
+			return obj, nil
+		}
+		next := obj.DeepCopy()
+		status, _ := next["status"].(map[string]any)
+		if status == nil {
+			status = map[string]any{}
+			next["status"] = status
+		}
+		now := meta.FormatTime(s.now())
+		conflict := s.crdNameConflict(ctx, obj.Name(), c)
+		names, _ := meta.NestedField(obj, "spec", "names")
+		accepted := meta.DeepCopyValue(names).(map[string]any)
+		if accepted["singular"] == nil {
+			accepted["singular"] = c.singular
+		}
+		if accepted["listKind"] == nil {
+			accepted["listKind"] = c.listKind
+		}
+		conds := []any{
+			condition("NamesAccepted", "True", "NoConflicts", "no conflicts found", now, status),
+			condition("Established", "True", "InitialNamesAccepted", "the initial names have been accepted", now, status),
+		}
+		if conflict != "" {
+			conds = []any{
+				condition("NamesAccepted", "False", "PluralConflict", conflict, now, status),
+				condition("Established", "False", "NotAccepted", "not all names are accepted", now, status),
+			}
+		} else {
+			status["acceptedNames"] = accepted
+		}
+		status["conditions"] = conds
+		stored := stringsOf(status["storedVersions"])
+		if sv := strings.TrimPrefix(c.storageVersion(), c.group+"/"); sv != "" && !containsString(stored, sv) {
+			stored = append(stored, sv)
+		}
+		status["storedVersions"] = toAny(stored)
+		if reflect.DeepEqual(map[string]any(next), map[string]any(obj)) {
+			return obj, nil
+		}
+		return next, nil
+	})
+	return err
+}
+
+// condition builds a CRD condition, keeping its lastTransitionTime when
+// the status does not change.
+func condition(typ, status, reason, message, now string, oldStatus map[string]any) map[string]any {
+	ts := now
+	for _, c := range asMaps(oldStatus["conditions"]) {
+		if str(c, "type") == typ && str(c, "status") == status {
+			ts = str(c, "lastTransitionTime")
+		}
+	}
+	return map[string]any{"type": typ, "status": status, "lastTransitionTime": ts, "reason": reason, "message": message}
+}
+
+// crdNameConflict reports another CRD or served type that already uses the
+// CRD's group and plural.
+func (s *Server) crdNameConflict(ctx context.Context, name string, c crdSpec) string {
+	for _, r := range s.staticResources {
+		if r.Group == c.group && r.Plural == c.plural {
+			return fmt.Sprintf("%q is already in use", c.plural)
+		}
+	}
+	page, err := s.store.List(ctx, s.crds.collectionPrefix(""), store.ListOptions{})
+	if err != nil {
+		return ""
+	}
+	for _, it := range page.Items {
+		if it.Data().Name() == name || !crdEstablished(it.Data()) {
+			continue
+		}
+		other, err := readCRD(it.Data())
+		if err == nil && other.group == c.group && other.plural == c.plural {
+			return fmt.Sprintf("%q is already in use", c.plural)
+		}
+	}
+	return ""
+}
+
+// cleanupCRD finishes the deletion of a CRD: its types stop being served,
+// every custom resource is deleted (watchers see DELETED events), then the
+// cleanup finalizer is removed, which deletes the CRD.
+func (s *Server) cleanupCRD(ctx context.Context, crd *store.Object) error {
+	if err := s.loadRegistry(ctx); err != nil {
+		return err
+	}
+	c, err := readCRD(crd.Data())
+	if err == nil && c.plural != "" {
+		prefix := "/" + meta.GroupResource{Group: c.group, Resource: c.plural}.String() + "/"
+		page, err := s.store.List(ctx, prefix, store.ListOptions{})
+		if err != nil {
+			return err
+		}
+		for _, it := range page.Items {
+			if _, err := s.store.Delete(ctx, it.Key(), store.Preconditions{}, nil); err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+		}
+	}
+	_, err = s.store.Update(ctx, crd.Key(), store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
+		next := cur.Data().DeepCopy()
+		var kept []any
+		for _, f := range cur.Data().Finalizers() {
+			if f != crdCleanupFinalizer {
+				kept = append(kept, f)
+			}
+		}
+		next.SetMetadataField("finalizers", kept)
+		return next, nil
+	})
+	if err != nil {
+		return err
+	}
+	if cur, err := s.store.Get(ctx, crd.Key()); err == nil && len(cur.Data().Finalizers()) == 0 {
+		_, err = s.store.Delete(ctx, crd.Key(), store.Preconditions{ResourceVersion: cur.Data().ResourceVersion()}, nil)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	return nil
+}
+
+// markCRDTerminating is what a DELETE does to a CRD: deletionTimestamp, the
+// cleanup finalizer and a Terminating condition.
+func markCRDTerminating(obj meta.Object) {
+	fins := obj.Finalizers()
+	if !containsString(fins, crdCleanupFinalizer) {
+		obj.SetMetadataField("finalizers", toAny(append(fins, crdCleanupFinalizer)))
+	}
+	status, _ := obj["status"].(map[string]any)
+	if status == nil {
+		status = map[string]any{}
+		obj["status"] = status
+	}
+	conds := asMaps(status["conditions"])
+	var out []any
+	for _, c := range conds {
+		if str(c, "type") != "Terminating" {
+			out = append(out, c)
+		}
+	}
+	out = append(out, map[string]any{"type": "Terminating", "status": "True",
+		"lastTransitionTime": obj.DeletionTimestamp(), "reason": "InstanceDeletionPending",
+		"message": "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon"})
+	status["conditions"] = out
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func toAny(list []string) []any {
+	out := make([]any, len(list))
+	for i, s := range list {
+		out[i] = s
+	}
+	return out
+}
+
+var (
+	crdKindRE   = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)
+	groupHasDot = regexp.MustCompile(`\.`)
+)
+
+// validateCRD checks a CRD as kube-apiserver does for what kapi serves from
+// it: names, group, scope, versions and their schemas and columns.
+func validateCRD(obj, old meta.Object) meta.FieldErrors {
+	var errs meta.FieldErrors
+	add := func(t meta.ErrorType, field string, value any, detail string) {
+		errs = append(errs, meta.FieldError{Type: t, Field: field, Value: value, Detail: detail})
+	}
+	spec, _ := obj["spec"].(map[string]any)
+	names, _ := spec["names"].(map[string]any)
+	group, plural := str(spec, "group"), str(names, "plural")
+	if want := plural + "." + group; obj.Name() != want {
+		add(meta.ErrorInvalid, "metadata.name", obj.Name(), `must be spec.names.plural+"."+spec.group`)
+	}
+	switch {
+	case group == "":
+		add(meta.ErrorRequired, "spec.group", nil, "")
+	default:
+		for _, m := range dns1123Subdomain(group) {
+			add(meta.ErrorInvalid, "spec.group", group, m)
+		}
+		if !groupHasDot.MatchString(group) {
+			add(meta.ErrorInvalid, "spec.group", group, "should be a domain with at least one dot")
+		}
+	}
+	switch scope := str(spec, "scope"); scope {
+	case "Namespaced", "Cluster":
+	case "":
+		add(meta.ErrorRequired, "spec.scope", nil, "")
+	default:
+		add(meta.ErrorNotSupported, "spec.scope", scope, `supported values: "Cluster", "Namespaced"`)
+	}
+	for _, f := range []struct{ key, value string }{{"plural", plural}, {"singular", str(names, "singular")}} {
+		if f.value == "" && f.key == "plural" {
+			add(meta.ErrorRequired, "spec.names.plural", nil, "")
+			continue
+		}
+		if f.value != "" {
+			for _, m := range dns1123Label(f.value) {
+				add(meta.ErrorInvalid, "spec.names."+f.key, f.value, m)
+			}
+		}
+	}
+	for _, f := range []string{"kind", "listKind"} {
+		v := str(names, f)
+		if v == "" {
+			if f == "kind" {
+				add(meta.ErrorRequired, "spec.names.kind", nil, "")
+			}
+			continue
+		}
+		if !crdKindRE.MatchString(v) {
+			add(meta.ErrorInvalid, "spec.names."+f, v, "may have mixed case, but should otherwise match: ^[A-Z][a-z0-9]*$")
+		}
+	}
+	if k, lk := str(names, "kind"), str(names, "listKind"); k != "" && k == lk {
+		add(meta.ErrorInvalid, "spec.names.listKind", lk, "kind and listKind may not be the same")
+	}
+	versions, _ := spec["versions"].([]any)
+	if len(versions) == 0 {
+		add(meta.ErrorInvalid, "spec.versions", []any{}, "must have exactly one version marked as storage version")
+	}
+	storage, seen := 0, map[string]bool{}
+	for i, v := range versions {
+		vm, _ := v.(map[string]any)
+		base := fmt.Sprintf("spec.versions[%d]", i)
+		name := str(vm, "name")
+		if name == "" {
+			add(meta.ErrorRequired, base+".name", nil, "")
+		} else {
+			for _, m := range dns1123Label(name) {
+				add(meta.ErrorInvalid, base+".name", name, m)
+			}
+			if seen[name] {
+				add(meta.ErrorDuplicate, base+".name", name, "")
+			}
+			seen[name] = true
+		}
+		if st, _ := vm["storage"].(bool); st {
+			storage++
+		}
+		sch, ok := meta.NestedField(vm, "schema", "openAPIV3Schema")
+		if !ok {
+			add(meta.ErrorRequired, base+".schema.openAPIV3Schema", nil, "schemas are required")
+		} else {
+			_, hasStatus := meta.NestedField(vm, "subresources", "status")
+			_, _, err := schema.ParseWithOptions(sch, schema.ParseOptions{
+				FieldPath: base + ".schema.openAPIV3Schema", StatusSubresource: hasStatus})
+			var fe meta.FieldErrors
+			var de *schema.DecodeError
+			switch {
+			case errors.As(err, &fe):
+				errs = append(errs, fe...)
+			case errors.As(err, &de):
+				add(meta.ErrorInvalid, base+".schema.openAPIV3Schema", meta.NoValue, de.Error())
+			case err != nil:
+				add(meta.ErrorInvalid, base+".schema.openAPIV3Schema", meta.NoValue, err.Error())
+			}
+		}
+		for j, col := range asMaps(vm["additionalPrinterColumns"]) {
+			path := fmt.Sprintf("%s.additionalPrinterColumns[%d]", base, j)
+			if str(col, "name") == "" {
+				add(meta.ErrorRequired, path+".name", nil, "")
+			}
+			switch t := str(col, "type"); t {
+			case "integer", "number", "string", "boolean", "date":
+			default:
+				add(meta.ErrorNotSupported, path+".type", t, `supported values: "boolean", "date", "integer", "number", "string"`)
+			}
+			if _, err := parseJSONPath(str(col, "jsonPath")); err != nil {
+				add(meta.ErrorInvalid, path+".jsonPath", str(col, "jsonPath"), "must be a simple json path starting with .")
+			}
+		}
+	}
+	if len(versions) > 0 && storage != 1 {
+		add(meta.ErrorInvalid, "spec.versions", meta.NoValue, "must have exactly one version marked as storage version")
+	}
+	if old != nil {
+		oldSpec, _ := old["spec"].(map[string]any)
+		if og := str(oldSpec, "group"); og != group {
+			add(meta.ErrorInvalid, "spec.group", group, "field is immutable")
+		}
+		if os := str(oldSpec, "scope"); os != str(spec, "scope") {
+			add(meta.ErrorInvalid, "spec.scope", str(spec, "scope"), "field is immutable")
+		}
+	}
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Field < errs[j].Field })
+	return errs
+}

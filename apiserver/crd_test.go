@@ -1,0 +1,109 @@
+package apiserver
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const widgetCRD = `{
+  "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+  "metadata": {"name": "widgets.example.org"},
+  "spec": {
+    "group": "example.org", "scope": "Namespaced",
+    "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "shortNames": ["wd"], "categories": ["all"]},
+    "versions": [
+      {"name": "v1", "served": true, "storage": true,
+       "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+         "spec": {"type": "object", "required": ["size"], "properties": {
+           "size": {"type": "integer", "minimum": 1}, "color": {"type": "string", "default": "blue"}}},
+         "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}}}}},
+       "subresources": {"status": {}},
+       "additionalPrinterColumns": [{"name": "Size", "type": "integer", "jsonPath": ".spec.size"}]},
+      {"name": "v2", "served": true, "storage": false,
+       "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}
+    ]
+  }
+}`
+
+const widgets = "/apis/example.org/v1/namespaces/default/widgets"
+
+func TestCustomResourceDefinitionLifecycle(t *testing.T) {
+	ts := newTestServer(t)
+	require.Equal(t, http.StatusNotFound, ts.do("GET", widgets, "").code, "nothing is served before the CRD")
+
+	crd := ts.do("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", widgetCRD)
+	require.Equal(t, http.StatusCreated, crd.code, string(crd.raw))
+	conds := field(crd.body, "status.conditions").([]any)
+	require.Len(t, conds, 2)
+	assert.Equal(t, map[string]any{"type": "Established", "status": "True", "reason": "InitialNamesAccepted",
+		"message": "the initial names have been accepted", "lastTransitionTime": conds[1].(map[string]any)["lastTransitionTime"]}, conds[1])
+	assert.Equal(t, "widgets", field(crd.body, "status.acceptedNames.plural"))
+	assert.Equal(t, map[string]any{"strategy": "None"}, field(crd.body, "spec.conversion"))
+
+	t.Run("the new type is served and discoverable at once", func(t *testing.T) {
+		r := ts.do("GET", "/apis/example.org/v1", "")
+		require.Equal(t, http.StatusOK, r.code)
+		res := r.body["resources"].([]any)[0].(map[string]any)
+		assert.Equal(t, "widgets", res["name"])
+		assert.Equal(t, []any{"wd"}, res["shortNames"])
+	})
+	t.Run("custom resources are pruned, defaulted and validated", func(t *testing.T) {
+		r := ts.do("POST", widgets, `{"apiVersion":"example.org/v1","kind":"Widget","metadata":{"name":"w1"},"spec":{"size":3,"extra":1},"status":{"ready":true}}`)
+		require.Equal(t, http.StatusCreated, r.code, string(r.raw))
+		assert.Equal(t, "blue", field(r.body, "spec.color"))
+		assert.Nil(t, field(r.body, "spec.extra"))
+		assert.Nil(t, r.body["status"], "status is not set through create with a status subresource")
+		assert.Equal(t, []string{`299 - "unknown field \"spec.extra\""`}, r.header.Values("Warning"))
+		assert.EqualValues(t, 1, field(r.body, "metadata.generation"))
+
+		bad := ts.do("POST", widgets, `{"apiVersion":"example.org/v1","kind":"Widget","metadata":{"name":"bad"},"spec":{"size":"big","color":1}}`)
+		require.Equal(t, http.StatusUnprocessableEntity, bad.code, string(bad.raw))
+		assert.Equal(t, "Widget", field(bad.body, "details.kind"))
+		assert.Equal(t, "example.org", field(bad.body, "details.group"))
+		assert.Len(t, field(bad.body, "details.causes"), 2)
+	})
+	t.Run("a custom resource needs its kind and a resourceVersion to update", func(t *testing.T) {
+		r := ts.do("POST", widgets, `{"apiVersion":"example.org/v1","metadata":{"name":"nokind"},"spec":{"size":1}}`)
+		assert.Equal(t, http.StatusBadRequest, r.code)
+		r = ts.do("PUT", widgets+"/w1", `{"apiVersion":"example.org/v1","kind":"Widget","metadata":{"name":"w1"},"spec":{"size":4}}`)
+		require.Equal(t, http.StatusUnprocessableEntity, r.code)
+		assert.Equal(t, `widgets.example.org "w1" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`, r.body["message"])
+		r = ts.do("PATCH", widgets+"/w1", `{}`, "Content-Type", strategicPatchType)
+		assert.Equal(t, http.StatusUnsupportedMediaType, r.code, "strategic merge patch is not for custom resources")
+	})
+	t.Run("every served version reads the same objects", func(t *testing.T) {
+		r := ts.do("GET", "/apis/example.org/v2/namespaces/default/widgets/w1", "")
+		require.Equal(t, http.StatusOK, r.code, string(r.raw))
+		assert.Equal(t, "example.org/v2", r.body["apiVersion"])
+		created := ts.do("POST", "/apis/example.org/v2/namespaces/default/widgets", `{"apiVersion":"example.org/v2","kind":"Widget","metadata":{"name":"w2"},"spec":{"size":2}}`)
+		require.Equal(t, http.StatusCreated, created.code, string(created.raw))
+		v1 := ts.do("GET", widgets+"/w2", "")
+		assert.Equal(t, "example.org/v1", v1.body["apiVersion"])
+	})
+	t.Run("printer columns come from the CRD", func(t *testing.T) {
+		r := ts.do("GET", widgets, "", "Accept", tableAccept)
+		cols := r.body["columnDefinitions"].([]any)
+		assert.Equal(t, "Size", cols[1].(map[string]any)["name"])
+		assert.EqualValues(t, 3, r.body["rows"].([]any)[0].(map[string]any)["cells"].([]any)[1])
+	})
+	t.Run("an invalid CRD is refused", func(t *testing.T) {
+		r := ts.do("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+			`{"metadata":{"name":"wrong.example.org"},"spec":{"group":"example.org","scope":"Namespaced","names":{"plural":"things","kind":"Thing"},"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object"}}}]}}`)
+		require.Equal(t, http.StatusUnprocessableEntity, r.code)
+		assert.Contains(t, r.body["message"], `metadata.name: Invalid value: "wrong.example.org": must be spec.names.plural+"."+spec.group`)
+	})
+	t.Run("deleting the CRD removes its custom resources and endpoints", func(t *testing.T) {
+		r := ts.do("DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.org", "")
+		require.Equal(t, http.StatusOK, r.code, string(r.raw))
+		assert.NotEmpty(t, field(r.body, "metadata.deletionTimestamp"))
+		assert.Equal(t, http.StatusNotFound, ts.do("GET", widgets, "").code)
+		assert.Equal(t, http.StatusNotFound, ts.do("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.org", "").code)
+		again := ts.do("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", widgetCRD)
+		require.Equal(t, http.StatusCreated, again.code)
+		list := ts.do("GET", widgets, "")
+		assert.Empty(t, list.body["items"], "the old custom resources are gone")
+	})
+}
