@@ -107,3 +107,35 @@ func TestCustomResourceDefinitionLifecycle(t *testing.T) {
 		assert.Empty(t, list.body["items"], "the old custom resources are gone")
 	})
 }
+
+func TestScaleSubresource(t *testing.T) {
+	ts := newTestServer(t)
+	crd := `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"pools.example.org"},
+	 "spec":{"group":"example.org","scope":"Namespaced","names":{"plural":"pools","kind":"Pool"},
+	 "versions":[{"name":"v1","served":true,"storage":true,
+	   "schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"replicas":{"type":"integer"},"selector":{"type":"string"}}},
+	     "status":{"type":"object","properties":{"replicas":{"type":"integer"}}}}}},
+	   "subresources":{"status":{},"scale":{"specReplicasPath":".spec.replicas","statusReplicasPath":".status.replicas","labelSelectorPath":".spec.selector"}}}]}}`
+	require.Equal(t, http.StatusCreated, ts.do("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd).code)
+	pools := "/apis/example.org/v1/namespaces/default/pools"
+	require.Equal(t, http.StatusCreated, ts.do("POST", pools, `{"apiVersion":"example.org/v1","kind":"Pool","metadata":{"name":"p"},"spec":{"replicas":1,"selector":"app=p"}}`).code)
+
+	r := ts.do("GET", pools+"/p/scale", "")
+	require.Equal(t, http.StatusOK, r.code, string(r.raw))
+	assert.Equal(t, "Scale", r.body["kind"])
+	assert.Equal(t, "autoscaling/v1", r.body["apiVersion"])
+	assert.EqualValues(t, 1, field(r.body, "spec.replicas"))
+	assert.Equal(t, "app=p", field(r.body, "status.selector"))
+
+	r = ts.do("PUT", pools+"/p/scale", `{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"p"},"spec":{"replicas":5}}`)
+	require.Equal(t, http.StatusOK, r.code, string(r.raw))
+	assert.EqualValues(t, 5, field(r.body, "spec.replicas"))
+	assert.EqualValues(t, 5, field(ts.do("GET", pools+"/p", "").body, "spec.replicas"))
+
+	r = ts.do("PATCH", pools+"/p/scale", `{"spec":{"replicas":2}}`, "Content-Type", mergePatchType)
+	require.Equal(t, http.StatusOK, r.code, string(r.raw))
+	assert.EqualValues(t, 2, field(ts.do("GET", pools+"/p", "").body, "spec.replicas"))
+
+	r = ts.do("PUT", pools+"/p/scale", `{"metadata":{"name":"p","resourceVersion":"1"},"spec":{"replicas":9}}`)
+	assert.Equal(t, http.StatusConflict, r.code, "a stale Scale is a conflict")
+}

@@ -52,6 +52,8 @@ type (
 		Name               string   `json:"name"`
 		SingularName       string   `json:"singularName"`
 		Namespaced         bool     `json:"namespaced"`
+		Group              string   `json:"group,omitempty"`
+		Version            string   `json:"version,omitempty"`
 		Kind               string   `json:"kind"`
 		Verbs              []string `json:"verbs"`
 		ShortNames         []string `json:"shortNames,omitempty"`
@@ -249,9 +251,11 @@ func (s *Server) writeResourceList(w http.ResponseWriter, r *http.Request, reg *
 			StorageVersionHash: res.storageVersionHash(),
 		})
 		for _, sub := range res.subresources() {
-			list.Resources = append(list.Resources, apiResourceJSON{
-				Name: res.Plural + "/" + sub.name, Namespaced: res.Namespaced, Kind: res.Kind, Verbs: sub.verbs,
-			})
+			sr := apiResourceJSON{Name: res.Plural + "/" + sub.name, Namespaced: res.Namespaced, Kind: res.Kind, Verbs: sub.verbs}
+			if sub.kind.Kind != "" {
+				sr.Group, sr.Version, sr.Kind = sub.kind.Group, sub.kind.Version, sub.kind.Kind
+			}
+			list.Resources = append(list.Resources, sr)
 		}
 	}
 	s.writeValue(w, r, http.StatusOK, discoveryKind, list)
@@ -276,8 +280,12 @@ func (s *Server) writeAggregated(w http.ResponseWriter, r *http.Request, reg *re
 					SingularResource: res.Singular, Verbs: res.Verbs, ShortNames: res.ShortNames, Categories: res.Categories,
 				}
 				for _, sub := range res.subresources() {
+					rk := responseKind{Kind: res.Kind}
+					if sub.kind.Kind != "" {
+						rk = responseKind{Group: sub.kind.Group, Version: sub.kind.Version, Kind: sub.kind.Kind}
+					}
 					ar.Subresources = append(ar.Subresources, aggregatedSubresource{
-						Subresource: sub.name, ResponseKind: responseKind{Kind: res.Kind}, Verbs: sub.verbs,
+						Subresource: sub.name, ResponseKind: rk, Verbs: sub.verbs,
 					})
 				}
 				av.Resources = append(av.Resources, ar)
@@ -315,16 +323,21 @@ func (s *Server) writeAggregated(w http.ResponseWriter, r *http.Request, reg *re
 type subresourceInfo struct {
 	name  string
 	verbs []string
+	// kind is the kind the subresource answers with; empty: the resource's.
+	kind meta.GroupVersionKind
 }
 
 // subresources lists the subresources a type serves, for discovery.
 func (r *Resource) subresources() []subresourceInfo {
 	var out []subresourceInfo
 	if isNamespaceResource(r) {
-		out = append(out, subresourceInfo{"finalize", []string{VerbUpdate}})
+		out = append(out, subresourceInfo{name: "finalize", verbs: []string{VerbUpdate}})
+	}
+	if r.scale != nil {
+		out = append(out, subresourceInfo{"scale", []string{VerbGet, VerbPatch, VerbUpdate}, scaleKind})
 	}
 	if r.StatusSubresource {
-		out = append(out, subresourceInfo{"status", []string{VerbGet, VerbPatch, VerbUpdate}})
+		out = append(out, subresourceInfo{name: "status", verbs: []string{VerbGet, VerbPatch, VerbUpdate}})
 	}
 	return out
 }

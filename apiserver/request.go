@@ -44,6 +44,13 @@ func (q *request) fail(err error) { q.s.writeError(q.w, q.r, err) }
 func (q *request) serve() {
 	switch q.info.Subresource {
 	case "":
+	case "scale":
+		if q.res.scale == nil {
+			q.fail(notFoundPath(q.r))
+			return
+		}
+		q.serveScale()
+		return
 	case "status":
 		if !q.res.StatusSubresource {
 			q.fail(notFoundPath(q.r))
