@@ -147,6 +147,9 @@ func TestErrorsAreKubernetesStatuses(t *testing.T) {
 			code: 422, reason: "Invalid", message: `ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required`,
 			details: map[string]any{"kind": "ConfigMap", "causes": []any{map[string]any{
 				"reason": "FieldValueRequired", "message": "Required value: name or generateName is required", "field": "metadata.name"}}}},
+		{name: "an invalid label key is Invalid", method: "POST", path: cmPath, body: `{"metadata":{"name":"l","labels":{"-bad":"v"}}}`,
+			code: 422, reason: "Invalid",
+			message: `ConfigMap "l" is invalid: metadata.labels: Invalid value: "-bad": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`},
 		{name: "an empty body is BadRequest", method: "POST", path: cmPath, body: " ",
 			code: 400, reason: "BadRequest",
 			message: "the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: unexpected end of JSON input (20)"},

@@ -175,3 +175,13 @@ func parseInt64(s string) (int64, bool) {
 	}
 	return int64(n), true
 }
+
+// QualifiedNameErrors returns kube's messages for a key that is not a
+// valid label key (an optional DNS subdomain prefix and '/', then a name of
+// at most 63 characters); nil when valid. Object metadata validation uses
+// it for label and annotation keys and finalizers.
+func QualifiedNameErrors(key string) []string { return labelKeyErrors(key) }
+
+// LabelValueErrors returns kube's messages for an invalid label value; nil
+// when valid.
+func LabelValueErrors(v string) []string { return labelValueErrors(v) }
