@@ -141,7 +141,7 @@ func (c crdSpec) storageVersion() string {
 
 // resources are the registrations that serve a CRD's custom resources: one
 // per served version, sharing storage.
-func (c crdSpec) resources() []Resource {
+func (c crdSpec) resources(schemaRevision int64) []Resource {
 	var out []Resource
 	for _, v := range c.versions {
 		if !v.served {
@@ -152,7 +152,7 @@ func (c crdSpec) resources() []Resource {
 			ListKind: c.listKind, ShortNames: c.shortNames, Categories: c.categories, Namespaced: c.namespaced,
 			StatusSubresource: v.status, Schema: v.schema, PrinterColumns: v.columns,
 			SelectableFields: v.selectableFields, customResource: true, storageVersion: c.storageVersion(),
-			scale: v.scale,
+			scale: v.scale, schemaRevision: schemaRevision,
 		}
 		if len(r.PrinterColumns) == 0 {
 			r.PrinterColumns = []PrinterColumn{{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp",
@@ -192,8 +192,18 @@ func (s *Server) loadRegistry(ctx context.Context) error {
 			if taken[gr] {
 				continue
 			}
+			rs := c.resources(it.Revision())
+			valid := true
+			for _, r := range rs {
+				if _, err := r.withDefaults(); err != nil {
+					valid = false // validated when written; never let one CRD break the registry
+				}
+			}
+			if !valid {
+				continue
+			}
 			taken[gr] = true
-			resources = append(resources, c.resources()...)
+			resources = append(resources, rs...)
 		}
 	}
 	reg, err := newRegistry(resources)

@@ -139,3 +139,30 @@ func TestScaleSubresource(t *testing.T) {
 	r = ts.do("PUT", pools+"/p/scale", `{"metadata":{"name":"p","resourceVersion":"1"},"spec":{"replicas":9}}`)
 	assert.Equal(t, http.StatusConflict, r.code, "a stale Scale is a conflict")
 }
+
+func TestDefaultsOfANewerSchemaApplyOnRead(t *testing.T) {
+	ts := newTestServer(t)
+	crdPath := "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
+	crd := func(withDefault bool) string {
+		shape := `{"type":"string"}`
+		if withDefault {
+			shape = `{"type":"string","default":"round"}`
+		}
+		return `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"gears.example.org"},
+		 "spec":{"group":"example.org","scope":"Cluster","names":{"plural":"gears","kind":"Gear"},
+		 "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{
+		   "spec":{"type":"object","properties":{"shape":` + shape + `}}}}}}]}}`
+	}
+	require.Equal(t, http.StatusCreated, ts.do("POST", crdPath, crd(false)).code)
+	require.Equal(t, http.StatusCreated, ts.do("POST", "/apis/example.org/v1/gears", `{"apiVersion":"example.org/v1","kind":"Gear","metadata":{"name":"g"},"spec":{}}`).code)
+	assert.Nil(t, field(ts.do("GET", "/apis/example.org/v1/gears/g", "").body, "spec.shape"))
+
+	cur := ts.do("GET", crdPath+"/gears.example.org", "")
+	next := crd(true)
+	next = next[:len(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"gears.example.org"`)] +
+		`,"resourceVersion":"` + field(cur.body, "metadata.resourceVersion").(string) + `"` +
+		next[len(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"gears.example.org"`):]
+	require.Equal(t, http.StatusOK, ts.do("PUT", crdPath+"/gears.example.org", next).code)
+	got := ts.do("GET", "/apis/example.org/v1/gears/g", "")
+	assert.Equal(t, "round", field(got.body, "spec.shape"), "an object stored before the default existed reads with it")
+}

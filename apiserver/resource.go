@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -78,6 +79,9 @@ type Resource struct {
 	customResource bool
 	storageVersion string
 	scale          map[string]any
+	// schemaRevision is the revision of the CRD that defined Schema: older
+	// objects get its defaults when read, as kube defaults on decode.
+	schemaRevision int64
 }
 
 // toStorage converts an object written at the request's version to the
@@ -89,14 +93,34 @@ func (r *Resource) toStorage(obj meta.Object) {
 	}
 }
 
-// present returns a stored object as served at this resource's version.
+// present returns a stored object as served at this resource's version,
+// with the defaults of a schema newer than the object applied.
 func (r *Resource) present(obj *store.Object) *store.Object {
-	if obj == nil || r.storageVersion == "" || obj.Data().APIVersion() == r.APIVersion() {
+	if obj == nil || !r.customResource {
 		return obj
 	}
-	data := maps.Clone(obj.Data())
-	data["apiVersion"] = r.APIVersion()
+	data := obj.Data()
+	if r.Schema != nil && obj.Revision() < r.schemaRevision {
+		defaulted := data.DeepCopy()
+		r.Schema.Default(defaulted)
+		if !reflect.DeepEqual(map[string]any(defaulted), map[string]any(data)) {
+			data = defaulted
+		}
+	}
+	if data.APIVersion() != r.APIVersion() {
+		if sameMapObj(data, obj.Data()) {
+			data = maps.Clone(data)
+		}
+		data["apiVersion"] = r.APIVersion()
+	}
+	if sameMapObj(data, obj.Data()) {
+		return obj
+	}
 	return store.NewObject(obj.Key(), obj.Revision(), data)
+}
+
+func sameMapObj(a, b meta.Object) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // GroupVersionKind of the type.

@@ -378,9 +378,7 @@ func (q *request) dryRunUpdate(key string, tryUpdate store.UpdateFunc, created *
 
 // sameMap reports whether two objects are the same map (not equal: the
 // same), which is how an update function says "nothing to write".
-func sameMap(a, b meta.Object) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
-}
+func sameMap(a, b meta.Object) bool { return sameMapObj(a, b) }
 
 // prepareForUpdate turns the client's object into the next stored version
 // of old: optimistic concurrency, immutable and server-owned metadata kept,
