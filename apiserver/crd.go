@@ -250,11 +250,11 @@ func (s *Server) establishCRD(ctx context.Context, key string) error {
 	_, err := s.store.Update(ctx, key, store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
 		obj := cur.Data()
 		if obj.DeletionTimestamp() != "" {
-			return obj, nil
+			return nil, store.ErrNoChange
 		}
 		c, err := readCRD(obj)
 		if err != nil {
-			return obj, nil
+			return nil, store.ErrNoChange
 		}
 		next := obj.DeepCopy()
 		status, _ := next["status"].(map[string]any)
@@ -291,7 +291,7 @@ func (s *Server) establishCRD(ctx context.Context, key string) error {
 		}
 		status["storedVersions"] = toAny(stored)
 		if reflect.DeepEqual(map[string]any(next), map[string]any(obj)) {
-			return obj, nil
+			return nil, store.ErrNoChange
 		}
 		return next, nil
 	})

@@ -203,7 +203,7 @@ func (s *Server) markDeleting(r *http.Request, res *Resource, key string, cur *s
 				return nil, errRetry
 			}
 			if o.Data().DeletionTimestamp() != "" {
-				return o.Data(), nil // already terminating: nothing to write
+				return nil, store.ErrNoChange // already terminating: nothing to write
 			}
 			return s.markedForDeletion(res, o.Data(), opts), nil
 		})

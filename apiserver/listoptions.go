@@ -218,20 +218,37 @@ func (opts listOptions) filter(res *Resource) func(*store.Object) bool {
 
 // matches reports whether a stored object satisfies the selectors.
 func (opts listOptions) matches(res *Resource, o *store.Object) bool {
-	return opts.labels.Matches(o.Labels()) && opts.fields.Matches(objectFields{o.Data()})
+	if !opts.labels.Matches(o.Labels()) {
+		return false
+	}
+	return opts.fields.Empty() || opts.fields.Matches(res.fieldsOf(o))
 }
 
-// objectFields exposes an object's selectable fields by path.
-type objectFields struct{ obj meta.Object }
+// fieldsKey caches an object version's selectable field values.
+type fieldsKey struct {
+	gr      meta.GroupResource
+	version string
+}
 
-func (f objectFields) Lookup(field string) (string, bool) {
-	switch field {
-	case "metadata.name":
-		return f.obj.Name(), true
-	case "metadata.namespace":
-		return f.obj.Namespace(), true
-	}
-	var cur any = map[string]any(f.obj)
+// fieldsOf returns the values of the fields selectors may name, computed
+// once per stored version (like kube's watch cache keeps them beside each
+// object), so that filtering never decodes an object twice.
+func (r *Resource) fieldsOf(o *store.Object) selectors.FieldSet {
+	v, _ := o.Derived(fieldsKey{r.GroupResource(), r.Version}, func(obj meta.Object) (any, error) {
+		f := selectors.FieldSet{"metadata.name": obj.Name(), "metadata.namespace": obj.Namespace()}
+		for _, path := range r.SelectableFields {
+			if v, ok := fieldValue(obj, path); ok {
+				f[path] = v
+			}
+		}
+		return f, nil
+	})
+	return v.(selectors.FieldSet)
+}
+
+// fieldValue reads a dotted path as a field selector compares it.
+func fieldValue(obj meta.Object, field string) (string, bool) {
+	var cur any = map[string]any(obj)
 	for field != "" {
 		part, rest, _ := strings.Cut(field, ".")
 		m, ok := cur.(map[string]any)

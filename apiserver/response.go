@@ -184,8 +184,27 @@ func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, code int, o
 // encodeObject returns the cached encoding of a stored version.
 // For protobuf the cached encoding is the enveloped object (what GET and
 // watch send); list items are sliced out of it.
+//
+// Once its JSON is cached, a stored version is compacted: it keeps only the
+// JSON and decodes again when its data is needed, so a stored object costs
+// about its encoded size.
 func encodeObject(c codec.Codec, obj *store.Object) ([]byte, error) {
-	return obj.Encoded(c.MediaType(), func(o meta.Object) ([]byte, error) { return c.Encode(o) })
+	b, err := obj.Encoded(c.MediaType(), func(o meta.Object) ([]byte, error) { return c.Encode(o) })
+	if err == nil && c.MediaType() == codec.JSON {
+		obj.Compact(codec.JSON, decodeStored)
+	}
+	return b, err
+}
+
+// compact caches a written version's JSON and compacts it.
+func compact(obj *store.Object) {
+	_, _ = encodeObject(codec.JSONCodec{}, obj)
+}
+
+// decodeStored decodes the JSON a compacted version keeps.
+func decodeStored(b []byte) (meta.Object, error) {
+	d, err := codec.JSONCodec{}.Decode(b)
+	return d.Object, err
 }
 
 // gvkOf reads an object's kind.

@@ -116,6 +116,7 @@ func (q *request) create() {
 			q.fail(err)
 			return
 		}
+		compact(stored)
 		q.flushWarnings()
 		q.s.writeObject(q.w, q.r, http.StatusCreated, q.res.present(stored))
 		return
@@ -260,6 +261,7 @@ func (q *request) respondUpdate(stored *store.Object, created bool, err error) {
 		q.fail(err)
 		return
 	}
+	compact(stored)
 	q.flushWarnings()
 	code := http.StatusOK
 	if created {
@@ -363,11 +365,11 @@ func (q *request) dryRunUpdate(key string, tryUpdate store.UpdateFunc, created *
 	if errors.As(err, &last) {
 		return store.NewObject(key, cur.Revision(), last.next), false, nil
 	}
+	if errors.Is(err, store.ErrNoChange) && cur != nil {
+		return cur, false, nil
+	}
 	if err != nil {
 		return nil, false, err
-	}
-	if cur != nil && sameMap(obj, cur.Data()) {
-		return cur, false, nil
 	}
 	var rev int64
 	if cur != nil {
@@ -375,10 +377,6 @@ func (q *request) dryRunUpdate(key string, tryUpdate store.UpdateFunc, created *
 	}
 	return store.NewObject(key, rev, obj), *created, nil
 }
-
-// sameMap reports whether two objects are the same map (not equal: the
-// same), which is how an update function says "nothing to write".
-func sameMap(a, b meta.Object) bool { return sameMapObj(a, b) }
 
 // prepareForUpdate turns the client's object into the next stored version
 // of old: optimistic concurrency, immutable and server-owned metadata kept,
@@ -440,7 +438,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 	}
 	next.SetMetadataField("resourceVersion", old.ResourceVersion())
 	if reflect.DeepEqual(map[string]any(next), map[string]any(old)) {
-		return old, nil
+		return nil, store.ErrNoChange
 	}
 	if !q.res.WithoutGeneration && specChanged(old, next) {
 		next.SetMetadataField("generation", old.Generation()+1)

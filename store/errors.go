@@ -12,6 +12,9 @@ var (
 	ErrNotFound = errors.New("store: key not found")
 	// ErrExists: Create found the key taken.
 	ErrExists = errors.New("store: key already exists")
+	// ErrNoChange is returned by an UpdateFunc to write nothing: Update
+	// then returns the current version without error.
+	ErrNoChange = errors.New("store: no change")
 	// ErrWatcherStopped: Next after Stop.
 	ErrWatcherStopped = errors.New("store: watcher stopped")
 )

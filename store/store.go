@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"weak"
 
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -29,8 +30,8 @@ type Store interface {
 	// Update replaces the object at key with the result of tryUpdate applied
 	// to the newest version, retrying with the newer version whenever a
 	// concurrent write lands first, so no write is lost. tryUpdate may run
-	// more than once and must not have side effects; returning the current
-	// object's data unchanged (the same map) writes nothing. pre is checked
+	// more than once and must not have side effects; returning ErrNoChange
+	// writes nothing (Update then returns the current version). pre is checked
 	// against the version tryUpdate sees. A missing key is ErrNotFound unless
 	// tryUpdate is given a nil current object and returns one (create on
 	// update), which only happens when opts.AllowCreate is set.
@@ -54,7 +55,7 @@ type Store interface {
 // UpdateFunc computes the next version of an object from the current one
 // (nil when absent and creation is allowed). It returns the new object
 // data, which must be a map the store can own (never cur.Data()), or
-// cur.Data() itself to write nothing.
+// ErrNoChange to write nothing (Update then returns cur).
 type UpdateFunc func(cur *Object) (meta.Object, error)
 
 // UpdateOptions tunes Update.
@@ -166,28 +167,45 @@ type Watcher interface {
 }
 
 // Object is one immutable stored version of an API object: its key, the
-// revision that wrote it and its data. Encodings are cached per version so
-// that a GET, every LIST page and every watcher share one serialization.
+// revision that wrote it and its data. Values derived from a version
+// (encodings, selector fields) are computed once and shared, so that a GET,
+// every LIST page and every watcher share one serialization.
+//
+// An Object can be compacted (Compact): it then keeps only one encoding of
+// its data and decodes again when Data is called, holding the decoded map
+// weakly. Stored objects then cost about their encoded size.
 type Object struct {
 	key      string
 	revision int64
-	data     meta.Object
 
-	encodings atomic.Pointer[[]encoding]
-	encodeMu  sync.Mutex
-	labels    atomic.Pointer[map[string]string]
+	// data is the decoded object until it is compacted; afterwards weakData
+	// may still reach a recent decoding, and compact says how to decode.
+	data     atomic.Pointer[meta.Object]
+	weakData atomic.Pointer[weak.Pointer[meta.Object]]
+	compact  atomic.Pointer[compaction]
+
+	derived atomic.Pointer[[]derivedValue]
+	mu      sync.Mutex
+	labels  atomic.Pointer[map[string]string]
 }
 
-type encoding struct {
+type compaction struct {
+	key    any
+	decode func([]byte) (meta.Object, error)
+}
+
+type derivedValue struct {
 	key   any
-	bytes []byte
+	value any
 }
 
 // NewObject wraps data written at revision under key. Only store
 // implementations create Objects; data must already carry the matching
 // metadata.resourceVersion and is never changed again.
 func NewObject(key string, revision int64, data meta.Object) *Object {
-	return &Object{key: key, revision: revision, data: data}
+	o := &Object{key: key, revision: revision}
+	o.data.Store(&data)
+	return o
 }
 
 // Key is the storage key.
@@ -196,8 +214,45 @@ func (o *Object) Key() string { return o.key }
 // Revision is the revision of the write that produced this version.
 func (o *Object) Revision() int64 { return o.revision }
 
-// Data is the object's content. It is shared: never modify it.
-func (o *Object) Data() meta.Object { return o.data }
+// Data is the object's content. It is shared: never modify it. On a
+// compacted object it may decode the kept encoding (an error there, which
+// would mean the encoding was not the object's, yields an empty object).
+func (o *Object) Data() meta.Object {
+	if d := o.data.Load(); d != nil {
+		return *d
+	}
+	if w := o.weakData.Load(); w != nil {
+		if d := w.Value(); d != nil {
+			return *d
+		}
+	}
+	c := o.compact.Load()
+	raw, _ := o.cachedValue(c.key)
+	d, err := c.decode(raw.([]byte))
+	if err != nil {
+		d = meta.Object{}
+	}
+	w := weak.Make(&d)
+	o.weakData.Store(&w)
+	return d
+}
+
+// Compact drops the decoded data once its encoding under key is cached,
+// keeping a weak reference: Data decodes with decode when needed again.
+// It is a no-op when nothing is cached under key.
+func (o *Object) Compact(key any, decode func([]byte) (meta.Object, error)) {
+	d := o.data.Load()
+	if d == nil {
+		return
+	}
+	if _, ok := o.cachedValue(key); !ok {
+		return
+	}
+	o.compact.Store(&compaction{key: key, decode: decode})
+	w := weak.Make(d)
+	o.weakData.Store(&w)
+	o.data.Store(nil)
+}
 
 // Labels returns metadata.labels, computed once per version so that label
 // selectors match without rebuilding the map. The map is shared: never
@@ -206,7 +261,7 @@ func (o *Object) Labels() map[string]string {
 	if l := o.labels.Load(); l != nil {
 		return *l
 	}
-	l := o.data.Labels()
+	l := o.Data().Labels()
 	o.labels.Store(&l)
 	return l
 }
@@ -215,32 +270,43 @@ func (o *Object) Labels() map[string]string {
 // as a media type), calling encode on the first request only. Concurrent
 // first requests encode once.
 func (o *Object) Encoded(key any, encode func(meta.Object) ([]byte, error)) ([]byte, error) {
-	if b, ok := o.cached(key); ok {
-		return b, nil
-	}
-	o.encodeMu.Lock()
-	defer o.encodeMu.Unlock()
-	if b, ok := o.cached(key); ok {
-		return b, nil
-	}
-	b, err := encode(o.data)
+	v, err := o.Derived(key, func(d meta.Object) (any, error) { return encode(d) })
 	if err != nil {
 		return nil, err
 	}
-	var next []encoding
-	if cur := o.encodings.Load(); cur != nil {
-		next = append(next, *cur...)
-	}
-	next = append(next, encoding{key: key, bytes: b})
-	o.encodings.Store(&next)
-	return b, nil
+	return v.([]byte), nil
 }
 
-func (o *Object) cached(key any) ([]byte, bool) {
-	if cur := o.encodings.Load(); cur != nil {
+// Derived returns the value cached under key, computing it from the data
+// on the first request only: encodings, the fields selectors look at.
+// Keys must be comparable and distinct between kinds of values.
+func (o *Object) Derived(key any, compute func(meta.Object) (any, error)) (any, error) {
+	if v, ok := o.cachedValue(key); ok {
+		return v, nil
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if v, ok := o.cachedValue(key); ok {
+		return v, nil
+	}
+	v, err := compute(o.Data())
+	if err != nil {
+		return nil, err
+	}
+	var next []derivedValue
+	if cur := o.derived.Load(); cur != nil {
+		next = append(next, *cur...)
+	}
+	next = append(next, derivedValue{key: key, value: v})
+	o.derived.Store(&next)
+	return v, nil
+}
+
+func (o *Object) cachedValue(key any) (any, bool) {
+	if cur := o.derived.Load(); cur != nil {
 		for _, e := range *cur {
 			if e.key == key {
-				return e.bytes, true
+				return e.value, true
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package memory
 import (
 	"context"
 	"errors"
-	"reflect"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -176,11 +175,6 @@ func countLess(a, b prefixCount) bool { return a.prefix < b.prefix }
 // probe is a search key for the object tree.
 func probe(key string) *store.Object { return store.NewObject(key, 0, nil) }
 
-// sameMap reports whether a and b are the same map (not merely equal): how
-// tryUpdate says "no change".
-func sameMap(a, b meta.Object) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
-}
 
 // get returns the version of key in the snapshot, or nil.
 func (s *snapshot) get(key string) *store.Object {
@@ -242,11 +236,11 @@ func (s *Store) Update(ctx context.Context, key string, opts store.UpdateOptions
 			return nil, err
 		}
 		next, err := tryUpdate(cur)
+		if errors.Is(err, store.ErrNoChange) && cur != nil {
+			return cur, nil
+		}
 		if err != nil {
 			return nil, err
-		}
-		if cur != nil && sameMap(next, cur.Data()) {
-			return cur, nil
 		}
 		if next == nil {
 			return nil, errNilObject

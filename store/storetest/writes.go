@@ -66,9 +66,9 @@ func testRevisions(t *testing.T, newStore Factory) {
 				})
 				return err
 			}},
-			{"update that returns the current data", func(s store.Store) error {
+			{"update that changes nothing", func(s store.Store) error {
 				_, err := s.Update(t.Context(), "/a/x", store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
-					return cur.Data(), nil
+					return nil, store.ErrNoChange
 				})
 				return err
 			}},
@@ -215,14 +215,14 @@ func testUpdate(t *testing.T, newStore Factory) {
 		}
 	})
 
-	t.Run("an Update returning the current data writes nothing and returns the current version", func(t *testing.T) {
+	t.Run("an Update returning ErrNoChange writes nothing and returns the current version", func(t *testing.T) {
 		s := newStore(t, Options{})
 		cur := mustCreate(t, s, "/a/x", "k", "1")
 		w, err := s.Watch(t.Context(), "/", store.WatchOptions{})
 		require.NoError(t, err)
 		defer w.Stop()
 		o, err := s.Update(t.Context(), "/a/x", store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
-			return cur.Data(), nil
+			return nil, store.ErrNoChange
 		})
 		require.NoError(t, err)
 		assert.Equal(t, versionOf(cur), versionOf(o))
