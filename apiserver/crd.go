@@ -36,6 +36,7 @@ func isCRDResource(r *Resource) bool {
 // crdVersion is what the server reads from one entry of spec.versions.
 type crdVersion struct {
 	name             string
+	rawSchema        map[string]any
 	served, storage  bool
 	schema           *schema.Schema
 	status           bool
@@ -94,6 +95,7 @@ func readCRD(obj meta.Object) (crdSpec, error) {
 				return c, err
 			}
 			cv.schema = s
+			cv.rawSchema, _ = sch.(map[string]any)
 		}
 		_, cv.status = meta.NestedField(vm, "subresources", "status")
 		if sc, ok := meta.NestedField(vm, "subresources", "scale"); ok {
@@ -152,7 +154,12 @@ func (c crdSpec) resources(schemaRevision int64) []Resource {
 			ListKind: c.listKind, ShortNames: c.shortNames, Categories: c.categories, Namespaced: c.namespaced,
 			StatusSubresource: v.status, Schema: v.schema, PrinterColumns: v.columns,
 			SelectableFields: v.selectableFields, customResource: true, storageVersion: c.storageVersion(),
-			scale: v.scale, schemaRevision: schemaRevision,
+			scale: v.scale, schemaRevision: schemaRevision, openAPISchema: v.rawSchema,
+		}
+		for _, other := range c.versions {
+			if other.served && other.name != v.name {
+				r.otherVersions = append(r.otherVersions, other.name)
+			}
 		}
 		if len(r.PrinterColumns) == 0 {
 			r.PrinterColumns = []PrinterColumn{{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp",

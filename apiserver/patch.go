@@ -48,6 +48,10 @@ func (q *request) patch() {
 		return
 	}
 	body, err := q.readBody()
+	if err == nil {
+		q.applying = patchType == applyPatchType
+		q.mo, err = q.managerOptions("PatchOptions", q.applying)
+	}
 	if err != nil {
 		q.fail(err)
 		return
@@ -116,12 +120,36 @@ func (q *request) patch() {
 			out, err := q.s.strategicMerge(q.res, q.res.present(cur).Data(), patchObj.Object)
 			return out, nil, err
 		}
+	case applyPatchType:
+		d, err := codec.YAMLCodec{}.Decode(body)
+		if err != nil {
+			q.fail(meta.BadRequest(fmt.Sprintf("error decoding YAML: %v", err)))
+			return
+		}
+		fm, err := q.s.fieldManager(q.res)
+		if err != nil {
+			q.fail(meta.Internal(err))
+			return
+		}
+		apply = func(cur *store.Object) (meta.Object, []byte, error) {
+			var live meta.Object
+			if cur != nil {
+				live = q.res.present(cur).Data()
+			}
+			o := q.mo
+			o.Now = q.s.now()
+			out, err := fm.Apply(live, d.Object.DeepCopy(), o)
+			return out, nil, err
+		}
 	default:
 		q.fail(meta.UnsupportedPatchType())
 		return
 	}
-	q.respondUpdate(q.updateObject(wo, false, func(cur *store.Object) (meta.Object, error) {
-		if cur == nil {
+	// Server-side apply creates what does not exist; other patches need
+	// an object to patch.
+	allowCreate := q.applying && q.info.Subresource == ""
+	q.respondUpdate(q.updateObject(wo, allowCreate, func(cur *store.Object) (meta.Object, error) {
+		if cur == nil && !q.applying {
 			return nil, store.ErrNotFound
 		}
 		obj, patched, err := apply(cur)
@@ -144,7 +172,10 @@ func (q *request) patch() {
 		if err := q.checkNamespace(obj); err != nil {
 			return nil, err
 		}
-		if uid := obj.UID(); uid != cur.Data().UID() {
+		if cur == nil {
+			return obj, nil
+		}
+		if uid := obj.UID(); uid != "" && uid != cur.Data().UID() {
 			return nil, meta.Invalid(q.gk(), q.info.Name, meta.FieldErrors{{
 				Type: meta.ErrorInvalid, Field: "metadata.uid", Value: uid, Detail: "field is immutable"}})
 		}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/fieldmanager"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -23,6 +24,10 @@ type request struct {
 	body []byte
 	// wo are the write options once parsed.
 	wo writeOptions
+	// mo says who is writing, for managedFields; applying marks a
+	// server-side apply, which tracks its own fields.
+	mo       fieldmanager.Options
+	applying bool
 	// warnings are sent as Warning headers with the response.
 	warnings []string
 }

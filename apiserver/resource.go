@@ -82,6 +82,11 @@ type Resource struct {
 	// schemaRevision is the revision of the CRD that defined Schema: older
 	// objects get its defaults when read, as kube defaults on decode.
 	schemaRevision int64
+	// openAPISchema is a CRD version's raw schema and otherVersions its
+	// other served versions, for server-side apply.
+	openAPISchema map[string]any
+	otherVersions []string
+	fieldManager  *fieldManagerSlot
 }
 
 // toStorage converts an object written at the request's version to the
@@ -159,6 +164,7 @@ func (r Resource) withDefaults() (Resource, error) {
 		r.Verbs = AllVerbs
 	}
 	r.Verbs = slices.Sorted(slices.Values(r.Verbs))
+	r.fieldManager = &fieldManagerSlot{}
 	r.PrinterColumns = slices.Clone(r.PrinterColumns)
 	for i := range r.PrinterColumns {
 		c := &r.PrinterColumns[i]

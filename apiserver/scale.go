@@ -73,7 +73,14 @@ var scaleKind = meta.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind:
 // the current Scale (PATCH); a Scale carrying a resourceVersion is a
 // precondition.
 func (q *request) writeScale() {
-	wo, err := q.writeOptions("UpdateOptions")
+	kind := "UpdateOptions"
+	if q.info.Verb == VerbPatch {
+		kind = "PatchOptions"
+	}
+	wo, err := q.writeOptions(kind)
+	if err == nil {
+		q.mo, err = q.managerOptions(kind, false)
+	}
 	if err != nil {
 		q.fail(err)
 		return

@@ -79,6 +79,9 @@ func (q *request) create() {
 		return
 	}
 	wo, err := q.writeOptions("CreateOptions")
+	if err == nil {
+		q.mo, err = q.managerOptions("CreateOptions", false)
+	}
 	if err != nil {
 		q.fail(err)
 		return
@@ -126,7 +129,8 @@ func (q *request) create() {
 // createObject runs the create pipeline on obj and stores it, unless dry
 // run, in which case the would-be object is returned unstored.
 func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOptions) (*store.Object, error) {
-	if err := q.admitCreate(ctx, obj, wo); err != nil {
+	obj, err := q.admitCreate(ctx, obj, wo)
+	if err != nil {
 		return nil, err
 	}
 	if q.res.Namespaced {
@@ -146,13 +150,14 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 
 // admitCreate runs a new object through preparation, defaulting,
 // admission and validation.
-func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOptions) error {
+func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOptions) (meta.Object, error) {
 	q.prepareForCreate(obj)
 	if isCRDResource(q.res) {
 		prepareCRD(obj)
 	}
 	schemaErrs := q.res.applyDefaults(obj)
-	return q.admit(ctx, OperationCreate, obj, nil, wo, func() error {
+	obj = q.trackUpdate(nil, obj)
+	return obj, q.admit(ctx, OperationCreate, obj, nil, wo, func() error {
 		errs := append(validateObjectMeta(obj, q.res, q.info.Namespace), schemaErrs...)
 		if isCRDResource(q.res) {
 			errs = append(errs, validateCRD(obj, nil)...)
@@ -217,6 +222,9 @@ func (q *request) prepareForCreate(obj meta.Object) {
 // update answers PUT on an object or its status.
 func (q *request) update() {
 	wo, err := q.writeOptions("UpdateOptions")
+	if err == nil {
+		q.mo, err = q.managerOptions("UpdateOptions", false)
+	}
 	if err != nil {
 		q.fail(err)
 		return
@@ -309,7 +317,7 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 		}
 		if cur == nil {
 			created = true
-			return obj, q.admitCreate(ctx, obj, wo)
+			return q.admitCreate(ctx, obj, wo)
 		}
 		created = false
 		next, err := q.prepareForUpdate(ctx, obj, cur.Data(), wo)
@@ -414,6 +422,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 		next["status"] = meta.DeepCopyValue(old["status"]) // namespace phase is server-owned
 	}
 	schemaErrs := q.res.applyDefaults(next)
+	next = q.trackUpdate(old, next)
 	validate := func() error {
 		var errs meta.FieldErrors
 		if old.DeletionTimestamp() != "" {

@@ -1,0 +1,122 @@
+package fieldmanager
+
+import (
+	"path"
+
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// The object a write starts from when there is none.
+//
+// kube-apiserver creates a built-in object from a new Go value: its "live"
+// object on create (and the base of before-first-apply) is the Go zero
+// value as JSON, which has every field that is always serialized: value
+// structs as objects ({} or deeper), non-omitempty strings "", numbers 0,
+// booleans false, non-omitempty pointers, slices and maps null, and
+// metadata.creationTimestamp null. Those fields then never count as added
+// by the create, so their parents carry no "." in the creator's FieldsV1
+// (a created Deployment owns f:spec.f:template.f:spec.f:containers, not
+// f:spec{".", ...}).
+//
+// The published OpenAPI of a built-in kind says which fields those are:
+// kube-openapi gives a field that is always serialized its zero value as
+// default ({}, "", 0, false), and a required field without default is a
+// pointer, slice or map (null). Custom resources are unstructured in kube:
+// they start from apiVersion and kind only.
+
+// maxZeroDepth bounds the expansion of value structs (Go value structs
+// cannot nest forever; schemas might).
+const maxZeroDepth = 32
+
+// zeroTemplate returns the fields of the zero value of a built-in kind
+// (without apiVersion and kind), or nil for a kind that is not built in
+// (its metadata is not a $ref: a CRD's schema) or has no schema.
+func zeroTemplate(root, components map[string]any) map[string]any {
+	if root == nil {
+		return nil
+	}
+	props, _ := root["properties"].(map[string]any)
+	if md, _ := props["metadata"].(map[string]any); refOf(md) == "" {
+		return nil
+	}
+	z := zeroStruct(root, components, 0)
+	delete(z, "apiVersion")
+	delete(z, "kind")
+	return z
+}
+
+func zeroStruct(s, components map[string]any, depth int) map[string]any {
+	out := map[string]any{}
+	if depth > maxZeroDepth {
+		return out
+	}
+	props, _ := s["properties"].(map[string]any)
+	required := map[string]bool{}
+	if req, ok := s["required"].([]any); ok {
+		for _, r := range req {
+			if name, ok := r.(string); ok {
+				required[name] = true
+			}
+		}
+	}
+	for name, p := range props {
+		ps, ok := p.(map[string]any)
+		if !ok {
+			continue
+		}
+		target := ps
+		ref := refOf(ps)
+		if ref != "" {
+			_, n := path.Split(ref)
+			target, _ = components[n].(map[string]any)
+			if n == "io.k8s.apimachinery.pkg.apis.meta.v1.Time" && name == "creationTimestamp" {
+				out[name] = nil // metav1.Time, a value struct marshalled as null
+				continue
+			}
+		}
+		def, hasDefault := ps["default"]
+		switch {
+		case hasDefault && isEmptyObject(def) && target != nil && isObject(target):
+			out[name] = zeroStruct(target, components, depth+1)
+		case hasDefault && isZeroScalar(def):
+			out[name] = def
+		case !hasDefault && required[name]:
+			out[name] = nil
+		}
+	}
+	return out
+}
+
+func isEmptyObject(v any) bool {
+	m, ok := v.(map[string]any)
+	return ok && len(m) == 0
+}
+
+func isObject(s map[string]any) bool {
+	t, _ := s["type"].(string)
+	return t == "object" || s["properties"] != nil
+}
+
+func isZeroScalar(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return x == ""
+	case bool:
+		return !x
+	case int64:
+		return x == 0
+	case float64:
+		return x == 0
+	}
+	return false
+}
+
+// empty is the object a create starts from: the kind's zero value (see
+// above) with apiVersion and kind. It is a fresh copy.
+func (m *Manager) empty(apiVersion string) meta.Object {
+	out := meta.Object{"apiVersion": apiVersion, "kind": m.gvk.Kind}
+	for k, v := range m.zero {
+		out[k] = meta.DeepCopyValue(v)
+	}
+	return out
+}
