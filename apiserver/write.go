@@ -471,6 +471,11 @@ func keepSubresourceParts(next, old meta.Object, statusWrite bool) meta.Object {
 		if hasStatus {
 			kept["status"] = status
 		}
+		// managedFields follow the write (an apply through /status records
+		// its own entry); the rest of the metadata is the stored object's.
+		if mf, ok := next.Metadata()["managedFields"]; ok {
+			kept.MetadataForWrite()["managedFields"] = mf
+		}
 		return kept
 	}
 	if status, ok := old["status"]; ok {
