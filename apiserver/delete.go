@@ -292,5 +292,5 @@ func (q *request) deleteCollection() {
 		q.fail(meta.Internal(err))
 		return
 	}
-	writeBody(q.w, q.r, http.StatusOK, c, body)
+	writeList(q.w, q.r, c, body)
 }

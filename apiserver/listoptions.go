@@ -224,17 +224,16 @@ func (opts listOptions) matches(res *Resource, o *store.Object) bool {
 	return opts.fields.Empty() || opts.fields.Matches(res.fieldsOf(o))
 }
 
-// fieldsKey caches an object version's selectable field values.
-type fieldsKey struct {
-	gr      meta.GroupResource
-	version string
-}
+// fieldsKey caches an object version's selectable field values (per
+// registration: versions of a custom resource may declare different
+// fields). One pointer, so using it as a key allocates nothing.
+type fieldsKey struct{ res *Resource }
 
 // fieldsOf returns the values of the fields selectors may name, computed
 // once per stored version (like kube's watch cache keeps them beside each
 // object), so that filtering never decodes an object twice.
 func (r *Resource) fieldsOf(o *store.Object) selectors.FieldSet {
-	v, _ := o.Derived(fieldsKey{r.GroupResource(), r.Version}, func(obj meta.Object) (any, error) {
+	v, _ := o.Derived(fieldsKey{r}, func(obj meta.Object) (any, error) {
 		f := selectors.FieldSet{"metadata.name": obj.Name(), "metadata.namespace": obj.Namespace()}
 		for _, path := range r.SelectableFields {
 			if v, ok := fieldValue(obj, path); ok {

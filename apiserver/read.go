@@ -2,8 +2,10 @@ package apiserver
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 
@@ -18,7 +20,7 @@ import (
 func (q *request) get() {
 	key := q.res.key(q.info.Namespace, q.info.Name)
 	obj, err := q.s.store.Get(q.r.Context(), key)
-	if v := q.r.URL.Query().Get("resourceVersion"); v != "" && v != "0" {
+	if v := queryParam(q.r, "resourceVersion"); v != "" && v != "0" {
 		rv, perr := parseResourceVersion(v)
 		if perr != nil {
 			q.fail(perr)
@@ -45,6 +47,15 @@ func (q *request) get() {
 		return
 	}
 	q.s.writeObject(q.w, q.r, http.StatusOK, obj)
+}
+
+// queryParam reads one query parameter, without parsing the query when
+// the request has none (the common GET).
+func queryParam(r *http.Request, name string) string {
+	if r.URL.RawQuery == "" {
+		return ""
+	}
+	return r.URL.Query().Get(name)
 }
 
 // writeTable answers with a Table or PartialObjectMetadata when the client
@@ -97,7 +108,91 @@ func (q *request) list() {
 		q.fail(meta.Internal(err))
 		return
 	}
-	writeBody(q.w, q.r, http.StatusOK, c, body)
+	writeList(q.w, q.r, c, body)
+}
+
+// listBody is an encoded list as the parts it is written from: the cached
+// encodings of its items between a head and a tail, so that a list streams
+// to the client without being copied into one buffer first.
+type listBody struct {
+	head  []byte
+	items [][]byte
+	sep   []byte
+	tail  []byte
+}
+
+func (b listBody) size() int {
+	n := len(b.head) + len(b.tail)
+	for _, it := range b.items {
+		n += len(it)
+	}
+	if len(b.items) > 1 {
+		n += (len(b.items) - 1) * len(b.sep)
+	}
+	return n
+}
+
+func (b listBody) writeTo(w io.Writer) error {
+	if _, err := w.Write(b.head); err != nil {
+		return err
+	}
+	for i, it := range b.items {
+		if i > 0 && len(b.sep) > 0 {
+			if _, err := w.Write(b.sep); err != nil {
+				return err
+			}
+		}
+		if _, err := w.Write(it); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(b.tail)
+	return err
+}
+
+// bytes joins the parts, for the rare responses that need the whole body
+// (pretty printing, small lists).
+func (b listBody) bytes() []byte {
+	var buf bytes.Buffer
+	buf.Grow(b.size())
+	_ = b.writeTo(&buf)
+	return buf.Bytes()
+}
+
+// writeList writes a list with a 200: streamed with its exact
+// Content-Length, or through gzip when the client accepts it and the list
+// is large, as kube-apiserver compresses.
+func writeList(w http.ResponseWriter, r *http.Request, c codec.Codec, body listBody) {
+	if c.MediaType() == codec.JSON && pretty(r) {
+		writeBody(w, r, http.StatusOK, c, body.bytes())
+		return
+	}
+	setCommonHeaders(w, c.MediaType())
+	newline := c.MediaType() == codec.JSON
+	if newline {
+		body.tail = append(body.tail[:len(body.tail):len(body.tail)], '\n')
+	}
+	size := body.size()
+	if size > gzipThreshold && acceptsGzip(r) {
+		h := w.Header()
+		h.Set("Content-Encoding", "gzip")
+		h.Add("Vary", "Accept-Encoding")
+		w.WriteHeader(http.StatusOK)
+		if r.Method == http.MethodHead {
+			return
+		}
+		gz := gzipWriters.Get().(*gzip.Writer)
+		gz.Reset(w)
+		_ = body.writeTo(gz)
+		_ = gz.Close()
+		gzipWriters.Put(gz)
+		return
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(size))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_ = body.writeTo(w)
+	}
 }
 
 // listPage is one page of a list, ready to encode.
@@ -161,30 +256,31 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 
 // encodeList writes the list envelope around the items' cached encodings,
 // so listing never re-encodes a stored version.
-func (q *request) encodeList(c codec.Codec, page listPage) ([]byte, error) {
+func (q *request) encodeList(c codec.Codec, page listPage) (listBody, error) {
 	if pc, ok := c.(*protobuf.Codec); ok {
 		items := make([][]byte, len(page.items))
 		for i, it := range page.items {
 			env, err := encodeObject(c, it)
 			if err != nil {
-				return nil, err
+				return listBody{}, err
 			}
 			raw, ok := protobuf.RawFromEnvelope(env)
 			if !ok {
-				return nil, fmt.Errorf("protobuf encoding of %s is not an envelope", it.Key())
+				return listBody{}, fmt.Errorf("protobuf encoding of %s is not an envelope", it.Key())
 			}
 			items[i] = raw
 		}
-		return pc.EncodeList(q.res.APIVersion(), q.res.ListKind, page.meta, items), nil
+		return listBody{head: pc.EncodeList(q.res.APIVersion(), q.res.ListKind, page.meta, items)}, nil
 	}
 	if c.MediaType() != codec.JSON {
 		items := make([]any, len(page.items))
 		for i, it := range page.items {
 			items[i] = it.Data()
 		}
-		return c.Encode(map[string]any{
+		b, err := c.Encode(map[string]any{
 			"apiVersion": q.res.APIVersion(), "kind": q.res.ListKind, "metadata": page.meta, "items": items,
 		})
+		return listBody{head: b}, err
 	}
 	head, err := c.Encode(struct {
 		Kind       string        `json:"kind"`
@@ -192,22 +288,18 @@ func (q *request) encodeList(c codec.Codec, page listPage) ([]byte, error) {
 		Metadata   meta.ListMeta `json:"metadata"`
 	}{q.res.ListKind, q.res.APIVersion(), page.meta})
 	if err != nil {
-		return nil, err
+		return listBody{}, err
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(head) + 16 + len(page.items)*256)
-	buf.Write(head[:len(head)-1]) // drop the closing brace
-	buf.WriteString(`,"items":[`)
+	body := listBody{
+		head:  append(head[:len(head)-1:len(head)-1], `,"items":[`...), // the head without its closing brace
+		items: make([][]byte, len(page.items)),
+		sep:   []byte{','},
+		tail:  []byte("]}"),
+	}
 	for i, it := range page.items {
-		if i > 0 {
-			buf.WriteByte(',')
+		if body.items[i], err = encodeObject(c, it); err != nil {
+			return listBody{}, err
 		}
-		b, err := encodeObject(c, it)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(b)
 	}
-	buf.WriteString("]}")
-	return buf.Bytes(), nil
+	return body, nil
 }

@@ -134,6 +134,10 @@ func writeGzip(w http.ResponseWriter, r *http.Request, code int, body []byte, ne
 // pretty reports whether JSON is indented: pretty=true, or a browser or
 // command-line user agent unless pretty=false, as kube-apiserver decides.
 func pretty(r *http.Request) bool {
+	if !strings.Contains(r.URL.RawQuery, "pretty") {
+		ua := r.UserAgent()
+		return strings.HasPrefix(ua, "curl") || strings.HasPrefix(ua, "Wget") || strings.HasPrefix(ua, "Mozilla/5.0")
+	}
 	switch r.URL.Query().Get("pretty") {
 	case "true", "1":
 		return true
@@ -188,10 +192,18 @@ func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, code int, o
 // Once its JSON is cached, a stored version is compacted: it keeps only the
 // JSON and decodes again when its data is needed, so a stored object costs
 // about its encoded size.
+//
+// The cache key is the codec value itself: codecs are zero-size values or
+// pointers, so looking it up allocates nothing.
 func encodeObject(c codec.Codec, obj *store.Object) ([]byte, error) {
-	b, err := obj.Encoded(c.MediaType(), func(o meta.Object) ([]byte, error) { return c.Encode(o) })
-	if err == nil && c.MediaType() == codec.JSON {
-		obj.Compact(codec.JSON, decodeStored)
+	if b, ok := obj.Cached(c); ok {
+		return b, nil
+	}
+	b, err := obj.Encoded(c, func(o meta.Object) ([]byte, error) { return c.Encode(o) })
+	if err == nil {
+		if _, isJSON := c.(codec.JSONCodec); isJSON {
+			obj.Compact(codec.JSONCodec{}, decodeStored)
+		}
 	}
 	return b, err
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Media types kapi reads and writes.
@@ -60,8 +62,30 @@ func ParseMediaType(s string) (MediaRange, bool) {
 
 // ParseAccept parses an Accept header into its media ranges, ordered by
 // quality (highest first, stable otherwise), dropping entries that do not
-// parse or have quality 0. An empty header accepts everything.
+// parse or have quality 0. An empty header accepts everything. Results are
+// shared and must not be modified: clients send a handful of distinct
+// headers, so parses are memoized (up to acceptCacheMax of them).
 func ParseAccept(header string) []MediaRange {
+	if v, ok := acceptCache.Load(header); ok {
+		return v.([]MediaRange)
+	}
+	out := parseAccept(header)
+	if acceptCacheSize.Load() < acceptCacheMax {
+		if _, loaded := acceptCache.LoadOrStore(header, out); !loaded {
+			acceptCacheSize.Add(1)
+		}
+	}
+	return out
+}
+
+const acceptCacheMax = 1024
+
+var (
+	acceptCache     sync.Map // header -> []MediaRange
+	acceptCacheSize atomic.Int64
+)
+
+func parseAccept(header string) []MediaRange {
 	if strings.TrimSpace(header) == "" {
 		return []MediaRange{{Type: "*", Subtype: "*", Q: 1}}
 	}

@@ -266,10 +266,24 @@ func (o *Object) Labels() map[string]string {
 	return l
 }
 
+// Cached returns the bytes cached under key, if any, without computing
+// them: the allocation-free path of Encoded.
+func (o *Object) Cached(key any) ([]byte, bool) {
+	v, ok := o.cachedValue(key)
+	if !ok {
+		return nil, false
+	}
+	b, ok := v.([]byte)
+	return b, ok
+}
+
 // Encoded returns the bytes cached under key (an encoder's identity, such
 // as a media type), calling encode on the first request only. Concurrent
 // first requests encode once.
 func (o *Object) Encoded(key any, encode func(meta.Object) ([]byte, error)) ([]byte, error) {
+	if b, ok := o.Cached(key); ok {
+		return b, nil
+	}
 	v, err := o.Derived(key, func(d meta.Object) (any, error) { return encode(d) })
 	if err != nil {
 		return nil, err
