@@ -2,10 +2,11 @@ package openapi
 
 import (
 	_ "embed"
-	"encoding/json"
+	"fmt"
 	"maps"
 	"sync"
 
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -24,11 +25,15 @@ type metaData struct {
 }
 
 var loadMeta = sync.OnceValue(func() *metaData {
-	var m metaData
-	if err := json.Unmarshal(metaJSON, &m); err != nil {
-		panic("openapi: embedded meta.json: " + err.Error())
+	v, err := codec.DecodeJSONValue(metaJSON) // faster than encoding/json, at start-up
+	doc, _ := v.(map[string]any)
+	if err != nil || doc == nil {
+		panic(fmt.Sprintf("openapi: embedded meta.json: %v", err))
 	}
-	return &m
+	m := &metaData{}
+	m.Schemas, _ = doc["schemas"].(map[string]any)
+	m.Parameters, _ = doc["parameters"].(map[string]any)
+	return m
 })
 
 // MetaComponents returns the component schemas of the apimachinery types

@@ -89,38 +89,70 @@ func (d *decoder) crdErrors(root *Schema, opts ParseOptions) meta.FieldErrors {
 	return errs
 }
 
-// patternErrors checks only the regular expressions (NonStructural).
+// patternErrors checks only the regular expressions (NonStructural). The
+// walk builds a node's path only when it has an error: the published
+// schemas of built-in kinds share nodes, so every component walks a large
+// graph, and eager paths dominated loading them.
 func (d *decoder) patternErrors(root *Schema, base string) meta.FieldErrors {
 	var errs meta.FieldErrors
 	seen := map[*Schema]bool{}
-	var walk func(*Schema, p)
-	walk = func(s *Schema, at p) {
-		if s == nil || seen[s] {
+	type elem struct {
+		field, key string
+		index      int // -1: none
+	}
+	var path []elem
+	render := func() p {
+		at := p(base)
+		for _, e := range path {
+			at = at.child(e.field)
+			switch {
+			case e.key != "":
+				at = at.key(e.key)
+			case e.index >= 0:
+				at = at.index(e.index)
+			}
+		}
+		return at
+	}
+	var walk func(*Schema)
+	step := func(s *Schema, e elem) {
+		if s == nil {
+			return
+		}
+		path = append(path, e)
+		walk(s)
+		path = path[:len(path)-1]
+	}
+	walk = func(s *Schema) {
+		if seen[s] {
 			return
 		}
 		seen[s] = true
 		if s.Pattern != "" {
 			if _, err := regexp.Compile(s.Pattern); err != nil {
-				errs = append(errs, invalid(at.child("pattern"), s.Pattern, "must be a valid regular expression, but isn't: "+err.Error()))
+				errs = append(errs, invalid(render().child("pattern"), s.Pattern, "must be a valid regular expression, but isn't: "+err.Error()))
 			}
 		}
-		for _, k := range sortedSchemaKeys(s.Properties) {
-			walk(s.Properties[k], at.child("properties").key(k))
+		for k, prop := range s.Properties {
+			step(prop, elem{"properties", k, -1})
 		}
-		walk(s.AdditionalPropertiesSchema(), at.child("additionalProperties"))
-		walk(s.Items, at.child("items"))
+		step(s.AdditionalPropertiesSchema(), elem{"additionalProperties", "", -1})
+		step(s.Items, elem{"items", "", -1})
 		for i, b := range s.AllOf {
-			walk(b, at.child("allOf").index(i))
+			step(b, elem{"allOf", "", i})
 		}
 		for i, b := range s.AnyOf {
-			walk(b, at.child("anyOf").index(i))
+			step(b, elem{"anyOf", "", i})
 		}
 		for i, b := range s.OneOf {
-			walk(b, at.child("oneOf").index(i))
+			step(b, elem{"oneOf", "", i})
 		}
-		walk(s.Not, at.child("not"))
+		step(s.Not, elem{"not", "", -1})
 	}
-	walk(root, p(base))
+	if root != nil {
+		walk(root)
+	}
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Field < errs[j].Field })
 	return errs
 }
 

@@ -69,12 +69,16 @@ func Descriptors() (map[meta.GroupVersionKind]protoreflect.MessageDescriptor, er
 	return descriptors()
 }
 
-// Resolver returns a protobuf.TypeResolver over Descriptors. It panics if
-// the descriptors cannot be built (a programming error, covered by tests).
+// Resolver returns a protobuf.TypeResolver over Descriptors, built on the
+// first protobuf request rather than at start-up (a few milliseconds). It
+// panics if the descriptors cannot be built (a programming error, covered
+// by tests).
 func Resolver() protobuf.TypeResolver {
-	mds, err := descriptors()
-	if err != nil {
-		panic(fmt.Sprintf("kubeproto: %v", err))
+	return func(gvk meta.GroupVersionKind) protoreflect.MessageDescriptor {
+		mds, err := descriptors()
+		if err != nil {
+			panic(fmt.Sprintf("kubeproto: %v", err))
+		}
+		return mds[gvk]
 	}
-	return func(gvk meta.GroupVersionKind) protoreflect.MessageDescriptor { return mds[gvk] }
 }
