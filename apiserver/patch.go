@@ -116,9 +116,12 @@ func (q *request) patch() {
 			q.fail(meta.BadRequest(err.Error()))
 			return
 		}
+		// kube reports field problems of a strategic merge against the patch
+		// itself, printed as a Go map.
+		patchDesc := []byte(fmt.Sprint(map[string]any(patchObj.Object)))
 		apply = func(cur *store.Object) (meta.Object, []byte, error) {
 			out, err := q.s.strategicMerge(q.res, q.res.present(cur).Data(), patchObj.Object)
-			return out, nil, err
+			return out, patchDesc, err
 		}
 	case applyPatchType:
 		d, err := codec.YAMLCodec{}.Decode(body)

@@ -116,21 +116,33 @@ func (q *request) list() {
 // to the client without being copied into one buffer first.
 type listBody struct {
 	head  []byte
-	items [][]byte
+	items []listItem
 	sep   []byte
 	tail  []byte
+}
+
+// listItem is an item's cached encoding, possibly minus its type meta, in
+// which case "{" is written before it.
+type listItem struct {
+	open bool
+	b    []byte
 }
 
 func (b listBody) size() int {
 	n := len(b.head) + len(b.tail)
 	for _, it := range b.items {
-		n += len(it)
+		n += len(it.b)
+		if it.open {
+			n++
+		}
 	}
 	if len(b.items) > 1 {
 		n += (len(b.items) - 1) * len(b.sep)
 	}
 	return n
 }
+
+var openBrace = []byte{'{'}
 
 func (b listBody) writeTo(w io.Writer) error {
 	if _, err := w.Write(b.head); err != nil {
@@ -142,7 +154,12 @@ func (b listBody) writeTo(w io.Writer) error {
 				return err
 			}
 		}
-		if _, err := w.Write(it); err != nil {
+		if it.open {
+			if _, err := w.Write(openBrace); err != nil {
+				return err
+			}
+		}
+		if _, err := w.Write(it.b); err != nil {
 			return err
 		}
 	}
@@ -292,14 +309,26 @@ func (q *request) encodeList(c codec.Codec, page listPage) (listBody, error) {
 	}
 	body := listBody{
 		head:  append(head[:len(head)-1:len(head)-1], `,"items":[`...), // the head without its closing brace
-		items: make([][]byte, len(page.items)),
+		items: make([]listItem, len(page.items)),
 		sep:   []byte{','},
 		tail:  []byte("]}"),
 	}
+	// Items of built-in kinds' lists carry no apiVersion and kind, as
+	// kube-apiserver writes typed lists; custom resources' lists keep them.
+	var typeMeta []byte
+	if !q.res.customResource {
+		typeMeta = codec.TypeMetaPrefix(q.res.APIVersion(), q.res.Kind)
+	}
 	for i, it := range page.items {
-		if body.items[i], err = encodeObject(c, it); err != nil {
+		b, err := encodeObject(c, it)
+		if err != nil {
 			return listBody{}, err
 		}
+		if typeMeta != nil && len(b) > len(typeMeta) && bytes.Equal(b[:len(typeMeta)], typeMeta) {
+			body.items[i] = listItem{open: true, b: b[len(typeMeta):]}
+			continue
+		}
+		body.items[i] = listItem{b: b}
 	}
 	return body, nil
 }

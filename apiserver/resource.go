@@ -58,6 +58,9 @@ type Resource struct {
 	// WithoutGeneration leaves metadata.generation unset, as kube-apiserver
 	// does for types without a spec (ConfigMap, Secret, Namespace...).
 	WithoutGeneration bool
+	// AnnotationsBumpGeneration counts annotation changes as spec changes
+	// for metadata.generation, as kube does for Deployments.
+	AnnotationsBumpGeneration bool
 	// Schema is the type's structural schema: unknown fields are pruned
 	// (and reported by field validation), defaults applied and values
 	// validated on every write. Nil keeps everything as sent.
@@ -66,6 +69,9 @@ type Resource struct {
 	// for the OpenAPI documents (built-in kinds); without it, the documents
 	// render Schema as kube renders a custom resource's.
 	OpenAPIComponent string
+	// Default applies the type's defaults beyond its schema's, as kube's
+	// defaulting functions do, on every create (create is true) and update.
+	Default func(obj meta.Object, create bool)
 	// PrinterColumns are the Table columns after Name (kubectl get); none
 	// means kube's default "Created At" column.
 	PrinterColumns []PrinterColumn

@@ -20,15 +20,24 @@ import (
 // server writes. Entries asking for a different shape of the data (`as=`)
 // are skipped; handlers that serve such shapes look for them first.
 func (s *Server) negotiate(r *http.Request, gvk meta.GroupVersionKind) (codec.Codec, error) {
+	unsupportedKind := false
 	for _, m := range codec.ParseAccept(r.Header.Get("Accept")) {
 		if m.Param("as") != "" {
 			continue
 		}
 		for _, c := range s.codecs {
-			if m.Matches(c.MediaType()) && codec.Supports(c, gvk) {
-				return c, nil
+			if m.Matches(c.MediaType()) {
+				if codec.Supports(c, gvk) {
+					return c, nil
+				}
+				unsupportedKind = true
 			}
 		}
+	}
+	if unsupportedKind {
+		// A representation the server speaks, but not for this kind (a
+		// custom resource in protobuf): kube names what it accepts.
+		return nil, meta.NotAcceptable(s.codecs.MediaTypes())
 	}
 	return nil, s.notAcceptable(r)
 }
@@ -245,7 +254,8 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case http.StatusRequestEntityTooLarge:
 		w.Header().Set("Connection", "close") // the rest of the body is not read
 	case http.StatusNotAcceptable, http.StatusBadRequest:
-		if st.Code == http.StatusBadRequest && !strings.HasPrefix(st.Message, "Unable to convert to Table") {
+		if st.Code == http.StatusBadRequest && !strings.HasPrefix(st.Message, "Unable to convert to Table") ||
+			c.MediaType() != codec.JSON {
 			break
 		}
 		// kube writes these indented, without the trailing newline.

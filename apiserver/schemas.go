@@ -54,7 +54,10 @@ func (r *Resource) bodyProblems(obj meta.Object, body []byte, duplicates []codec
 // nulls their Go types cannot hold and are validated before defaulting
 // (their zero-value defaults would otherwise satisfy `required`), so their
 // schema errors are returned here.
-func (r *Resource) applyDefaults(obj meta.Object) meta.FieldErrors {
+func (r *Resource) applyDefaults(obj meta.Object, create bool) meta.FieldErrors {
+	if r.Default != nil {
+		defer r.Default(obj, create)
+	}
 	if r.Schema == nil {
 		return nil
 	}
@@ -66,6 +69,70 @@ func (r *Resource) applyDefaults(obj meta.Object) meta.FieldErrors {
 	errs := r.Schema.Validate(obj)
 	r.Schema.Default(obj)
 	return errs
+}
+
+// typedDecodeError is how kube-apiserver answers a value of the wrong JSON
+// type in a built-in kind: its typed decoding fails (400) before any
+// validation, naming the Go field and type. kapi words it from the schema.
+func (r *Resource) typedDecodeError(errs meta.FieldErrors) error {
+	if r.customResource || r.Schema == nil {
+		return nil
+	}
+	for _, e := range errs {
+		if e.Type != meta.ErrorTypeInvalid {
+			continue
+		}
+		got, _ := e.Value.(string)
+		jsonType := map[string]string{"integer": "number", "number": "number", "boolean": "bool"}[got]
+		if jsonType == "" {
+			jsonType = got
+		}
+		field, goType := r.goField(e.Field)
+		return meta.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: json: cannot unmarshal %s into Go struct field %s of type %s",
+			r.Kind, r.Version, r.Kind, jsonType, field, goType))
+	}
+	return nil
+}
+
+// goField names a field path as Go's JSON decoder names the struct field
+// (map keys and list indices dropped) and the Go type its schema maps to.
+func (r *Resource) goField(path string) (string, string) {
+	s := r.Schema
+	var names []string
+	for _, part := range strings.Split(path, ".") {
+		if s == nil {
+			break
+		}
+		name, _, _ := strings.Cut(part, "[")
+		if next, declared := s.Properties[name]; declared {
+			s = next
+			names = append(names, name)
+		} else if next := s.AdditionalPropertiesSchema(); next != nil {
+			s = next // a map value: Go names the map field
+		}
+		if strings.Contains(part, "[") {
+			s = s.ItemSchema()
+		}
+	}
+	goType := "string"
+	if s != nil {
+		switch s.Type {
+		case "integer":
+			goType = "int64"
+			if s.Format == "int32" {
+				goType = "int32"
+			}
+		case "number":
+			goType = "float64"
+		case "boolean":
+			goType = "bool"
+		case "object":
+			goType = "map[string]interface {}"
+		case "array":
+			goType = "[]interface {}"
+		}
+	}
+	return r.Kind + "." + strings.Join(names, "."), goType
 }
 
 // validateSchema checks a custom resource against its schema after

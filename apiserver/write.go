@@ -155,7 +155,10 @@ func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOpti
 	if isCRDResource(q.res) {
 		prepareCRD(obj)
 	}
-	schemaErrs := q.res.applyDefaults(obj)
+	schemaErrs := q.res.applyDefaults(obj, true)
+	if err := q.res.typedDecodeError(schemaErrs); err != nil {
+		return nil, err
+	}
 	obj = q.trackUpdate(nil, obj)
 	return obj, q.admit(ctx, OperationCreate, obj, nil, wo, func() error {
 		errs := append(validateObjectMeta(obj, q.res, q.info.Namespace), schemaErrs...)
@@ -421,7 +424,10 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 	if isNamespaceResource(q.res) && q.info.Subresource == "" {
 		next["status"] = meta.DeepCopyValue(old["status"]) // namespace phase is server-owned
 	}
-	schemaErrs := q.res.applyDefaults(next)
+	schemaErrs := q.res.applyDefaults(next, false)
+	if err := q.res.typedDecodeError(schemaErrs); err != nil {
+		return nil, err
+	}
 	next = q.trackUpdate(old, next)
 	validate := func() error {
 		var errs meta.FieldErrors
@@ -449,7 +455,9 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 	if reflect.DeepEqual(map[string]any(next), map[string]any(old)) {
 		return nil, store.ErrNoChange
 	}
-	if !q.res.WithoutGeneration && specChanged(old, next) {
+	annotationsChanged := q.res.AnnotationsBumpGeneration &&
+		!reflect.DeepEqual(old.Metadata()["annotations"], next.Metadata()["annotations"])
+	if !q.res.WithoutGeneration && (specChanged(old, next) || annotationsChanged) {
 		next.SetMetadataField("generation", old.Generation()+1)
 	}
 	return next, nil

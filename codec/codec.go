@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 
 	"github.com/kapi-dev/kapi/meta"
 	"sigs.k8s.io/yaml"
@@ -52,9 +53,74 @@ type JSONCodec struct{}
 // MediaType implements Codec.
 func (JSONCodec) MediaType() string { return JSON }
 
-// Encode implements Codec. Map keys come out sorted, as kube-apiserver
-// writes unstructured objects.
-func (JSONCodec) Encode(v any) ([]byte, error) { return json.Marshal(v) }
+// Encode implements Codec. An object's apiVersion and kind come first,
+// then its other keys sorted, as kube-apiserver writes unstructured
+// objects (TypeMetaPrefix relies on it); nested maps are sorted.
+func (JSONCodec) Encode(v any) ([]byte, error) {
+	var obj map[string]any
+	switch o := v.(type) {
+	case meta.Object:
+		obj = o
+	case map[string]any:
+		obj = o
+	default:
+		return json.Marshal(v)
+	}
+	apiVersion, ok1 := obj["apiVersion"].(string)
+	kind, ok2 := obj["kind"].(string)
+	if !ok1 || !ok2 {
+		return json.Marshal(v)
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		if k != "apiVersion" && k != "kind" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var buf bytes.Buffer
+	buf.Grow(512)
+	writeTypeMetaPrefix(&buf, apiVersion, kind)
+	for i, k := range keys {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		buf.Write(kb)
+		buf.WriteByte(':')
+		vb, err := json.Marshal(obj[k])
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(vb)
+	}
+	if len(keys) == 0 {
+		buf.Truncate(buf.Len() - 1) // no comma after kind
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// writeTypeMetaPrefix writes `{"apiVersion":"…","kind":"…",`.
+func writeTypeMetaPrefix(buf *bytes.Buffer, apiVersion, kind string) {
+	av, _ := json.Marshal(apiVersion)
+	k, _ := json.Marshal(kind)
+	buf.WriteString(`{"apiVersion":`)
+	buf.Write(av)
+	buf.WriteString(`,"kind":`)
+	buf.Write(k)
+	buf.WriteByte(',')
+}
+
+// TypeMetaPrefix returns the bytes `{"apiVersion":…,"kind":…,` that start
+// the JSON Encode writes for an object of that type with other fields: a
+// typed list writes its items without them, as kube-apiserver does, by
+// writing "{" and the rest of each cached encoding.
+func TypeMetaPrefix(apiVersion, kind string) []byte {
+	var buf bytes.Buffer
+	writeTypeMetaPrefix(&buf, apiVersion, kind)
+	return buf.Bytes()
+}
 
 // Decode implements Codec.
 func (JSONCodec) Decode(data []byte) (Decoded, error) {

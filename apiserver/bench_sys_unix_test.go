@@ -1,0 +1,23 @@
+//go:build unix
+
+package apiserver_test
+
+import (
+	"syscall"
+	"time"
+)
+
+// processCPU is the CPU time (user and system) the benchmark process has
+// used, for cpuMeter.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// setRecvBuffer shrinks a socket's receive buffer (a stalled watcher's).
+func setRecvBuffer(fd uintptr, n int) error {
+	return syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, n)
+}

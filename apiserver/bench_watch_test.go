@@ -1,0 +1,488 @@
+package apiserver_test
+
+// Issue 8, item 4: watch fan-out over real HTTP streams, the encodings made
+// per event, and writers beside a watcher that never reads.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
+	"github.com/kapi-dev/kapi/store/memory"
+)
+
+// watchFixture is a server with one namespace of objects to update and
+// helpers to watch and write them over HTTP.
+type watchFixture struct {
+	h       http.Handler
+	st      *memory.Store
+	url     string
+	ns      string
+	objects int
+	close   func()
+}
+
+func newWatchFixture(b *testing.B, objects int) *watchFixture {
+	b.Helper()
+	cfg := benchConfig()
+	st := memory.New(memory.Config{})
+	cfg.Store = st
+	srv := newBenchServer(b, cfg)
+	loadConfigMaps(b, srv, "watch", objects)
+	ts := httptest.NewServer(srv)
+	return &watchFixture{h: srv, st: st, url: ts.URL, ns: "watch", objects: objects, close: ts.Close}
+}
+
+// listRevision is the collection's resourceVersion: watches start after it.
+func (f *watchFixture) listRevision(b *testing.B) string {
+	b.Helper()
+	body := mustServe(b, f.h, http.StatusOK, http.MethodGet, "/api/v1/namespaces/"+f.ns+"/configmaps?limit=1", "", nil)
+	const key = `"resourceVersion":"`
+	i := bytes.Index(body, []byte(key))
+	if i < 0 {
+		b.Fatalf("no resourceVersion in %.200s", body)
+	}
+	rest := body[i+len(key):]
+	return string(rest[:bytes.IndexByte(rest, '"')])
+}
+
+// watchers is a set of HTTP watch streams read by goroutines that count
+// the MODIFIED events they receive.
+type watchers struct {
+	received atomic.Int64
+	target   atomic.Int64
+	done     chan struct{}
+	doneOnce sync.Once
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	errs     chan error
+}
+
+// startWatchers opens n watches of the fixture's collection from rv, each
+// on its own connection, and returns once every response has its headers
+// (kapi flushes them before the first event).
+func (f *watchFixture) startWatchers(b *testing.B, n int, rv, accept string) *watchers {
+	b.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &watchers{done: make(chan struct{}), cancel: cancel, errs: make(chan error, n)}
+	w.target.Store(-1)
+	tr := benchTransport(n)
+	client := &http.Client{Transport: tr}
+	url := f.url + "/api/v1/namespaces/" + f.ns + "/configmaps?watch=1&resourceVersion=" + rv
+	var ready sync.WaitGroup
+	for range n {
+		ready.Add(1)
+		w.wg.Add(1)
+		go func() {
+			defer w.wg.Done()
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+			req.Header.Set("Accept", accept)
+			resp, err := client.Do(req)
+			ready.Done()
+			if err != nil {
+				w.errs <- err
+				return
+			}
+			defer resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				w.errs <- fmt.Errorf("watch: %s", resp.Status)
+				return
+			}
+			countEvents(bufio.NewReaderSize(resp.Body, 64<<10), accept, func() {
+				if w.received.Add(1) == w.target.Load() {
+					w.doneOnce.Do(func() { close(w.done) })
+				}
+			})
+		}()
+	}
+	ready.Wait()
+	select {
+	case err := <-w.errs:
+		b.Fatal(err)
+	default:
+	}
+	b.Cleanup(func() { w.stop(); tr.CloseIdleConnections() })
+	return w
+}
+
+// countEvents calls modified for every MODIFIED event of a watch stream
+// until it ends: JSON events are lines; protobuf events are 4-byte
+// length-prefixed WatchEvent messages whose first field is the type.
+func countEvents(r *bufio.Reader, accept string, modified func()) {
+	if strings.HasPrefix(accept, "application/json") {
+		for {
+			line, err := r.ReadSlice('\n')
+			if err == bufio.ErrBufferFull {
+				// An event longer than the buffer: skip the rest of it.
+				for err == bufio.ErrBufferFull {
+					_, err = r.ReadSlice('\n')
+				}
+			}
+			if err != nil {
+				return
+			}
+			if bytes.HasPrefix(line, []byte(`{"type":"MODIFIED"`)) {
+				modified()
+			}
+		}
+	}
+	var hdr [4]byte
+	buf := make([]byte, 0, 4096)
+	for {
+		if _, err := ioReadFull(r, hdr[:]); err != nil {
+			return
+		}
+		n := int(hdr[0])<<24 | int(hdr[1])<<16 | int(hdr[2])<<8 | int(hdr[3])
+		if cap(buf) < n {
+			buf = make([]byte, n)
+		}
+		msg := buf[:n]
+		if _, err := ioReadFull(r, msg); err != nil {
+			return
+		}
+		// field 1 (type), wire type 2: 0x0a, length, "MODIFIED"
+		if len(msg) > 10 && msg[0] == 0x0a && string(msg[2:2+msg[1]]) == "MODIFIED" {
+			modified()
+		}
+	}
+}
+
+func ioReadFull(r *bufio.Reader, p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		m, err := r.Read(p[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// expect sets the number of events after which done closes.
+func (w *watchers) expect(total int64) {
+	w.target.Store(total)
+	if w.received.Load() >= total {
+		w.doneOnce.Do(func() { close(w.done) })
+	}
+}
+
+func (w *watchers) wait(b *testing.B, timeout time.Duration) {
+	select {
+	case <-w.done:
+	case err := <-w.errs:
+		b.Fatal(err)
+	case <-time.After(timeout):
+		b.Fatalf("watchers received %d of %d events in %v", w.received.Load(), w.target.Load(), timeout)
+	}
+}
+
+func (w *watchers) stop() {
+	w.cancel()
+	w.wg.Wait()
+}
+
+// writeUpdates sends n merge patches over HTTP, spread over the fixture's
+// objects, from `writers` goroutines on their own keep-alive connections.
+// Every patch changes the object, so each is one event.
+func (f *watchFixture) writeUpdates(b *testing.B, client *http.Client, n, writers int, seq *atomic.Int64) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(n) {
+					return
+				}
+				s := seq.Add(1)
+				path := f.url + "/api/v1/namespaces/" + f.ns + "/configmaps/" + cmName(int(s)%f.objects)
+				req, _ := http.NewRequest(http.MethodPatch, path, strings.NewReader(fmt.Sprintf(`{"data":{"seq":"%d"}}`, s)))
+				req.Header.Set("Content-Type", "application/merge-patch+json")
+				req.Header.Set("Accept", "application/json")
+				resp, err := client.Do(req)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				_, _ = bufio.NewReader(resp.Body).WriteTo(discard{})
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					b.Errorf("patch: %s", resp.Status)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// BenchmarkWatchFanout: W HTTP watch streams on one collection, each read
+// by its own goroutine; 8 writers send merge patches over HTTP to 100
+// objects. An op is one update, timed until every watcher has received it:
+// events/s is W × updates ÷ time (the issue's "events/s delivered"),
+// writes/s the writers' rate meanwhile. watchers=100 is perfcompare's
+// shape (kube-apiserver: ~56,000 events/s there); watchers=1000 with
+// -benchtime=10000x is the issue's "1,000 watchers, 10,000 updates".
+func BenchmarkWatchFanout(b *testing.B) {
+	for _, n := range []int{100, 1000} {
+		b.Run(fmt.Sprintf("watchers=%d", n), func(b *testing.B) {
+			f := newWatchFixture(b, 100)
+			defer f.close()
+			w := f.startWatchers(b, n, f.listRevision(b), "application/json")
+			writers := &http.Client{Transport: benchTransport(8)}
+			defer writers.CloseIdleConnections()
+			var seq atomic.Int64
+			w.expect(int64(n) * int64(b.N))
+			cpu := meterCPU(b)
+			b.ResetTimer()
+			start := time.Now()
+			f.writeUpdates(b, writers, b.N, 8, &seq)
+			wrote := time.Since(start)
+			w.wait(b, 5*time.Minute)
+			b.StopTimer()
+			cpu.report(b.N)
+			b.ReportMetric(perSecond(float64(n)*float64(b.N), b.Elapsed()), "events/s")
+			b.ReportMetric(perSecond(float64(b.N), wrote), "writes/s")
+		})
+	}
+}
+
+// BenchmarkWatchEncodings counts the encodings made per event: with 1 and
+// with 1000 JSON watchers, each update (written to the store directly, so
+// that only the watch path serializes) must be encoded exactly once,
+// whatever the number of watchers. Encodings are counted from the heap
+// profile at MemProfileRate=1 (every allocation recorded with its stack):
+// one per json.Marshal call (its output buffer) and one per protobuf
+// encoder output, anywhere in the process. The mixed JSON + protobuf case
+// is in examples/bench. ns/op here includes the profiler's overhead.
+func BenchmarkWatchEncodings(b *testing.B) {
+	for _, n := range []int{1, 1000} {
+		b.Run(fmt.Sprintf("watchers=%d", n), func(b *testing.B) {
+			f := newWatchFixture(b, 100)
+			defer f.close()
+			w := f.startWatchers(b, n, f.listRevision(b), "application/json")
+			ctx := context.Background()
+			var seq int
+			update := func() {
+				seq++
+				key := "/configmaps/" + f.ns + "/" + cmName(seq%f.objects)
+				_, err := f.st.Update(ctx, key, store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
+					next := deepCopyJSON(cur.Data()).(map[string]any)
+					next["data"].(map[string]any)["seq"] = fmt.Sprint(seq)
+					return next, nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			prof := startEncodingCount()
+			defer prof.stop()
+			// Warm-up: lets every P reach the new sampling rate.
+			const warm = 20
+			for range warm {
+				update()
+			}
+			w.expect(int64(n) * warm)
+			w.wait(b, time.Minute)
+			prof.mark()
+			b.ResetTimer()
+			for range b.N {
+				update()
+			}
+			w.expect(int64(n) * int64(warm+b.N))
+			w.wait(b, 5*time.Minute)
+			b.StopTimer()
+			enc := prof.count()
+			if enc.json == 0 {
+				b.Fatal("no JSON encoding found in the heap profile: the instrumentation no longer sees json.Marshal")
+			}
+			b.ReportMetric(float64(enc.json)/float64(b.N), "encodings/event")
+			b.ReportMetric(perSecond(float64(n)*float64(b.N), b.Elapsed()), "events/s")
+		})
+	}
+}
+
+// encodingCount reads encodings from the heap profile.
+type encodingCount struct {
+	rate   int
+	before map[[32]uintptr]int64
+}
+
+type encodings struct{ json, protobuf int64 }
+
+func startEncodingCount() *encodingCount {
+	c := &encodingCount{rate: runtime.MemProfileRate}
+	runtime.MemProfileRate = 1
+	return c
+}
+
+func (c *encodingCount) stop() { runtime.MemProfileRate = c.rate }
+
+// mark remembers the profile's counts; count reports the encodings since.
+func (c *encodingCount) mark() { c.before = memProfile() }
+
+func (c *encodingCount) count() encodings {
+	var e encodings
+	for stk, n := range memProfile() {
+		d := n - c.before[stk]
+		if d <= 0 {
+			continue
+		}
+		switch encodingSite(stk) {
+		case "json":
+			e.json += d
+		case "protobuf":
+			e.protobuf += d
+		}
+	}
+	return e
+}
+
+// memProfile returns the allocation counts per stack, as of a completed
+// garbage collection.
+func memProfile() map[[32]uintptr]int64 {
+	runtime.GC()
+	runtime.GC()
+	var recs []runtime.MemProfileRecord
+	n, _ := runtime.MemProfile(nil, true)
+	for {
+		recs = make([]runtime.MemProfileRecord, n+64)
+		var ok bool
+		n, ok = runtime.MemProfile(recs, true)
+		if ok {
+			recs = recs[:n]
+			break
+		}
+	}
+	m := make(map[[32]uintptr]int64, len(recs))
+	for _, r := range recs {
+		m[r.Stack0] += r.AllocObjects
+	}
+	return m
+}
+
+// encodingSite classifies an allocation: "json" for the output buffer of
+// encoding/json.Marshal (its only allocation of its own), "protobuf" for
+// the output of kapi's protobuf encoder, "" otherwise.
+func encodingSite(stk [32]uintptr) string {
+	pcs := stk[:]
+	for i, pc := range pcs {
+		if pc == 0 {
+			pcs = pcs[:i]
+			break
+		}
+	}
+	var funcs []string
+	frames := runtime.CallersFrames(pcs)
+	for {
+		fr, more := frames.Next()
+		funcs = append(funcs, fr.Function)
+		if !more {
+			break
+		}
+	}
+	i := 0
+	for i < len(funcs) && strings.HasPrefix(funcs[i], "runtime.") {
+		i++
+	}
+	const protoBytes = "github.com/kapi-dev/kapi/codec/protobuf.(*encoder).bytes"
+	switch {
+	case i == len(funcs):
+		return ""
+	case funcs[i] == "encoding/json.Marshal":
+		return "json"
+	case funcs[i] == protoBytes,
+		strings.HasPrefix(funcs[i], "slices.Clone") && i+1 < len(funcs) && funcs[i+1] == protoBytes:
+		return "protobuf"
+	}
+	return ""
+}
+
+// BenchmarkWatchStalled: 8 writers send merge patches over HTTP while one
+// healthy watcher reads the collection; "stalled" adds a watcher whose
+// client never reads (a 4 KiB receive buffer, so the server's writes to it
+// block within a few MB). Writers must not notice: target ratio ≈ 1
+// (stalled writes/s ÷ baseline writes/s). An op is one write.
+func BenchmarkWatchStalled(b *testing.B) {
+	var sp speed
+	for _, stalled := range []bool{false, true} {
+		name := "baseline"
+		if stalled {
+			name = "stalled"
+		}
+		b.Run(name, func(b *testing.B) {
+			f := newWatchFixture(b, 100)
+			defer f.close()
+			rv := f.listRevision(b)
+			w := f.startWatchers(b, 1, rv, "application/json")
+			if stalled {
+				stop := f.stalledWatcher(b, rv)
+				defer stop()
+			}
+			writers := &http.Client{Transport: benchTransport(8)}
+			defer writers.CloseIdleConnections()
+			var seq atomic.Int64
+			w.expect(int64(b.N))
+			cpu := meterCPU(b)
+			b.ResetTimer()
+			f.writeUpdates(b, writers, b.N, 8, &seq)
+			b.StopTimer()
+			cpu.report(b.N)
+			w.wait(b, 5*time.Minute)
+			rate := perSecond(float64(b.N), b.Elapsed())
+			b.ReportMetric(rate, "writes/s")
+			if stalled {
+				sp.report(b, rate)
+			} else {
+				sp.setBaseline(rate)
+			}
+		})
+	}
+}
+
+// stalledWatcher opens a watch whose body is never read, on a connection
+// with a tiny receive buffer.
+func (f *watchFixture) stalledWatcher(b *testing.B, rv string) func() {
+	dialer := &net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		var serr error
+		err := c.Control(func(fd uintptr) { serr = setRecvBuffer(fd, 4096) })
+		if err != nil {
+			return err
+		}
+		return serr
+	}}
+	tr := &http.Transport{DialContext: dialer.DialContext, DisableCompression: true}
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet,
+		f.url+"/api/v1/namespaces/"+f.ns+"/configmaps?watch=1&resourceVersion="+rv, nil)
+	req.Header.Set("Accept", "application/json")
+	resp, err := (&http.Client{Transport: tr}).Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		cancel()
+		resp.Body.Close()
+		tr.CloseIdleConnections()
+	}
+}
