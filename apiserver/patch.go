@@ -68,9 +68,16 @@ func (q *request) patch() {
 				q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", jsonSyntaxError(body))))
 				return
 			}
-			patchBytes = func(current []byte) ([]byte, error) {
-				out, err := p.Apply(current)
-				if err != nil {
+			patchBytes = func(current []byte) (out []byte, err error) {
+				// The JSON patch library panics on some malformed operations
+				// (a test without value at the root): answer as for any patch
+				// that does not apply.
+				defer func() {
+					if r := recover(); r != nil {
+						out, err = nil, patchFailed(fmt.Errorf("%v", r))
+					}
+				}()
+				if out, err = p.Apply(current); err != nil {
 					return nil, patchFailed(err)
 				}
 				return out, nil

@@ -157,8 +157,18 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP implements http.Handler.
+// ServeHTTP implements http.Handler. A panic while serving (a bug) answers
+// 500 with a Status, as kube-apiserver's panic filter does, instead of
+// killing the connection.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			s.writeError(w, r, meta.Internal(fmt.Errorf("%v", p)))
+		}
+	}()
 	info := parseRequestInfo(r)
 	if !info.IsResource {
 		s.serveNonResource(w, r, info)

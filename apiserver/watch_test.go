@@ -206,3 +206,16 @@ func TestListResourceVersionSemantics(t *testing.T) {
 		})
 	}
 }
+
+func TestAFutureResourceVersionTimesOutWith504(t *testing.T) {
+	ts := newWatchTestServer(t, memory.New(memory.Config{FutureWait: 50 * time.Millisecond}))
+	for _, path := range []string{cmPath + "?resourceVersion=999999", cmPath + "/x?resourceVersion=999999"} {
+		r := ts.do("GET", path, "")
+		require.Equal(t, http.StatusGatewayTimeout, r.code, string(r.raw))
+		assert.Equal(t, "1", r.header.Get("Retry-After"))
+		assert.Equal(t, "Timeout", r.body["reason"])
+		assert.True(t, strings.HasPrefix(r.body["message"].(string), "Timeout: Too large resource version: 999999, current: "), r.body["message"])
+		assert.Equal(t, []any{map[string]any{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}}, field(r.body, "details.causes"))
+		assert.EqualValues(t, 1, field(r.body, "details.retryAfterSeconds"))
+	}
+}
