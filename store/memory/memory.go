@@ -175,7 +175,6 @@ func countLess(a, b prefixCount) bool { return a.prefix < b.prefix }
 // probe is a search key for the object tree.
 func probe(key string) *store.Object { return store.NewObject(key, 0, nil) }
 
-
 // get returns the version of key in the snapshot, or nil.
 func (s *snapshot) get(key string) *store.Object {
 	o, _ := s.tree.Get(probe(key))
