@@ -158,3 +158,24 @@ func TestStatusOwnerNeverConflictsWithSpecOwner(t *testing.T) {
 	assert.ElementsMatch(t, []string{"user:", "controller:status"}, subresources)
 	_ = appsv1.Deployment{}
 }
+
+// TestClientSideApplyUpgradesToServerSideApply follows the spec's upgrade
+// path: objects managed with `kubectl apply` (and its last-applied
+// annotation) move to `kubectl apply --server-side` without conflicts, and
+// the fields client-side apply owned become the server-side applier's.
+func TestClientSideApplyUpgradesToServerSideApply(t *testing.T) {
+	c := startCluster(t)
+	manifest := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: up\n  namespace: default\ndata:\n  a: \"1\"\n  b: \"2\"\n"
+	out, err := c.kubectlStdin("1.33", manifest, "apply", "-f", "-")
+	require.NoError(t, err, out)
+	assert.Contains(t, c.mustKubectl("1.33", "get", "cm", "up", "-o", "jsonpath={.metadata.annotations}"),
+		"kubectl.kubernetes.io/last-applied-configuration")
+
+	changed := strings.Replace(manifest, `a: "1"`, `a: "10"`, 1)
+	out, err = c.kubectlStdin("1.33", changed, "apply", "--server-side", "-f", "-")
+	require.NoError(t, err, "taking over fields client-side apply owned is not a conflict: %s", out)
+	assert.Equal(t, "10", c.mustKubectl("1.33", "get", "cm", "up", "-o", "jsonpath={.data.a}"))
+	managed := c.mustKubectl("1.33", "get", "cm", "up", "--show-managed-fields",
+		"-o", "jsonpath={range .metadata.managedFields[*]}{.manager}/{.operation}{\"\\n\"}{end}")
+	assert.Contains(t, managed, "kubectl/Apply")
+}
