@@ -448,7 +448,7 @@ func validateCRD(obj, old meta.Object) meta.FieldErrors {
 	case group == "":
 		add(meta.ErrorRequired, "spec.group", nil, "")
 	default:
-		for _, m := range dns1123Subdomain(group) {
+		for _, m := range schema.DNS1123Subdomain(group) {
 			add(meta.ErrorInvalid, "spec.group", group, m)
 		}
 		if !groupHasDot.MatchString(group) {
@@ -468,7 +468,7 @@ func validateCRD(obj, old meta.Object) meta.FieldErrors {
 			continue
 		}
 		if f.value != "" {
-			for _, m := range dns1123Label(f.value) {
+			for _, m := range schema.DNS1123Label(f.value) {
 				add(meta.ErrorInvalid, "spec.names."+f.key, f.value, m)
 			}
 		}
@@ -500,7 +500,7 @@ func validateCRD(obj, old meta.Object) meta.FieldErrors {
 		if name == "" {
 			add(meta.ErrorRequired, base+".name", nil, "")
 		} else {
-			for _, m := range dns1123Label(name) {
+			for _, m := range schema.DNS1123Label(name) {
 				add(meta.ErrorInvalid, base+".name", name, m)
 			}
 			if seen[name] {

@@ -72,27 +72,34 @@ func (q *request) checkFields(wo writeOptions, problems []string, patch string) 
 	return nil
 }
 
+// decodeWrite reads what a create or update starts from: its options, who
+// writes, and the body decoded, pruned and field-validated.
+func (q *request) decodeWrite(optionsKind string) (writeOptions, meta.Object, error) {
+	wo, err := q.writeOptions(optionsKind)
+	if err != nil {
+		return wo, nil, err
+	}
+	if q.mo, err = q.managerOptions(optionsKind, false); err != nil {
+		return wo, nil, err
+	}
+	d, err := q.decodeBody()
+	if err != nil {
+		return wo, nil, err
+	}
+	if err := q.checkFields(wo, q.res.bodyProblems(d.Object, q.body, d.Duplicates), ""); err != nil {
+		return wo, nil, err
+	}
+	return wo, d.Object, nil
+}
+
 // create answers POST on a collection.
 func (q *request) create() {
 	if q.info.Name != "" {
 		q.fail(q.methodNotSupported(VerbCreate))
 		return
 	}
-	wo, err := q.writeOptions("CreateOptions")
-	if err == nil {
-		q.mo, err = q.managerOptions("CreateOptions", false)
-	}
+	wo, obj, err := q.decodeWrite("CreateOptions")
 	if err != nil {
-		q.fail(err)
-		return
-	}
-	d, err := q.decodeBody()
-	if err != nil {
-		q.fail(err)
-		return
-	}
-	obj := d.Object
-	if err := q.checkFields(wo, q.res.bodyProblems(obj, q.body, d.Duplicates), ""); err != nil {
 		q.fail(err)
 		return
 	}
@@ -224,21 +231,8 @@ func (q *request) prepareForCreate(obj meta.Object) {
 
 // update answers PUT on an object or its status.
 func (q *request) update() {
-	wo, err := q.writeOptions("UpdateOptions")
-	if err == nil {
-		q.mo, err = q.managerOptions("UpdateOptions", false)
-	}
+	wo, obj, err := q.decodeWrite("UpdateOptions")
 	if err != nil {
-		q.fail(err)
-		return
-	}
-	d, err := q.decodeBody()
-	if err != nil {
-		q.fail(err)
-		return
-	}
-	obj := d.Object
-	if err := q.checkFields(wo, q.res.bodyProblems(obj, q.body, d.Duplicates), ""); err != nil {
 		q.fail(err)
 		return
 	}

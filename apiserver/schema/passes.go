@@ -3,7 +3,6 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -119,9 +118,6 @@ func (vd *validator) embeddedAt(s *Schema, v any, p fpath) {
 	}
 }
 
-var dns1035LabelRE = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
-var dns1123LabelRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-
 func validateEmbeddedResource(p fpath, x map[string]any) meta.FieldErrors {
 	var errs meta.FieldErrors
 	if _, ok := x["apiVersion"]; !ok {
@@ -153,7 +149,7 @@ func validateEmbeddedResource(p fpath, x map[string]any) meta.FieldErrors {
 			case s == "":
 				errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: f, Value: s, Detail: "must not be empty"})
 			default:
-				if msgs := dns1035Label(strings.ToLower(s)); len(msgs) > 0 {
+				if msgs := DNS1035Label(strings.ToLower(s)); len(msgs) > 0 {
 					errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: f, Value: s,
 						Detail: "may have mixed case, but should otherwise match: " + strings.Join(msgs, ",")})
 				}
@@ -172,19 +168,6 @@ func badValue(v any) any {
 		return "null"
 	}
 	return v
-}
-
-func dns1035Label(v string) []string {
-	var msgs []string
-	if len(v) > 63 {
-		msgs = append(msgs, "must be no more than 63 characters")
-	}
-	if !dns1035LabelRE.MatchString(v) {
-		msgs = append(msgs, "a DNS-1035 label must consist of lower case alphanumeric characters or '-', "+
-			"start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', "+
-			"regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')")
-	}
-	return msgs
 }
 
 // validateEmbeddedMeta checks the parts of ObjectMeta kube validates for an
@@ -206,46 +189,21 @@ func validateEmbeddedMeta(p fpath, v any) meta.FieldErrors {
 	}
 	var errs meta.FieldErrors
 	if gn, _ := m["generateName"].(string); gn != "" {
-		for _, msg := range pathSegment(gn, true) {
+		for _, msg := range PathSegmentName(gn, true) {
 			errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: p.child("generateName").String(), Value: gn, Detail: msg})
 		}
 	}
 	if name, _ := m["name"].(string); name != "" {
-		for _, msg := range pathSegment(name, false) {
+		for _, msg := range PathSegmentName(name, false) {
 			errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: p.child("name").String(), Value: name, Detail: msg})
 		}
 	}
 	if ns, _ := m["namespace"].(string); ns != "" {
-		var msgs []string
-		if len(ns) > 63 {
-			msgs = append(msgs, "must be no more than 63 characters")
-		}
-		if !dns1123LabelRE.MatchString(ns) {
-			msgs = append(msgs, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "+
-				"and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', "+
-				"regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')")
-		}
-		for _, msg := range msgs {
+		for _, msg := range DNS1123Label(ns) {
 			errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: p.child("namespace").String(), Value: ns, Detail: msg})
 		}
 	}
 	return errs
-}
-
-func pathSegment(v string, prefix bool) []string {
-	if !prefix {
-		switch v {
-		case ".", "..":
-			return []string{fmt.Sprintf("may not be '%s'", v)}
-		}
-	}
-	var msgs []string
-	for _, bad := range []string{"/", "%"} {
-		if strings.Contains(v, bad) {
-			msgs = append(msgs, fmt.Sprintf("may not contain '%s'", bad))
-		}
-	}
-	return msgs
 }
 
 // lists checks the uniqueness of list-type set items and map keys (kube's
