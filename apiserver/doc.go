@@ -1,0 +1,49 @@
+// Package apiserver is kapi's http.Handler: the Kubernetes API for the
+// resource types a Server is configured with, answered as kube-apiserver
+// 1.33 answers it.
+//
+//	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(),
+//		OpenAPIComponents: builtin.OpenAPIComponents()})
+//	http.ListenAndServe("127.0.0.1:8080", srv)
+//
+// # Requests
+//
+// A request's path and method give its request info (verb, group, version,
+// namespace, resource, name, subresource; requestinfo.go). Paths outside
+// the API (discovery, /version, health, OpenAPI) are answered from the
+// registry of served types. Resource requests go through one pipeline, in
+// the order of DESIGN.md:
+//
+//	decode by Content-Type (415, 413) → patch or apply merge
+//	→ prune unknown fields (field validation: Warn/Strict/Ignore)
+//	→ defaults → managedFields → mutating admission → validation
+//	→ validating admission → store (not with dryRun=All)
+//	→ encode by Accept (JSON, YAML, protobuf, Table; gzip)
+//
+// Updates run that pipeline inside the store's guaranteed update, so it sees
+// the object actually replaced and re-runs on a concurrent write: no update
+// is lost and none is half-applied. Every failure is a *meta.Status with
+// kube's code, reason, message and details.
+//
+// # Types
+//
+// The registry of served types is immutable and swapped atomically: a
+// CustomResourceDefinition write rebuilds it before its response, so a new
+// type is served as soon as its CRD's create returns. Namespaces and CRDs
+// are always served.
+//
+// # Encodings and memory
+//
+// Every stored object version caches its encodings (one per codec), shared
+// by GETs, list pages and every watcher; lists are streamed from those
+// encodings. Once its JSON is cached a stored version is compacted to it
+// (store.Object.Compact) and decoded again only when its data is needed, so
+// a stored object costs about its JSON size.
+//
+// # Watches
+//
+// A watch is a cursor over the store's history (no fan-out goroutine): it
+// sends the events after its start revision, translated for its selectors,
+// with bookmarks when asked, until the client leaves, timeoutSeconds pass
+// or the history window overtakes it (a final 410 ERROR event).
+package apiserver
