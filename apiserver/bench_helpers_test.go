@@ -220,11 +220,17 @@ func (h *bareHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // discardResponse is an http.ResponseWriter that counts and drops the body,
-// for handler-level benchmarks without a network.
+// for handler-level benchmarks without a network. With keepHead it keeps
+// the first KiB (a list's metadata); with countItems it counts list items
+// (outside timed loops: counting reads every byte).
 type discardResponse struct {
-	h    http.Header
-	code int
-	n    int64
+	h          http.Header
+	code       int
+	n          int64
+	keepHead   bool
+	head       []byte
+	countItems bool
+	items      int
 }
 
 func (d *discardResponse) Header() http.Header {
@@ -239,8 +245,20 @@ func (d *discardResponse) Write(p []byte) (int, error) {
 		d.code = http.StatusOK
 	}
 	d.n += int64(len(p))
+	if d.keepHead && len(d.head) < 1024 {
+		d.head = append(d.head, p[:min(len(p), 1024-len(d.head))]...)
+	}
+	if d.countItems {
+		d.items += bytes.Count(p, itemMarker)
+	}
 	return len(p), nil
 }
+
+// itemMarker occurs once per object in a JSON list of the benchmarks'
+// ConfigMaps and Pods (in metadata; items may be written without kind).
+// An item split across two writes would be missed, which kapi's lists
+// (one write per item) never do.
+var itemMarker = []byte(`"creationTimestamp":"`)
 
 // speed remembers the throughput a baseline sub-benchmark measured, so that
 // the kapi sub-benchmark run after it reports a "ratio" metric: kapi's

@@ -154,7 +154,7 @@ func BenchmarkList(b *testing.B) {
 			b.Fatalf("limit=%d: %d pages", limit, pages)
 		}
 	}
-	if items := bytes.Count(bodies[listPath("list", 0)], []byte(`"kind":"ConfigMap"`)); items != n {
+	if items := bytes.Count(bodies[listPath("list", 0)], itemMarker); items != n {
 		b.Fatalf("%d items, want %d", items, n)
 	}
 	setup.CloseIdleConnections()
@@ -245,7 +245,7 @@ func BenchmarkListPage(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if items := bytes.Count(buf.Bytes(), []byte(`"kind":"ConfigMap"`)); items != limit {
+					if items := bytes.Count(buf.Bytes(), itemMarker); items != limit {
 						b.Fatalf("page at %s has %d items", at, items)
 					}
 					b.SetBytes(size)

@@ -21,3 +21,10 @@ func processCPU() time.Duration {
 func setRecvBuffer(fd uintptr, n int) error {
 	return syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, n)
 }
+
+// setNoLinger makes close send a reset instead of entering TIME_WAIT, so
+// that benchmarks opening thousands of short connections (start-up) do not
+// slow down later binds of ephemeral ports.
+func setNoLinger(fd uintptr) error {
+	return syscall.SetsockoptLinger(int(fd), syscall.SOL_SOCKET, syscall.SO_LINGER, &syscall.Linger{Onoff: 1, Linger: 0})
+}

@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -32,7 +31,6 @@ type watchFixture struct {
 	url     string
 	ns      string
 	objects int
-	close   func()
 }
 
 func newWatchFixture(b *testing.B, objects int) *watchFixture {
@@ -43,7 +41,10 @@ func newWatchFixture(b *testing.B, objects int) *watchFixture {
 	srv := newBenchServer(b, cfg)
 	loadConfigMaps(b, srv, "watch", objects)
 	ts := httptest.NewServer(srv)
-	return &watchFixture{h: srv, st: st, url: ts.URL, ns: "watch", objects: objects, close: ts.Close}
+	// Cleanups run last-in first-out: watchers started later stop before
+	// the server closes (Close waits for their connections).
+	b.Cleanup(ts.Close)
+	return &watchFixture{h: srv, st: st, url: ts.URL, ns: "watch", objects: objects}
 }
 
 // listRevision is the collection's resourceVersion: watches start after it.
@@ -64,8 +65,8 @@ func (f *watchFixture) listRevision(b *testing.B) string {
 type watchers struct {
 	received atomic.Int64
 	target   atomic.Int64
-	done     chan struct{}
-	doneOnce sync.Once
+	mu       sync.Mutex
+	done     chan struct{} // closed once received reaches target
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
 	errs     chan error
@@ -77,8 +78,8 @@ type watchers struct {
 func (f *watchFixture) startWatchers(b *testing.B, n int, rv, accept string) *watchers {
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &watchers{done: make(chan struct{}), cancel: cancel, errs: make(chan error, n)}
-	w.target.Store(-1)
+	w := &watchers{cancel: cancel, errs: make(chan error, n)}
+	w.expect(-1)
 	tr := benchTransport(n)
 	client := &http.Client{Transport: tr}
 	url := f.url + "/api/v1/namespaces/" + f.ns + "/configmaps?watch=1&resourceVersion=" + rv
@@ -103,7 +104,7 @@ func (f *watchFixture) startWatchers(b *testing.B, n int, rv, accept string) *wa
 			}
 			countEvents(bufio.NewReaderSize(resp.Body, 64<<10), accept, func() {
 				if w.received.Add(1) == w.target.Load() {
-					w.doneOnce.Do(func() { close(w.done) })
+					w.reached()
 				}
 			})
 		}()
@@ -172,17 +173,38 @@ func ioReadFull(r *bufio.Reader, p []byte) (int, error) {
 	return n, nil
 }
 
-// expect sets the number of events after which done closes.
+// expect arms wait for a total number of events received (since the
+// watchers started).
 func (w *watchers) expect(total int64) {
+	w.mu.Lock()
+	w.done = make(chan struct{})
 	w.target.Store(total)
-	if w.received.Load() >= total {
-		w.doneOnce.Do(func() { close(w.done) })
+	w.mu.Unlock()
+	if total >= 0 && w.received.Load() >= total {
+		w.reached()
 	}
 }
 
-func (w *watchers) wait(b *testing.B, timeout time.Duration) {
+// reached closes done if received has reached the target it was armed for.
+func (w *watchers) reached() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	select {
 	case <-w.done:
+	default:
+		if t := w.target.Load(); t >= 0 && w.received.Load() >= t {
+			close(w.done)
+		}
+	}
+}
+
+// wait returns once the target set by expect is reached.
+func (w *watchers) wait(b *testing.B, timeout time.Duration) {
+	w.mu.Lock()
+	done := w.done
+	w.mu.Unlock()
+	select {
+	case <-done:
 	case err := <-w.errs:
 		b.Fatal(err)
 	case <-time.After(timeout):
@@ -247,7 +269,6 @@ func BenchmarkWatchFanout(b *testing.B) {
 	for _, n := range []int{100, 1000} {
 		b.Run(fmt.Sprintf("watchers=%d", n), func(b *testing.B) {
 			f := newWatchFixture(b, 100)
-			defer f.close()
 			w := f.startWatchers(b, n, f.listRevision(b), "application/json")
 			writers := &http.Client{Transport: benchTransport(8)}
 			defer writers.CloseIdleConnections()
@@ -270,16 +291,13 @@ func BenchmarkWatchFanout(b *testing.B) {
 // BenchmarkWatchEncodings counts the encodings made per event: with 1 and
 // with 1000 JSON watchers, each update (written to the store directly, so
 // that only the watch path serializes) must be encoded exactly once,
-// whatever the number of watchers. Encodings are counted from the heap
-// profile at MemProfileRate=1 (every allocation recorded with its stack):
-// one per json.Marshal call (its output buffer) and one per protobuf
-// encoder output, anywhere in the process. The mixed JSON + protobuf case
-// is in examples/bench. ns/op here includes the profiler's overhead.
+// whatever the number of watchers (target: encodings/event = 1). See
+// encodingMeter for how encodings are counted; ns/op here includes the heap
+// profiler's overhead. The mixed JSON + protobuf case is in examples/bench.
 func BenchmarkWatchEncodings(b *testing.B) {
 	for _, n := range []int{1, 1000} {
 		b.Run(fmt.Sprintf("watchers=%d", n), func(b *testing.B) {
 			f := newWatchFixture(b, 100)
-			defer f.close()
 			w := f.startWatchers(b, n, f.listRevision(b), "application/json")
 			ctx := context.Background()
 			var seq int
@@ -295,8 +313,8 @@ func BenchmarkWatchEncodings(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			prof := startEncodingCount()
-			defer prof.stop()
+			m := startEncodingMeter()
+			defer m.stop()
 			// Warm-up: lets every P reach the new sampling rate.
 			const warm = 20
 			for range warm {
@@ -304,7 +322,11 @@ func BenchmarkWatchEncodings(b *testing.B) {
 			}
 			w.expect(int64(n) * warm)
 			w.wait(b, time.Minute)
-			prof.mark()
+			sample, err := f.st.Get(ctx, "/configmaps/"+f.ns+"/"+cmName(1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			m.calibrate(b, sample.Data(), jsonEncoding)
 			b.ResetTimer()
 			for range b.N {
 				update()
@@ -312,110 +334,10 @@ func BenchmarkWatchEncodings(b *testing.B) {
 			w.expect(int64(n) * int64(warm+b.N))
 			w.wait(b, 5*time.Minute)
 			b.StopTimer()
-			enc := prof.count()
-			if enc.json == 0 {
-				b.Fatal("no JSON encoding found in the heap profile: the instrumentation no longer sees json.Marshal")
-			}
-			b.ReportMetric(float64(enc.json)/float64(b.N), "encodings/event")
+			b.ReportMetric(m.encodings(b, jsonEncoding)[0]/float64(b.N), "encodings/event")
 			b.ReportMetric(perSecond(float64(n)*float64(b.N), b.Elapsed()), "events/s")
 		})
 	}
-}
-
-// encodingCount reads encodings from the heap profile.
-type encodingCount struct {
-	rate   int
-	before map[[32]uintptr]int64
-}
-
-type encodings struct{ json, protobuf int64 }
-
-func startEncodingCount() *encodingCount {
-	c := &encodingCount{rate: runtime.MemProfileRate}
-	runtime.MemProfileRate = 1
-	return c
-}
-
-func (c *encodingCount) stop() { runtime.MemProfileRate = c.rate }
-
-// mark remembers the profile's counts; count reports the encodings since.
-func (c *encodingCount) mark() { c.before = memProfile() }
-
-func (c *encodingCount) count() encodings {
-	var e encodings
-	for stk, n := range memProfile() {
-		d := n - c.before[stk]
-		if d <= 0 {
-			continue
-		}
-		switch encodingSite(stk) {
-		case "json":
-			e.json += d
-		case "protobuf":
-			e.protobuf += d
-		}
-	}
-	return e
-}
-
-// memProfile returns the allocation counts per stack, as of a completed
-// garbage collection.
-func memProfile() map[[32]uintptr]int64 {
-	runtime.GC()
-	runtime.GC()
-	var recs []runtime.MemProfileRecord
-	n, _ := runtime.MemProfile(nil, true)
-	for {
-		recs = make([]runtime.MemProfileRecord, n+64)
-		var ok bool
-		n, ok = runtime.MemProfile(recs, true)
-		if ok {
-			recs = recs[:n]
-			break
-		}
-	}
-	m := make(map[[32]uintptr]int64, len(recs))
-	for _, r := range recs {
-		m[r.Stack0] += r.AllocObjects
-	}
-	return m
-}
-
-// encodingSite classifies an allocation: "json" for the output buffer of
-// encoding/json.Marshal (its only allocation of its own), "protobuf" for
-// the output of kapi's protobuf encoder, "" otherwise.
-func encodingSite(stk [32]uintptr) string {
-	pcs := stk[:]
-	for i, pc := range pcs {
-		if pc == 0 {
-			pcs = pcs[:i]
-			break
-		}
-	}
-	var funcs []string
-	frames := runtime.CallersFrames(pcs)
-	for {
-		fr, more := frames.Next()
-		funcs = append(funcs, fr.Function)
-		if !more {
-			break
-		}
-	}
-	i := 0
-	for i < len(funcs) && strings.HasPrefix(funcs[i], "runtime.") {
-		i++
-	}
-	const protoBytes = "github.com/kapi-dev/kapi/codec/protobuf.(*encoder).bytes"
-	switch {
-	case i == len(funcs):
-		return ""
-	case funcs[i] == "encoding/json.Marshal":
-		return "json"
-	case funcs[i] == protoBytes,
-		strings.HasPrefix(funcs[i], "slices.Clone") && i+1 < len(funcs) && funcs[i+1] == protoBytes:
-		return "protobuf"
-	}
-	return ""
 }
 
 // BenchmarkWatchStalled: 8 writers send merge patches over HTTP while one
@@ -432,7 +354,6 @@ func BenchmarkWatchStalled(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			f := newWatchFixture(b, 100)
-			defer f.close()
 			rv := f.listRevision(b)
 			w := f.startWatchers(b, 1, rv, "application/json")
 			if stalled {
