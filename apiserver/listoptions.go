@@ -218,7 +218,7 @@ func (opts listOptions) filter(res *Resource) func(*store.Object) bool {
 
 // matches reports whether a stored object satisfies the selectors.
 func (opts listOptions) matches(res *Resource, o *store.Object) bool {
-	if !opts.labels.Matches(o.Labels()) {
+	if !opts.labels.Empty() && !opts.labels.Matches(o.Labels()) {
 		return false
 	}
 	return opts.fields.Empty() || opts.fields.Matches(res.fieldsOf(o))

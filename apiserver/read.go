@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/protobuf"
@@ -208,9 +210,18 @@ func writeList(w http.ResponseWriter, r *http.Request, c codec.Codec, body listB
 	w.Header().Set("Content-Length", strconv.Itoa(size))
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
-		_ = body.writeTo(w)
+		// Items are small: gather them into large writes, not one system
+		// call per few items through the server's 4 KiB buffer.
+		bw := listWriters.Get().(*bufio.Writer)
+		bw.Reset(w)
+		_ = body.writeTo(bw)
+		_ = bw.Flush()
+		bw.Reset(nil)
+		listWriters.Put(bw)
 	}
 }
+
+var listWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
 
 // listPage is one page of a list, ready to encode.
 type listPage struct {

@@ -154,6 +154,9 @@ func (r *Resource) Supports(verb string) bool { return slices.Contains(r.Verbs, 
 
 // withDefaults validates r and fills its defaults.
 func (r Resource) withDefaults() (Resource, error) {
+	if r.fieldManager != nil {
+		return r, nil // already done (registries are rebuilt from defaulted types)
+	}
 	if r.Version == "" || r.Kind == "" || r.Plural == "" {
 		return r, fmt.Errorf("apiserver: resource %+v needs Version, Kind and Plural", r)
 	}

@@ -105,8 +105,9 @@ func ComponentName(gvk meta.GroupVersionKind) string {
 // OpenAPIComponents returns the raw component schemas, by name, of the
 // built-in kinds, their lists, everything they reference, and every
 // apimachinery type (openapi.MetaComponents), with $refs of the form
-// "#/components/schemas/<name>" as in kube's OpenAPI v3 documents. Every
-// call returns a fresh copy the caller may change.
+// "#/components/schemas/<name>" as in kube's OpenAPI v3 documents. The map
+// is shared by every caller (servers start without copying it): never
+// change it; copy it with meta.DeepCopyValue to edit.
 func OpenAPIComponents() map[string]any {
-	return meta.DeepCopyValue(load().raw).(map[string]any)
+	return load().raw
 }

@@ -16,7 +16,7 @@ type entry struct {
 }
 
 // minRingCap is the smallest buffer a ring shrinks back to.
-const minRingCap = 64
+const minRingCap = 8
 
 // ring holds the entries of the consecutive revisions base .. base+n-1 in
 // a circular buffer whose length is a power of two: revision r lives in

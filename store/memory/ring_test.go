@@ -42,13 +42,13 @@ func TestRingFindsEveryRevisionAcrossWrapsAndResizes(t *testing.T) {
 	require.Equal(t, 1024, len(r.buf))
 	pop(990) // shrinks by halving while at most a quarter full
 	check()
-	require.Equal(t, minRingCap, len(r.buf))
+	require.LessOrEqual(t, len(r.buf), max(minRingCap, 4*r.n), "the buffer shrank back")
 	for range 20 { // wrap around many times at a steady size
 		push(50)
 		pop(50)
 		check()
 	}
-	require.Equal(t, minRingCap, len(r.buf))
+	require.LessOrEqual(t, len(r.buf), max(minRingCap, 4*r.n), "wrapping does not grow the buffer")
 	push(300)
 	pop(305)
 	check()
