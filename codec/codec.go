@@ -69,7 +69,7 @@ func (JSONCodec) Encode(v any) ([]byte, error) {
 	apiVersion, ok1 := obj["apiVersion"].(string)
 	kind, ok2 := obj["kind"].(string)
 	if !ok1 || !ok2 {
-		return json.Marshal(v)
+		return appendJSON(make([]byte, 0, 256), obj)
 	}
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
@@ -79,26 +79,23 @@ func (JSONCodec) Encode(v any) ([]byte, error) {
 	}
 	sort.Strings(keys)
 	var buf bytes.Buffer
-	buf.Grow(512)
 	writeTypeMetaPrefix(&buf, apiVersion, kind)
+	b := append(make([]byte, 0, 1024), buf.Bytes()...)
 	for i, k := range keys {
 		if i > 0 {
-			buf.WriteByte(',')
+			b = append(b, ',')
 		}
-		kb, _ := json.Marshal(k)
-		buf.Write(kb)
-		buf.WriteByte(':')
-		vb, err := json.Marshal(obj[k])
-		if err != nil {
+		b = appendString(b, k)
+		b = append(b, ':')
+		var err error
+		if b, err = appendJSON(b, obj[k]); err != nil {
 			return nil, err
 		}
-		buf.Write(vb)
 	}
 	if len(keys) == 0 {
-		buf.Truncate(buf.Len() - 1) // no comma after kind
+		b = b[:len(b)-1] // no comma after kind
 	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	return append(b, '}'), nil
 }
 
 // writeTypeMetaPrefix writes `{"apiVersion":"…","kind":"…",`.

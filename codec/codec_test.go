@@ -142,3 +142,26 @@ func hasNaNOrOverflow(v any) bool {
 	}
 	return false
 }
+
+// FuzzEncodeJSON checks the reflection-free encoder against encoding/json on
+// every value the decoder produces.
+func FuzzEncodeJSON(f *testing.F) {
+	for _, s := range []string{`{"a":"<b>&\u2028\n\u0001é","b":[1,-2.5,1e21,1e-7,0.000001,true,null],"c":{"z":1,"a":{}}}`,
+		`{"x":"\xff\xfe"}`, `{"n":123456789012345678901,"m":-0,"f":1.5e300}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, _, err := decodeJSON(data)
+		if err != nil {
+			return
+		}
+		got, gotErr := appendJSON(nil, v)
+		want, wantErr := json.Marshal(v)
+		if (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("errors differ: %v vs %v", gotErr, wantErr)
+		}
+		if gotErr == nil && !bytes.Equal(got, want) {
+			t.Fatalf("appendJSON=%s\njson.Marshal=%s", got, want)
+		}
+	})
+}
