@@ -111,6 +111,7 @@ func (q *request) watch() {
 	if opts.hasTimeoutSeconds && timeout > 2*time.Second {
 		finalBookmark = deadline.Add(-2 * time.Second)
 	}
+	var lastFlush time.Time
 	for {
 		waitCtx, waitCancel := ctx, context.CancelFunc(func() {})
 		if opts.allowBookmarks {
@@ -145,11 +146,44 @@ func (q *request) watch() {
 		for _, ev := range events {
 			w.sendEvent(ev)
 		}
+		// A busy stream (flushed less than a linger ago) gathers the events
+		// of the next moment into the same write: under load a watcher then
+		// makes one system call per batch, not per event; an idle stream
+		// still flushes each event at once.
+		if time.Since(lastFlush) < watchLinger {
+			lingerCtx, cancelLinger := context.WithTimeout(ctx, watchLinger)
+			for w.buf.Len() < watchBatchBytes {
+				more, err := watcher.Next(lingerCtx)
+				if err != nil {
+					if ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
+						cancelLinger()
+						w.flush()
+						w.sendError(storeError(err, q.gr(), ""))
+						return
+					}
+					break
+				}
+				for _, ev := range more {
+					w.sendEvent(ev)
+				}
+			}
+			cancelLinger()
+		}
 		if !w.flush() {
 			return
 		}
+		lastFlush = time.Now()
 	}
 }
+
+// watchLinger is how long a busy watch gathers events before writing them,
+// and watchBatchBytes how much it gathers at most. One millisecond of
+// latency under load only; it cut the system calls of a 100-watcher fan-out
+// several times over (BenchmarkWatchFanout).
+const (
+	watchLinger     = time.Millisecond
+	watchBatchBytes = 64 << 10
+)
 
 // watchStream writes events of one watch response.
 type watchStream struct {
