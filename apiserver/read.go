@@ -124,10 +124,12 @@ type listBody struct {
 }
 
 // listItem is an item's cached encoding, possibly minus its type meta, in
-// which case "{" is written before it.
+// which case "{" is written before it, or a protobuf item message, written
+// after its field tag and length.
 type listItem struct {
-	open bool
-	b    []byte
+	open     bool
+	protobuf bool
+	b        []byte
 }
 
 func (b listBody) size() int {
@@ -136,6 +138,9 @@ func (b listBody) size() int {
 		n += len(it.b)
 		if it.open {
 			n++
+		}
+		if it.protobuf {
+			n += len(protobuf.AppendListItemPrefix(nil, len(it.b)))
 		}
 	}
 	if len(b.items) > 1 {
@@ -158,6 +163,12 @@ func (b listBody) writeTo(w io.Writer) error {
 		}
 		if it.open {
 			if _, err := w.Write(openBrace); err != nil {
+				return err
+			}
+		}
+		if it.protobuf {
+			var prefix [16]byte
+			if _, err := w.Write(protobuf.AppendListItemPrefix(prefix[:0], len(it.b))); err != nil {
 				return err
 			}
 		}
@@ -285,8 +296,9 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 // encodeList writes the list envelope around the items' cached encodings,
 // so listing never re-encodes a stored version.
 func (q *request) encodeList(c codec.Codec, page listPage) (listBody, error) {
-	if pc, ok := c.(*protobuf.Codec); ok {
+	if _, ok := c.(*protobuf.Codec); ok {
 		items := make([][]byte, len(page.items))
+		body := listBody{items: make([]listItem, len(page.items))}
 		for i, it := range page.items {
 			env, err := encodeObject(c, it)
 			if err != nil {
@@ -297,8 +309,10 @@ func (q *request) encodeList(c codec.Codec, page listPage) (listBody, error) {
 				return listBody{}, fmt.Errorf("protobuf encoding of %s is not an envelope", it.Key())
 			}
 			items[i] = raw
+			body.items[i] = listItem{protobuf: true, b: raw}
 		}
-		return listBody{head: pc.EncodeList(q.res.APIVersion(), q.res.ListKind, page.meta, items)}, nil
+		body.head, body.tail = protobuf.EncodeListParts(q.res.APIVersion(), q.res.ListKind, page.meta, items)
+		return body, nil
 	}
 	if c.MediaType() != codec.JSON {
 		items := make([]any, len(page.items))

@@ -78,25 +78,47 @@ func appendListMeta(b []byte, lm meta.ListMeta) []byte {
 // no envelope), without decoding or re-encoding them. It allocates once.
 // The receiver is unused: any Codec (or nil) builds the same bytes.
 func (c *Codec) EncodeList(apiVersion, listKind string, lm meta.ListMeta, items [][]byte) []byte {
-	lms := listMetaSize(lm)
-	raw := sizeBytes(1, lms)
+	head, tail := EncodeListParts(apiVersion, listKind, lm, items)
+	b := make([]byte, 0, len(head)+len(tail)+listItemsSize(items))
+	b = append(b, head...)
 	for _, it := range items {
-		raw += sizeBytes(2, len(it))
+		b = AppendListItemPrefix(b, len(it))
+		b = append(b, it...)
 	}
+	return append(b, tail...)
+}
+
+func listItemsSize(items [][]byte) int {
+	n := 0
+	for _, it := range items {
+		n += sizeBytes(2, len(it))
+	}
+	return n
+}
+
+// EncodeListParts returns what comes before and after the items of an
+// enveloped list, so that a large list is written without copying its
+// items into one buffer: head, then for each item AppendListItemPrefix and
+// the item's message, then tail.
+func EncodeListParts(apiVersion, listKind string, lm meta.ListMeta, items [][]byte) (head, tail []byte) {
+	lms := listMetaSize(lm)
+	raw := sizeBytes(1, lms) + listItemsSize(items)
 	tm := sizeString(1, apiVersion) + sizeString(2, listKind)
-	size := len(magic) + 1 + protowire.SizeVarint(uint64(tm)) + tm + sizeBytes(2, raw) + 4
-	b := make([]byte, 0, size)
+	b := make([]byte, 0, len(magic)+1+protowire.SizeVarint(uint64(tm))+tm+protowire.SizeVarint(uint64(raw))+1+sizeBytes(1, lms))
 	b = appendEnvelopeHead(b, apiVersion, listKind, tm)
 	b = protowire.AppendTag(b, 2, protowire.BytesType)
 	b = protowire.AppendVarint(b, uint64(raw))
 	b = protowire.AppendTag(b, 1, protowire.BytesType)
 	b = protowire.AppendVarint(b, uint64(lms))
 	b = appendListMeta(b, lm)
-	for _, it := range items {
-		b = protowire.AppendTag(b, 2, protowire.BytesType)
-		b = protowire.AppendBytes(b, it)
-	}
-	return appendEnvelopeTail(b)
+	return b, appendEnvelopeTail(nil)
+}
+
+// AppendListItemPrefix appends the field tag and length that precede an
+// item of n bytes in a list message.
+func AppendListItemPrefix(b []byte, n int) []byte {
+	b = protowire.AppendTag(b, 2, protowire.BytesType)
+	return protowire.AppendVarint(b, uint64(n))
 }
 
 // EncodeWatchEvent builds the message of one protobuf watch event:
