@@ -56,6 +56,11 @@ func (q *request) serve() {
 		}
 		q.serveScale()
 		return
+	case "finalize":
+		if !isNamespaceResource(q.res) {
+			q.fail(notFoundPath(q.r))
+			return
+		}
 	case "status":
 		if !q.res.StatusSubresource {
 			q.fail(notFoundPath(q.r))
@@ -67,8 +72,11 @@ func (q *request) serve() {
 	}
 	verb := q.info.Verb
 	supported := q.res.Supports(verb)
-	if q.info.Subresource == "status" {
+	switch q.info.Subresource {
+	case "status":
 		supported = verb == VerbGet || verb == VerbUpdate || verb == VerbPatch
+	case "finalize":
+		supported = verb == VerbUpdate
 	}
 	if !supported {
 		q.fail(q.methodNotSupported(verb))

@@ -369,3 +369,19 @@ func TestDiscovery(t *testing.T) {
 	assert.Equal(t, "1", v.body["major"])
 	assert.Equal(t, http.StatusOK, ts.do("GET", "/healthz", "").code)
 }
+
+func TestNamespaceFinalize(t *testing.T) {
+	ts := newTestServer(t)
+	require.Equal(t, http.StatusCreated, ts.do("POST", "/api/v1/namespaces", `{"metadata":{"name":"gone"}}`).code)
+	r := ts.do("DELETE", "/api/v1/namespaces/gone", "")
+	require.Equal(t, http.StatusOK, r.code)
+	assert.Equal(t, "Terminating", field(r.body, "status.phase"), "the kubernetes finalizer holds it")
+
+	r = ts.do("PUT", "/api/v1/namespaces/gone/finalize", `{"metadata":{"name":"gone","labels":{"ignored":"x"}},"spec":{"finalizers":[]}}`)
+	require.Equal(t, http.StatusOK, r.code, string(r.raw))
+	assert.Empty(t, field(r.body, "spec.finalizers"))
+	assert.Nil(t, field(r.body, "metadata.labels.ignored"), "finalize changes only spec.finalizers")
+	assert.Equal(t, http.StatusNotFound, ts.do("GET", "/api/v1/namespaces/gone", "").code,
+		"a terminating namespace left without finalizers is deleted, as kube's finalize store does")
+	assert.Equal(t, http.StatusMethodNotAllowed, ts.do("GET", "/api/v1/namespaces/default/finalize", "").code)
+}

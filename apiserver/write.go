@@ -418,6 +418,26 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 	if isNamespaceResource(q.res) && q.info.Subresource == "" {
 		next["status"] = meta.DeepCopyValue(old["status"]) // namespace phase is server-owned
 	}
+	if q.info.Subresource == "finalize" {
+		// /finalize changes a namespace's spec.finalizers and nothing else; a
+		// terminating namespace left without finalizers is then deleted.
+		finalizers, _ := meta.NestedField(next, "spec", "finalizers")
+		kept := old.DeepCopy()
+		if mf, ok := next.Metadata()["managedFields"]; ok {
+			kept.MetadataForWrite()["managedFields"] = mf
+		}
+		spec, _ := kept["spec"].(map[string]any)
+		if spec == nil {
+			spec = map[string]any{}
+			kept["spec"] = spec
+		}
+		if finalizers == nil {
+			delete(spec, "finalizers")
+		} else {
+			spec["finalizers"] = finalizers
+		}
+		next = kept
+	}
 	schemaErrs := q.res.applyDefaults(next, false)
 	if err := q.res.typedDecodeError(schemaErrs); err != nil {
 		return nil, err

@@ -39,7 +39,7 @@ const degree = 32
 // Defaults for the zero values of Config.
 const (
 	DefaultHistoryLimit  = 10_000
-	DefaultMaxHistory    = 100_000
+	DefaultMaxHistory    = 25_000
 	DefaultMinHistoryAge = 75 * time.Second
 	DefaultMaxHistoryAge = 5 * time.Minute
 	DefaultFutureWait    = 3 * time.Second
@@ -51,8 +51,10 @@ type Config struct {
 	// when the oldest is older than MinHistoryAge. Default 10_000.
 	HistoryLimit int
 	// MaxHistory caps the revisions kept whatever their age, so a write
-	// burst cannot grow the history without bound. Default 100_000; raised
-	// to HistoryLimit when lower.
+	// burst cannot grow the history without bound. Default 25_000: each
+	// revision pins its snapshot's copied B-tree path (about 4.6 KB with
+	// 100,000 objects, BenchmarkHistoryMemory), so about 115 MB at most;
+	// raised to HistoryLimit when lower.
 	MaxHistory int
 	// MinHistoryAge keeps revisions younger than it even past
 	// HistoryLimit (up to MaxHistory), so a burst of writes does not cut the
