@@ -110,6 +110,9 @@ func (r *Resource) present(obj *store.Object) *store.Object {
 	if obj == nil || !r.customResource {
 		return obj
 	}
+	if r.storageVersion == r.APIVersion() && obj.Revision() >= r.schemaRevision {
+		return obj // stored as served (writes convert to the storage version): no need to decode it
+	}
 	data := obj.Data()
 	if r.Schema != nil && obj.Revision() < r.schemaRevision {
 		defaulted := data.DeepCopy()
