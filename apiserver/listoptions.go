@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/selectors"
@@ -224,16 +225,26 @@ func (opts listOptions) matches(res *Resource, o *store.Object) bool {
 	return opts.fields.Empty() || opts.fields.Matches(res.fieldsOf(o))
 }
 
-// fieldsKey caches an object version's selectable field values (per
-// registration: versions of a custom resource may declare different
-// fields). One pointer, so using it as a key allocates nothing.
-type fieldsKey struct{ res *Resource }
+// fieldsKey caches an object version's selectable field values, per
+// group, resource, version and set of selectable fields (versions of a
+// custom resource may declare different ones). Keys are interned, so the
+// cache survives registry rebuilds, and they are pointers, so using one as
+// a key allocates nothing.
+type fieldsKey struct{ id string }
+
+var fieldsKeys sync.Map // id -> *fieldsKey
+
+func internFieldsKey(r *Resource) *fieldsKey {
+	id := r.GroupResource().String() + "/" + r.Version + "/" + strings.Join(r.SelectableFields, ",")
+	k, _ := fieldsKeys.LoadOrStore(id, &fieldsKey{id: id})
+	return k.(*fieldsKey)
+}
 
 // fieldsOf returns the values of the fields selectors may name, computed
 // once per stored version (like kube's watch cache keeps them beside each
 // object), so that filtering never decodes an object twice.
 func (r *Resource) fieldsOf(o *store.Object) selectors.FieldSet {
-	v, _ := o.Derived(fieldsKey{r}, func(obj meta.Object) (any, error) {
+	v, _ := o.Derived(r.fieldsKey, func(obj meta.Object) (any, error) {
 		f := selectors.FieldSet{"metadata.name": obj.Name(), "metadata.namespace": obj.Namespace()}
 		for _, path := range r.SelectableFields {
 			if v, ok := fieldValue(obj, path); ok {

@@ -93,6 +93,7 @@ type Resource struct {
 	openAPISchema map[string]any
 	otherVersions []string
 	fieldManager  *fieldManagerSlot
+	fieldsKey     *fieldsKey
 }
 
 // toStorage converts an object written at the request's version to the
@@ -177,6 +178,7 @@ func (r Resource) withDefaults() (Resource, error) {
 	}
 	r.Verbs = slices.Sorted(slices.Values(r.Verbs))
 	r.fieldManager = &fieldManagerSlot{}
+	r.fieldsKey = internFieldsKey(&r)
 	r.PrinterColumns = slices.Clone(r.PrinterColumns)
 	for i := range r.PrinterColumns {
 		c := &r.PrinterColumns[i]
