@@ -231,6 +231,7 @@ type discardResponse struct {
 	head       []byte
 	countItems bool
 	items      int
+	carry      []byte // the last len(itemMarker)-1 bytes written, with countItems
 }
 
 func (d *discardResponse) Header() http.Header {
@@ -249,15 +250,41 @@ func (d *discardResponse) Write(p []byte) (int, error) {
 		d.head = append(d.head, p[:min(len(p), 1024-len(d.head))]...)
 	}
 	if d.countItems {
-		d.items += bytes.Count(p, itemMarker)
+		d.items += countMarkers(&d.carry, p)
 	}
 	return len(p), nil
 }
 
+// countMarkers counts itemMarker in p, and the markers that begin in carry
+// (the end of the previous writes) and end in p: lists are written in
+// large chunks that split items anywhere. carry is updated to the last
+// len(itemMarker)-1 bytes written.
+func countMarkers(carry *[]byte, p []byte) int {
+	k := len(itemMarker) - 1
+	n := 0
+	if len(*carry) > 0 {
+		// Every match in carry+p[:k] straddles the boundary: carry and
+		// p[:k] are each shorter than the marker.
+		joined := append(append([]byte(nil), *carry...), p[:min(len(p), k)]...)
+		n += bytes.Count(joined, itemMarker)
+	}
+	n += bytes.Count(p, itemMarker)
+	if len(p) >= k {
+		*carry = append((*carry)[:0], p[len(p)-k:]...)
+	} else {
+		*carry = append(*carry, p...)
+		if len(*carry) > k {
+			*carry = append((*carry)[:0], (*carry)[len(*carry)-k:]...)
+		}
+	}
+	return n
+}
+
 // itemMarker occurs once per object in a JSON list of the benchmarks'
-// ConfigMaps and Pods (in metadata; items may be written without kind).
-// An item split across two writes would be missed, which kapi's lists
-// (one write per item) never do.
+// ConfigMaps and Pods (in metadata; list items of built-in kinds are
+// written without kind and apiVersion, as kube writes them). Lists are
+// written in 64 KiB chunks, so a marker may straddle two writes:
+// discardResponse counts those too (countMarkers).
 var itemMarker = []byte(`"creationTimestamp":"`)
 
 // speed remembers the throughput a baseline sub-benchmark measured, so that
