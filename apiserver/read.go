@@ -140,7 +140,7 @@ func (b listBody) size() int {
 			n++
 		}
 		if it.protobuf {
-			n += len(protobuf.AppendListItemPrefix(nil, len(it.b)))
+			n += protobuf.ListItemPrefixSize(len(it.b))
 		}
 	}
 	if len(b.items) > 1 {
@@ -155,6 +155,7 @@ func (b listBody) writeTo(w io.Writer) error {
 	if _, err := w.Write(b.head); err != nil {
 		return err
 	}
+	var prefix []byte // protobuf items' tag and length, one buffer for all
 	for i, it := range b.items {
 		if i > 0 && len(b.sep) > 0 {
 			if _, err := w.Write(b.sep); err != nil {
@@ -167,8 +168,8 @@ func (b listBody) writeTo(w io.Writer) error {
 			}
 		}
 		if it.protobuf {
-			var prefix [16]byte
-			if _, err := w.Write(protobuf.AppendListItemPrefix(prefix[:0], len(it.b))); err != nil {
+			prefix = protobuf.AppendListItemPrefix(prefix[:0], len(it.b))
+			if _, err := w.Write(prefix); err != nil {
 				return err
 			}
 		}
@@ -222,17 +223,27 @@ func writeList(w http.ResponseWriter, r *http.Request, c codec.Codec, body listB
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
 		// Items are small: gather them into large writes, not one system
-		// call per few items through the server's 4 KiB buffer.
-		bw := listWriters.Get().(*bufio.Writer)
+		// call per few items through the server's 4 KiB buffer. A page of
+		// up to a MiB goes out in one write.
+		pool := &smallListWriters
+		if size > smallListBuffer {
+			pool = &largeListWriters
+		}
+		bw := pool.Get().(*bufio.Writer)
 		bw.Reset(w)
 		_ = body.writeTo(bw)
 		_ = bw.Flush()
 		bw.Reset(nil)
-		listWriters.Put(bw)
+		pool.Put(bw)
 	}
 }
 
-var listWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
+const smallListBuffer = 64 << 10
+
+var (
+	smallListWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, smallListBuffer) }}
+	largeListWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 1<<20) }}
+)
 
 // listPage is one page of a list, ready to encode.
 type listPage struct {

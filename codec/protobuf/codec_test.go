@@ -64,6 +64,14 @@ func TestFrame(t *testing.T) {
 	}
 }
 
+func TestListItemPrefixSizeIsTheLengthOfThePrefix(t *testing.T) {
+	for _, n := range []int{0, 1, 127, 128, 16383, 16384, 1 << 21, 1 << 28} {
+		if got, want := ListItemPrefixSize(n), len(AppendListItemPrefix(nil, n)); got != want {
+			t.Errorf("ListItemPrefixSize(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
+
 const configMapJSON = `{
 	"apiVersion": "v1", "kind": "ConfigMap",
 	"metadata": {"name": "cm", "namespace": "default", "uid": "u-1", "resourceVersion": "7",

@@ -121,6 +121,12 @@ func AppendListItemPrefix(b []byte, n int) []byte {
 	return protowire.AppendVarint(b, uint64(n))
 }
 
+// ListItemPrefixSize is len(AppendListItemPrefix(nil, n)), without
+// building it.
+func ListItemPrefixSize(n int) int {
+	return protowire.SizeTag(2) + protowire.SizeVarint(uint64(n))
+}
+
 // EncodeWatchEvent builds the message of one protobuf watch event:
 // metav1.WatchEvent{type, object: RawExtension{raw: object}}, where object
 // is the enveloped object (Encode output, or Envelope of a cached
