@@ -8,6 +8,12 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
 )
 
 // FuzzDecodeContinueToken: any client-supplied continue value is either
@@ -87,5 +93,41 @@ func FuzzPatch(f *testing.F) {
 				t.Fatalf("a failed patch (%d) changed the object:\nbefore %s\nafter  %s", rec.Code, before, after)
 			}
 		}
+	})
+}
+
+// FuzzMergePatchMatchesTheLibrary holds mergePatch to the result of
+// evanphx/json-patch's MergePatch, which kube-apiserver uses, for any
+// object patch of any object document.
+func FuzzMergePatchMatchesTheLibrary(f *testing.F) {
+	f.Add([]byte(`{"a":1,"b":{"c":"d","e":[1,null,{"f":null}]}}`), []byte(`{"a":null,"b":{"c":null,"x":{"y":null,"z":1}}}`))
+	f.Add([]byte(`{"a":{"b":1}}`), []byte(`{"a":[{"c":null},null]}`))
+	f.Add([]byte(`{"a":"s"}`), []byte(`{"a":[{"c":null},null],"n":null}`))
+	f.Add([]byte(`{"a":null}`), []byte(`{"a":{"b":null,"c":{"d":null}}}`))
+	f.Add([]byte(`{"a":{"b":{"c":1}}}`), []byte(`{"a":{"b":{"c":{"d":null}}}}`))
+	f.Add([]byte(`{}`), []byte(`{}`))
+	f.Fuzz(func(t *testing.T, doc, patch []byte) {
+		d, err := codec.JSONCodec{}.Decode(doc)
+		if err != nil || len(d.Duplicates) > 0 {
+			return
+		}
+		p, err := codec.JSONCodec{}.Decode(patch)
+		if err != nil || len(p.Duplicates) > 0 {
+			return
+		}
+		want, err := jsonpatch.MergePatch(doc, patch)
+		if err != nil {
+			t.Skip("the library rejects it")
+		}
+		patchBefore := meta.DeepCopyValue(p.Object)
+		got := d.Object.DeepCopy()
+		mergePatch(got, p.Object)
+		var wantV, gotV any
+		require.NoError(t, json.Unmarshal(want, &wantV))
+		gotJSON, err := json.Marshal(got)
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal(gotJSON, &gotV))
+		require.Equal(t, wantV, gotV, "merge of %s into %s", patch, doc)
+		require.Equal(t, patchBefore, p.Object, "the patch was modified")
 	})
 }

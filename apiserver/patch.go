@@ -88,6 +88,22 @@ func (q *request) patch() {
 				q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err)))
 				return
 			}
+			if d, err := (codec.JSONCodec{}).Decode(body); err == nil && probe != nil {
+				// The usual case, a patch that is an object: merged into
+				// a copy of the decoded object (see mergePatch). Other
+				// documents (null) go through the library as bytes.
+				apply = func(cur *store.Object) (meta.Object, []byte, error) {
+					obj := q.res.present(cur).Data().DeepCopy()
+					mergePatch(obj, d.Object)
+					// The merged document, as field validation reports it.
+					patched, err := codec.JSONCodec{}.Encode(obj)
+					if err != nil {
+						return nil, nil, meta.Internal(err)
+					}
+					return obj, patched, nil
+				}
+				break
+			}
 			patchBytes = func(current []byte) ([]byte, error) {
 				out, err := jsonpatch.MergePatch(current, body)
 				if err != nil {
