@@ -35,11 +35,11 @@ func mergePatch(doc, patch map[string]any) {
 }
 
 func mergeValue(cur, patch any) any {
-	curObj, ok := asMap(cur)
+	curObj, ok := meta.AsMap(cur)
 	if !ok {
 		return withoutNulls(patch)
 	}
-	patchObj, ok := asMap(patch)
+	patchObj, ok := meta.AsMap(patch)
 	if !ok {
 		return meta.DeepCopyValue(patch)
 	}
@@ -49,7 +49,7 @@ func mergeValue(cur, patch any) any {
 
 // withoutNulls copies v without the null-valued keys of its objects.
 func withoutNulls(v any) any {
-	if m, ok := asMap(v); ok {
+	if m, ok := meta.AsMap(v); ok {
 		out := make(map[string]any, len(m))
 		for k, e := range m {
 			if e != nil {
@@ -68,14 +68,4 @@ func withoutNulls(v any) any {
 		return out
 	}
 	return v
-}
-
-func asMap(v any) (map[string]any, bool) {
-	switch m := v.(type) {
-	case map[string]any:
-		return m, true
-	case meta.Object:
-		return m, true
-	}
-	return nil, false
 }

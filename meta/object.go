@@ -155,6 +155,18 @@ func DeepCopyValue(v any) any {
 	}
 }
 
+// AsMap reads a JSON object, which decoding gives as either a
+// map[string]any or an Object.
+func AsMap(v any) (map[string]any, bool) {
+	switch m := v.(type) {
+	case map[string]any:
+		return m, true
+	case Object:
+		return m, true
+	}
+	return nil, false
+}
+
 // AsInt64 reads an integer from a JSON-shaped value of any numeric type.
 func AsInt64(v any) (int64, bool) {
 	switch n := v.(type) {

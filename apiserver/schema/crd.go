@@ -485,7 +485,7 @@ func (d *decoder) defaultErrors(s *Schema, at p, isResourceRoot, insideMeta bool
 			}
 		}
 		var vErrs meta.FieldErrors
-		if m, ok := asMap(s.DefaultValue); ok && s.XEmbeddedResource && !insideMeta {
+		if m, ok := meta.AsMap(s.DefaultValue); ok && s.XEmbeddedResource && !insideMeta {
 			vErrs = validateEmbeddedResource(fpath([]byte(dp)), m)
 		}
 		if len(vErrs) == 0 {

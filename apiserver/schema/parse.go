@@ -162,21 +162,11 @@ func joinDot(a, b string) string {
 	return a + "." + b
 }
 
-func asMap(v any) (map[string]any, bool) {
-	switch m := v.(type) {
-	case map[string]any:
-		return m, true
-	case meta.Object:
-		return m, true
-	}
-	return nil, false
-}
-
 // schema decodes one schema object. jsonPath is the strict-decoding path
 // used for unknown-field warnings, goPath the Go struct path of decode
 // errors.
 func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
-	m, ok := asMap(v)
+	m, ok := meta.AsMap(v)
 	if !ok {
 		if v == nil {
 			return &Schema{}
@@ -279,7 +269,7 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 			if val == nil {
 				continue
 			}
-			pm, ok := asMap(val)
+			pm, ok := meta.AsMap(val)
 			if !ok {
 				d.fail(kp, val, "map[string]v1.JSONSchemaProps")
 				continue
@@ -295,7 +285,7 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 				info.additionalPropsBool = true
 				s.AdditionalProperties = &SchemaOrBool{Allows: a}
 			default:
-				if _, ok := asMap(val); !ok {
+				if _, ok := meta.AsMap(val); !ok {
 					d.fail(kp, val, "v1.JSONSchemaPropsOrBool")
 					continue
 				}
@@ -310,7 +300,7 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 					d.schema(e, fmt.Sprintf("%s[%d]", jp, i), kp)
 				}
 			default:
-				if _, ok := asMap(val); !ok {
+				if _, ok := meta.AsMap(val); !ok {
 					d.fail(kp, val, "v1.JSONSchemaPropsOrArray")
 					continue
 				}
@@ -351,10 +341,10 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 		case "additionalItems":
 			info.additionalItems = val != nil
 		case "patternProperties":
-			pm, _ := asMap(val)
+			pm, _ := meta.AsMap(val)
 			info.patternProperties = len(pm) > 0
 		case "definitions":
-			pm, _ := asMap(val)
+			pm, _ := meta.AsMap(val)
 			info.definitions = len(pm) > 0
 		case "dependencies":
 			info.dependencies = val != nil

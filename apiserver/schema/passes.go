@@ -99,7 +99,7 @@ func (vd *validator) embeddedAt(s *Schema, v any, p fpath) {
 	}
 	switch x := v.(type) {
 	case map[string]any, meta.Object:
-		m, _ := asMap(x)
+		m, _ := meta.AsMap(x)
 		if s.XEmbeddedResource {
 			vd.errs = append(vd.errs, validateEmbeddedResource(p, m)...)
 		}
@@ -176,7 +176,7 @@ func badValue(v any) any {
 // as a DNS label. Labels, annotations and owner references are not
 // checked here.
 func validateEmbeddedMeta(p fpath, v any) meta.FieldErrors {
-	m, ok := asMap(v)
+	m, ok := meta.AsMap(v)
 	if !ok {
 		if v == nil {
 			return nil
@@ -212,7 +212,7 @@ func (vd *validator) lists(s *Schema, v any, prefix string) {
 	if !subtreeHas(s, false) {
 		return
 	}
-	m, ok := asMap(v)
+	m, ok := meta.AsMap(v)
 	if !ok {
 		// kube starts this check at an object.
 		if list, isList := v.([]any); isList {
@@ -307,7 +307,7 @@ type unspecifiedKey struct{}
 
 func listMapDuplicates(s *Schema, list []any, p fpath) meta.FieldErrors {
 	for i, x := range list {
-		if _, ok := asMap(x); x != nil && !ok {
+		if _, ok := meta.AsMap(x); x != nil && !ok {
 			return meta.FieldErrors{{Type: meta.ErrorInvalid, Field: p.index(i).String(), Value: x,
 				Detail: "must be an object for an array of list-type map"}}
 		}
@@ -318,7 +318,7 @@ func listMapDuplicates(s *Schema, list []any, p fpath) meta.FieldErrors {
 	keys := make([]any, len(list))
 	single := len(s.XListMapKeys) == 1
 	for i, x := range list {
-		m, _ := asMap(x)
+		m, _ := meta.AsMap(x)
 		if single {
 			if k, ok := m[s.XListMapKeys[0]]; ok && m != nil {
 				keys[i] = k

@@ -33,7 +33,7 @@ func (s *Schema) Prune(obj map[string]any, isRoot bool) []string {
 	}
 	p := &pruner{withMeta: true, parent: make([]byte, 0, 128)}
 	if isRoot {
-		if md, ok := asMap(obj["metadata"]); ok {
+		if md, ok := meta.AsMap(obj["metadata"]); ok {
 			p.parent = append(p.parent[:0], "metadata"...)
 			p.prune(md, ObjectMeta(), &p.rootMeta)
 			p.parent = p.parent[:0]
@@ -51,7 +51,7 @@ func (s *Schema) Prune(obj map[string]any, isRoot bool) []string {
 // metadata handling), for defaults.
 func pruneValue(v any, s *Schema, isRoot bool, paths *[]string) {
 	p := &pruner{}
-	if m, ok := asMap(v); ok {
+	if m, ok := meta.AsMap(v); ok {
 		p.pruneObject(m, s, isRoot || s.IsEmbeddedResource())
 	} else {
 		p.prune(v, s, &p.paths)
@@ -160,7 +160,7 @@ func (p *pruner) embeddedMetadata(k string, v any) {
 	if !p.withMeta || k != "metadata" || len(p.parent) == 0 {
 		return
 	}
-	md, ok := asMap(v)
+	md, ok := meta.AsMap(v)
 	if !ok {
 		return
 	}

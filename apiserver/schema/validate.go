@@ -234,7 +234,7 @@ func (vd *validator) node(s *Schema, v any) {
 	}
 	vd.enum(s, v)
 	if k == kindObject {
-		m, _ := asMap(v)
+		m, _ := meta.AsMap(v)
 		vd.objectChecks(s, c, m)
 	}
 }
