@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -60,3 +61,45 @@ func deploymentManager(t testing.TB) *Manager {
 }
 
 var gvkWidget = meta.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Widget"}
+
+// FuzzIdentityMatchesEncodingJSON holds the identity key's fast paths to
+// encoding/json: String writes json.Marshal's bytes, and whatever
+// parseIdentity reads without encoding/json, json.Unmarshal reads alike.
+func FuzzIdentityMatchesEncodingJSON(f *testing.F) {
+	f.Add("kubectl", "Update", "v1", "", `{"manager":"kubectl","operation":"Update","apiVersion":"v1"}`)
+	f.Add("ctl<&>", "Apply", "apps/v1", "status", `{"manager":"a\"b","operation":"Apply"}`)
+	f.Add("é", "", "", "scale", `{"operation":"Update","manager":"x"}`)
+	f.Add("", "", "", "", `{}`)
+	f.Fuzz(func(t *testing.T, manager, operation, apiVersion, subresource, key string) {
+		id := identity{Manager: manager, Operation: operation, APIVersion: apiVersion, Subresource: subresource}
+		want := id
+		if want.Operation == OperationApply {
+			want.APIVersion = ""
+		}
+		b, err := json.Marshal(want)
+		require.NoError(t, err)
+		require.Equal(t, string(b), id.String())
+		got, ok := parseIdentity(id.String())
+		require.True(t, ok)
+		var viaJSON identity
+		require.NoError(t, json.Unmarshal(b, &viaJSON))
+		require.Equal(t, viaJSON, got)
+
+		if fast, ok := parsePlainIdentity(key); ok {
+			var slow identity
+			require.NoError(t, json.Unmarshal([]byte(key), &slow), "read %q without encoding/json", key)
+			require.Equal(t, slow, fast)
+		}
+	})
+}
+
+func TestSerializePathElementWritesFieldNamesAsFieldpathDoes(t *testing.T) {
+	for _, name := range []string{"data", "", "f:x", `a"b`, "é", "."} {
+		pe := fieldpath.PathElement{FieldName: &name}
+		want, err := fieldpath.SerializePathElement(pe)
+		require.NoError(t, err)
+		got, err := serializePathElement(pe)
+		require.NoError(t, err)
+		require.Equal(t, want, got, "field name %q", name)
+	}
+}

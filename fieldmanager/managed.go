@@ -52,16 +52,88 @@ func (id identity) String() string {
 	if id.Operation == OperationApply {
 		id.APIVersion = ""
 	}
+	// Strings that encoding/json writes as they are (the usual manager
+	// names and versions) are joined directly, to the same bytes.
+	if plainJSON(id.Manager) && plainJSON(id.Operation) && plainJSON(id.APIVersion) && plainJSON(id.Subresource) {
+		var b strings.Builder
+		b.WriteByte('{')
+		for i, v := range id.values() {
+			if v == "" {
+				continue
+			}
+			if b.Len() > 1 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`"` + identityFieldNames[i] + `":"` + v + `"`)
+		}
+		b.WriteByte('}')
+		return b.String()
+	}
 	b, _ := json.Marshal(id) // cannot fail: four strings
 	return string(b)
 }
 
+// identityFieldNames are identity's JSON field names, in its order.
+var identityFieldNames = [4]string{"manager", "operation", "apiVersion", "subresource"}
+
+func (id identity) values() [4]string {
+	return [4]string{id.Manager, id.Operation, id.APIVersion, id.Subresource}
+}
+
+// plainJSON reports whether encoding/json writes s between quotes as it
+// is: printable ASCII without quotes, backslashes or the HTML characters
+// it escapes.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
 func parseIdentity(s string) (identity, bool) {
+	if id, ok := parsePlainIdentity(s); ok {
+		return id, true
+	}
 	var id identity
 	if err := json.Unmarshal([]byte(s), &id); err != nil {
 		return identity{}, false
 	}
 	return id, true
+}
+
+// parsePlainIdentity reads what String writes without encoding/json:
+// the four fields, in order, with plain values. Anything else (escapes,
+// other spellings) is left to encoding/json.
+func parsePlainIdentity(s string) (identity, bool) {
+	rest, ok := strings.CutPrefix(s, "{")
+	if !ok {
+		return identity{}, false
+	}
+	var values [4]string
+	next := 0
+	for rest != "}" {
+		if next > 0 {
+			if rest, ok = strings.CutPrefix(rest, ","); !ok {
+				return identity{}, false
+			}
+		}
+		i := next
+		for ; i < len(values); i++ {
+			if r, ok := strings.CutPrefix(rest, `"`+identityFieldNames[i]+`":"`); ok {
+				rest = r
+				break
+			}
+		}
+		end := strings.IndexByte(rest, '"')
+		if i == len(values) || end <= 0 || !plainJSON(rest[:end]) {
+			return identity{}, false
+		}
+		values[i], rest, next = rest[:end], rest[end+1:], i+1
+	}
+	return identity{Manager: values[0], Operation: values[1], APIVersion: values[2], Subresource: values[3]}, true
 }
 
 // errNotEntries is returned for a managedFields value that is not a list of
@@ -297,7 +369,7 @@ func readFields(m map[string]any) (children *fieldpath.Set, isMember bool, err e
 func setToFields(s *fieldpath.Set) (map[string]any, error) {
 	out := make(map[string]any, s.Members.Size()+s.Children.Size())
 	for pe := range s.Members.All() {
-		k, err := fieldpath.SerializePathElement(pe)
+		k, err := serializePathElement(pe)
 		if err != nil {
 			return nil, err
 		}
@@ -305,7 +377,7 @@ func setToFields(s *fieldpath.Set) (map[string]any, error) {
 	}
 	for pe := range s.Children.All() {
 		child, _ := s.Children.Get(pe)
-		k, err := fieldpath.SerializePathElement(pe)
+		k, err := serializePathElement(pe)
 		if err != nil {
 			return nil, err
 		}
@@ -319,6 +391,15 @@ func setToFields(s *fieldpath.Set) (map[string]any, error) {
 		out[k] = sub
 	}
 	return out, nil
+}
+
+// serializePathElement is fieldpath.SerializePathElement, which writes a
+// field name as "f:" and the name; the common case skips its writer.
+func serializePathElement(pe fieldpath.PathElement) (string, error) {
+	if pe.FieldName != nil {
+		return "f:" + *pe.FieldName, nil
+	}
+	return fieldpath.SerializePathElement(pe)
 }
 
 // encodeManaged renders m as metadata.managedFields, sorted like

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -24,6 +25,7 @@ type Manager struct {
 	zero     map[string]any            // fields of the kind's zero value (see zero.go)
 	versions map[string]bool           // apiVersions whose managedFields entries are kept
 	reset    map[string]*fieldpath.Set // by subresource: fields writes through it never own
+	emptyTVs sync.Map                  // apiVersion → *typed.TypedValue of empty(apiVersion), read-only
 }
 
 // Config is everything New needs; its zero values mean kube's defaults.
@@ -220,12 +222,15 @@ func (m *Manager) Update(live, obj meta.Object, o Options) (result meta.Object) 
 		return out
 	}
 	c := m.newCall(o, mf.fields)
-	if live == nil {
-		live = m.empty(c.APIVersion)
-	}
 
 	// 3. Let SMD compute the new ownership.
-	liveTV, err := m.typed.FromUnstructured(map[string]any(live), typed.AllowDuplicates)
+	var liveTV *typed.TypedValue
+	var err error
+	if live == nil {
+		liveTV, err = m.emptyTyped(c.APIVersion)
+	} else {
+		liveTV, err = m.typed.FromUnstructured(map[string]any(live), typed.AllowDuplicates)
+	}
 	if err != nil {
 		return out
 	}
@@ -238,12 +243,26 @@ func (m *Manager) Update(live, obj meta.Object, o Options) (result meta.Object) 
 		return out
 	}
 
-	// 4. Encode.
+	// 4. Encode, into out's metadata, which is out's own.
 	entries, err := encodeManaged(mf)
 	if err != nil {
 		return out
 	}
-	return withManagedFields(out, entries)
+	return withManagedFieldsInPlace(out, entries)
+}
+
+// emptyTyped is the typed value of empty(apiVersion), what a create is
+// compared against: made once per version, and only read afterwards.
+func (m *Manager) emptyTyped(apiVersion string) (*typed.TypedValue, error) {
+	if tv, ok := m.emptyTVs.Load(apiVersion); ok {
+		return tv.(*typed.TypedValue), nil
+	}
+	tv, err := m.typed.FromUnstructured(map[string]any(m.empty(apiVersion)), typed.AllowDuplicates)
+	if err != nil {
+		return nil, err
+	}
+	m.emptyTVs.Store(apiVersion, tv)
+	return tv, nil
 }
 
 // track is a non-apply write by id from liveTV to newTV: SMD's
