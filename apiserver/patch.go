@@ -56,9 +56,11 @@ func (q *request) patch() {
 		q.fail(err)
 		return
 	}
-	// apply returns the patched object and, for the byte-level patch types,
-	// its JSON (for field validation's document order).
-	var apply func(cur *store.Object) (meta.Object, []byte, error)
+	// apply returns the patched object and, for the patch types other than
+	// apply, what field validation reports problems against: the patched
+	// JSON (whose document order the warnings follow) or, for strategic
+	// merge, the patch. It is made only when there are problems.
+	var apply func(cur *store.Object) (meta.Object, func() []byte, error)
 	switch patchType {
 	case jsonPatchType, mergePatchType:
 		var patchBytes func(current []byte) ([]byte, error)
@@ -92,15 +94,19 @@ func (q *request) patch() {
 				// The usual case, a patch that is an object: merged into
 				// a copy of the decoded object (see mergePatch). Other
 				// documents (null) go through the library as bytes.
-				apply = func(cur *store.Object) (meta.Object, []byte, error) {
+				merge := func(cur *store.Object) meta.Object {
 					obj := q.res.present(cur).Data().DeepCopy()
 					mergePatch(obj, d.Object)
-					// The merged document, as field validation reports it.
-					patched, err := codec.JSONCodec{}.Encode(obj)
-					if err != nil {
-						return nil, nil, meta.Internal(err)
+					return obj
+				}
+				apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
+					// The merged document before pruning, merged again
+					// when field validation needs it.
+					patched := func() []byte {
+						b, _ := codec.JSONCodec{}.Encode(merge(cur))
+						return b
 					}
-					return obj, patched, nil
+					return merge(cur), patched, nil
 				}
 				break
 			}
@@ -112,7 +118,7 @@ func (q *request) patch() {
 				return out, nil
 			}
 		}
-		apply = func(cur *store.Object) (meta.Object, []byte, error) {
+		apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
 			current, err := encodeObject(codec.JSONCodec{}, q.res.present(cur))
 			if err != nil {
 				return nil, nil, meta.Internal(err)
@@ -126,7 +132,7 @@ func (q *request) patch() {
 				return nil, nil, meta.Invalid(meta.GroupKind{}, "", meta.FieldErrors{{
 					Type: meta.ErrorInvalid, Field: "patch", Value: string(patched), Detail: err.Error()}})
 			}
-			return d.Object, patched, nil
+			return d.Object, func() []byte { return patched }, nil
 		}
 	case strategicPatchType:
 		var probe map[string]any
@@ -141,8 +147,8 @@ func (q *request) patch() {
 		}
 		// kube reports field problems of a strategic merge against the patch
 		// itself, printed as a Go map.
-		patchDesc := []byte(fmt.Sprint(map[string]any(patchObj.Object)))
-		apply = func(cur *store.Object) (meta.Object, []byte, error) {
+		patchDesc := func() []byte { return []byte(fmt.Sprint(map[string]any(patchObj.Object))) }
+		apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
 			out, err := q.s.strategicMerge(q.res, q.res.present(cur).Data(), patchObj.Object)
 			return out, patchDesc, err
 		}
@@ -157,7 +163,7 @@ func (q *request) patch() {
 			q.fail(meta.Internal(err))
 			return
 		}
-		apply = func(cur *store.Object) (meta.Object, []byte, error) {
+		apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
 			var live meta.Object
 			if cur != nil {
 				live = q.res.present(cur).Data()
@@ -184,7 +190,11 @@ func (q *request) patch() {
 		}
 		q.warnings = nil // the patch may be applied again after a conflict
 		problems := q.res.bodyProblems(obj, patched, nil)
-		if err := q.checkFields(wo, problems, string(patched)); err != nil {
+		text := ""
+		if len(problems) > 0 && patched != nil {
+			text = string(patched())
+		}
+		if err := q.checkFields(wo, problems, text); err != nil {
 			return nil, err
 		}
 		if err := q.checkKind(obj); err != nil {

@@ -22,7 +22,9 @@ type problem struct {
 // bodyProblems prunes the fields obj's type does not declare and returns,
 // with the duplicate fields the decoder found, what field validation
 // reports, in the body's document order as kube's strict decoder does.
-func (r *Resource) bodyProblems(obj meta.Object, body []byte, duplicates []codec.Field) []string {
+// body gives the document (nil: none); it is called only to order two
+// problems or more.
+func (r *Resource) bodyProblems(obj meta.Object, body func() []byte, duplicates []codec.Field) []string {
 	var ps []problem
 	for _, d := range duplicates {
 		ps = append(ps, problem{offset: d.Offset, path: d.Path, text: fmt.Sprintf("duplicate field %q", d.Path)})
@@ -33,7 +35,7 @@ func (r *Resource) bodyProblems(obj meta.Object, body []byte, duplicates []codec
 		}
 	}
 	if len(ps) > 1 && body != nil {
-		if offsets := codec.FieldOffsets(body); offsets != nil {
+		if offsets := codec.FieldOffsets(body()); offsets != nil {
 			for i := range ps {
 				if off, ok := offsets[ps[i].path]; ok && ps[i].offset < 0 {
 					ps[i].offset = off

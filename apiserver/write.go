@@ -86,7 +86,7 @@ func (q *request) decodeWrite(optionsKind string) (writeOptions, meta.Object, er
 	if err != nil {
 		return wo, nil, err
 	}
-	if err := q.checkFields(wo, q.res.bodyProblems(d.Object, q.body, d.Duplicates), ""); err != nil {
+	if err := q.checkFields(wo, q.res.bodyProblems(d.Object, func() []byte { return q.body }, d.Duplicates), ""); err != nil {
 		return wo, nil, err
 	}
 	return wo, d.Object, nil
