@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 )
 
@@ -27,6 +28,8 @@ func TestControllerRuntimeManager(t *testing.T) {
 		LeaderElection:          true,
 		LeaderElectionID:        "kapi-e2e",
 		LeaderElectionNamespace: "default",
+		// Controller names are process-global: -count=N runs this again.
+		Controller: config.Controller{SkipNameValidation: ptr(true)},
 	})
 	require.NoError(t, err)
 
