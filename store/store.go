@@ -184,6 +184,10 @@ type Object struct {
 	weakData atomic.Pointer[weak.Pointer[meta.Object]]
 	compact  atomic.Pointer[compaction]
 
+	// first is the first value derived (the JSON encoding, in an API
+	// server), kept apart from the others so that the lookup every read
+	// makes is one load; derived holds the others.
+	first   atomic.Pointer[derivedValue]
 	derived atomic.Pointer[[]derivedValue]
 	mu      sync.Mutex
 	labels  atomic.Pointer[map[string]string]
@@ -197,6 +201,15 @@ type compaction struct {
 type derivedValue struct {
 	key   any
 	value any
+	// bytes is value when it is a []byte (an encoding), kept unboxed so
+	// that Cached reads it without one more pointer to follow.
+	bytes   []byte
+	isBytes bool
+}
+
+func newDerivedValue(key, value any) derivedValue {
+	b, isBytes := value.([]byte)
+	return derivedValue{key: key, value: value, bytes: b, isBytes: isBytes}
 }
 
 // NewObject wraps data written at revision under key. Only store
@@ -269,6 +282,9 @@ func (o *Object) Labels() map[string]string {
 // Cached returns the bytes cached under key, if any, without computing
 // them: the allocation-free path of Encoded.
 func (o *Object) Cached(key any) ([]byte, bool) {
+	if f := o.first.Load(); f != nil && f.key == key {
+		return f.bytes, f.isBytes
+	}
 	v, ok := o.cachedValue(key)
 	if !ok {
 		return nil, false
@@ -307,16 +323,24 @@ func (o *Object) Derived(key any, compute func(meta.Object) (any, error)) (any, 
 	if err != nil {
 		return nil, err
 	}
+	if o.first.Load() == nil {
+		dv := newDerivedValue(key, v)
+		o.first.Store(&dv)
+		return v, nil
+	}
 	var next []derivedValue
 	if cur := o.derived.Load(); cur != nil {
 		next = append(next, *cur...)
 	}
-	next = append(next, derivedValue{key: key, value: v})
+	next = append(next, newDerivedValue(key, v))
 	o.derived.Store(&next)
 	return v, nil
 }
 
 func (o *Object) cachedValue(key any) (any, bool) {
+	if f := o.first.Load(); f != nil && f.key == key {
+		return f.value, true
+	}
 	if cur := o.derived.Load(); cur != nil {
 		for _, e := range *cur {
 			if e.key == key {
