@@ -363,11 +363,15 @@ func testSnapshots(t *testing.T, newStore Factory) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for {
-					select {
-					case <-done:
-						return
-					default:
+				// Every reader reads at least once, however soon the
+				// writers finish.
+				for first := true; ; first = false {
+					if !first {
+						select {
+						case <-done:
+							return
+						default:
+						}
 					}
 					old, err := s.List(t.Context(), "/s/", store.ListOptions{Revision: base.Revision, Match: store.Exact})
 					if !assert.NoError(t, err) || !assert.Equal(t, versions(base.Items), versions(old.Items)) {
