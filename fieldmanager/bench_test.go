@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/kapi-dev/kapi/fieldmanager"
@@ -132,6 +133,8 @@ func TestAManagerIsSafeForConcurrentUse(t *testing.T) {
 				obj := live.DeepCopy()
 				obj["spec"].(map[string]any)["replicas"] = int64(g*100 + i)
 				m.Update(live, obj, fieldmanager.Options{Manager: "u", Now: base})
+				created := m.Update(nil, config, fieldmanager.Options{Manager: "c", Now: base}) // compared with the shared empty object
+				assert.NotEmpty(t, created.Metadata()["managedFields"])
 				if _, err := m.Apply(live, config, fieldmanager.Options{Manager: "kubectl", Now: base}); err != nil {
 					t.Error(err)
 				}
