@@ -78,19 +78,9 @@ func (JSONCodec) Encode(v any) ([]byte, error) {
 		}
 	}
 	sort.Strings(keys)
-	var buf bytes.Buffer
-	writeTypeMetaPrefix(&buf, apiVersion, kind)
-	b := append(make([]byte, 0, 1024), buf.Bytes()...)
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, k)
-		b = append(b, ':')
-		var err error
-		if b, err = appendJSON(b, obj[k]); err != nil {
-			return nil, err
-		}
+	b, err := appendMembers(appendTypeMetaPrefix(make([]byte, 0, 1024), apiVersion, kind), obj, keys)
+	if err != nil {
+		return nil, err
 	}
 	if len(keys) == 0 {
 		b = b[:len(b)-1] // no comma after kind
@@ -98,15 +88,13 @@ func (JSONCodec) Encode(v any) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// writeTypeMetaPrefix writes `{"apiVersion":"…","kind":"…",`.
-func writeTypeMetaPrefix(buf *bytes.Buffer, apiVersion, kind string) {
-	av, _ := json.Marshal(apiVersion)
-	k, _ := json.Marshal(kind)
-	buf.WriteString(`{"apiVersion":`)
-	buf.Write(av)
-	buf.WriteString(`,"kind":`)
-	buf.Write(k)
-	buf.WriteByte(',')
+// appendTypeMetaPrefix appends `{"apiVersion":…,"kind":…,`.
+func appendTypeMetaPrefix(b []byte, apiVersion, kind string) []byte {
+	b = append(b, `{"apiVersion":`...)
+	b = appendString(b, apiVersion)
+	b = append(b, `,"kind":`...)
+	b = appendString(b, kind)
+	return append(b, ',')
 }
 
 // TypeMetaPrefix returns the bytes `{"apiVersion":…,"kind":…,` that start
@@ -114,9 +102,7 @@ func writeTypeMetaPrefix(buf *bytes.Buffer, apiVersion, kind string) {
 // typed list writes its items without them, as kube-apiserver does, by
 // writing "{" and the rest of each cached encoding.
 func TypeMetaPrefix(apiVersion, kind string) []byte {
-	var buf bytes.Buffer
-	writeTypeMetaPrefix(&buf, apiVersion, kind)
-	return buf.Bytes()
+	return appendTypeMetaPrefix(nil, apiVersion, kind)
 }
 
 // Decode implements Codec.

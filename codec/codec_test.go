@@ -165,3 +165,14 @@ func FuzzEncodeJSON(f *testing.F) {
 		}
 	})
 }
+
+func TestTypeMetaPrefixQuotesLikeEncodingJSON(t *testing.T) {
+	for _, tm := range [][2]string{{"v1", "ConfigMap"}, {"a<b>&/v1", "K\"\\\u2028é"}, {"", ""}} {
+		av, _ := json.Marshal(tm[0])
+		k, _ := json.Marshal(tm[1])
+		want := `{"apiVersion":` + string(av) + `,"kind":` + string(k) + `,`
+		if got := string(TypeMetaPrefix(tm[0], tm[1])); got != want {
+			t.Errorf("TypeMetaPrefix(%q, %q) = %s, want %s", tm[0], tm[1], got, want)
+		}
+	}
+}

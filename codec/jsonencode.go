@@ -62,7 +62,16 @@ func appendMap(b []byte, m map[string]any) ([]byte, error) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	b = append(b, '{')
+	b, err := appendMembers(append(b, '{'), m, keys)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// appendMembers appends the members of m named by keys, in that order,
+// separated by commas.
+func appendMembers(b []byte, m map[string]any, keys []string) ([]byte, error) {
 	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
@@ -74,7 +83,7 @@ func appendMap(b []byte, m map[string]any) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return append(b, '}'), nil
+	return b, nil
 }
 
 // appendFloat writes a float64 as encoding/json does: shortest form, 'e'
