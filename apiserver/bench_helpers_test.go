@@ -8,13 +8,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -45,22 +45,6 @@ func newBenchServer(tb testing.TB, cfg apiserver.Config) *apiserver.Server {
 	return s
 }
 
-// benchPayload returns n deterministic pseudo-random alphanumeric bytes (as
-// perfcompare's objects carry), so that every object differs.
-func benchPayload(seed uint64, n int) string {
-	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	x := seed*0x9E3779B97F4A7C15 + 1
-	var b strings.Builder
-	b.Grow(n)
-	for range n {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		b.WriteByte(alphabet[x%uint64(len(alphabet))])
-	}
-	return b.String()
-}
-
 // benchDataSize is the size of every benchmark ConfigMap's data: objects of
 // "~1 KiB" as the issue and perfcompare use (about 1.4 KB of JSON once the
 // server has added uid, timestamps and managedFields).
@@ -73,7 +57,7 @@ func configMapJSON(ns, name, resourceVersion string, seed uint64) []byte {
 		rv = `,"resourceVersion":"` + resourceVersion + `"`
 	}
 	return []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"` + name + `","namespace":"` + ns + `"` + rv +
-		`,"labels":{"app":"bench"}},"data":{"payload":"` + benchPayload(seed, benchDataSize) + `"}}`)
+		`,"labels":{"app":"bench"}},"data":{"payload":"` + benchkit.Payload(seed, benchDataSize) + `"}}`)
 }
 
 // serve runs one request through h in-process and returns the status and
@@ -287,54 +271,6 @@ func countMarkers(carry *[]byte, p []byte) int {
 // discardResponse counts those too (countMarkers).
 var itemMarker = []byte(`"creationTimestamp":"`)
 
-// speed remembers the throughput a baseline sub-benchmark measured, so that
-// the kapi sub-benchmark run after it reports a "ratio" metric: kapi's
-// throughput divided by the baseline's, measured in the same run (above 1
-// means kapi is faster). Targets in docs/performance.md are in these terms.
-type speed struct{ baseline float64 }
-
-func (s *speed) setBaseline(v float64) { s.baseline = v }
-
-func (s *speed) report(b *testing.B, kapi float64) {
-	if s.baseline > 0 && kapi > 0 {
-		b.ReportMetric(kapi/s.baseline, "ratio")
-	}
-}
-
-// perSecond is ops per second of wall time over elapsed.
-func perSecond(ops float64, elapsed time.Duration) float64 {
-	if elapsed <= 0 {
-		return 0
-	}
-	return ops / elapsed.Seconds()
-}
-
-// cpuMeter adds cpu-ns/op: the CPU time of the whole process (server,
-// clients, garbage collector) per op. Unlike ns/op it does not grow when
-// other processes take the shared cores, so it compares across runs.
-type cpuMeter struct {
-	b     *testing.B
-	start time.Duration
-}
-
-func meterCPU(b *testing.B) cpuMeter { return cpuMeter{b, processCPU()} }
-
-func (m cpuMeter) report(ops int) {
-	if cpu := processCPU() - m.start; cpu > 0 && ops > 0 {
-		m.b.ReportMetric(float64(cpu.Nanoseconds())/float64(ops), "cpu-ns/op")
-	}
-}
-
-// heapInUse is the live heap after two full collections (the second lets
-// weakly held values and finalizers go).
-func heapInUse() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
-}
-
 // fillConfigMapsDirect is loadConfigMaps for big collections whose load
 // through the write path would cost more than a CI run of the benchmark
 // can spend (about 80µs of CPU per create): it creates the namespace and the
@@ -353,12 +289,12 @@ func fillConfigMapsDirect(tb testing.TB, h http.Handler, st *memory.Store, ns st
 	}
 	ctx := context.Background()
 	for i := 1; i < n; i++ {
-		obj := deepCopyJSON(d.Object).(map[string]any)
+		obj := map[string]any(d.Object.DeepCopy())
 		md := obj["metadata"].(map[string]any)
 		md["name"] = cmName(i)
 		md["uid"] = fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
 		delete(md, "resourceVersion")
-		obj["data"] = map[string]any{"payload": benchPayload(uint64(i), benchDataSize)}
+		obj["data"] = map[string]any{"payload": benchkit.Payload(uint64(i), benchDataSize)}
 		stored, err := st.Create(ctx, "/configmaps/"+ns+"/"+cmName(i), obj)
 		if err != nil {
 			tb.Fatal(err)
@@ -377,24 +313,4 @@ func compactStored(tb testing.TB, o *store.Object) {
 		d, err := codec.JSONCodec{}.Decode(b)
 		return d.Object, err
 	})
-}
-
-func deepCopyJSON(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, e := range v {
-			m[k] = deepCopyJSON(e)
-		}
-		return m
-	case meta.Object:
-		return deepCopyJSON(map[string]any(v))
-	case []any:
-		s := make([]any, len(v))
-		for i, e := range v {
-			s[i] = deepCopyJSON(e)
-		}
-		return s
-	}
-	return v
 }

@@ -6,6 +6,7 @@ package apiserver_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -37,7 +38,7 @@ func BenchmarkGet(b *testing.B) {
 		client := &http.Client{Transport: benchTransport(64)}
 		defer client.CloseIdleConnections()
 		b.SetParallelism(4)
-		cpu := meterCPU(b)
+		cpu := benchkit.MeterCPU(b)
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
@@ -48,14 +49,14 @@ func BenchmarkGet(b *testing.B) {
 			}
 		})
 		b.StopTimer()
-		cpu.report(b.N)
-		rate := perSecond(float64(b.N), b.Elapsed())
+		cpu.Report(b.N)
+		rate := benchkit.PerSecond(float64(b.N), b.Elapsed())
 		b.ReportMetric(rate, "req/s")
 		return rate
 	}
-	var sp speed
-	b.Run("baseline", func(b *testing.B) { sp.setBaseline(run(b, bare.URL+path)) })
-	b.Run("kapi", func(b *testing.B) { sp.report(b, run(b, kapi.URL+path)) })
+	var sp benchkit.Speed
+	b.Run("baseline", func(b *testing.B) { sp.SetBaseline(run(b, bare.URL+path)) })
+	b.Run("kapi", func(b *testing.B) { sp.Report(b, run(b, kapi.URL+path)) })
 }
 
 // listWalk GETs path (a list, possibly with limit) and follows continue
@@ -173,7 +174,7 @@ func BenchmarkList(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.SetBytes(size)
-			cpu := meterCPU(b)
+			cpu := benchkit.MeterCPU(b)
 			ops := 0
 			for b.Loop() {
 				if _, _, err := listWalk(client, base, path, &buf); err != nil {
@@ -181,12 +182,12 @@ func BenchmarkList(b *testing.B) {
 				}
 				ops++
 			}
-			cpu.report(ops)
-			return perSecond(float64(size)*float64(ops), b.Elapsed())
+			cpu.Report(ops)
+			return benchkit.PerSecond(float64(size)*float64(ops), b.Elapsed())
 		}
-		var sp speed
-		b.Run(fmt.Sprintf("limit=%d/baseline", limit), func(b *testing.B) { sp.setBaseline(run(b, bare.URL)) })
-		b.Run(fmt.Sprintf("limit=%d/kapi", limit), func(b *testing.B) { sp.report(b, run(b, kapi.URL)) })
+		var sp benchkit.Speed
+		b.Run(fmt.Sprintf("limit=%d/baseline", limit), func(b *testing.B) { sp.SetBaseline(run(b, bare.URL)) })
+		b.Run(fmt.Sprintf("limit=%d/kapi", limit), func(b *testing.B) { sp.Report(b, run(b, kapi.URL)) })
 	}
 }
 
@@ -249,7 +250,7 @@ func BenchmarkListPage(b *testing.B) {
 						b.Fatalf("page at %s has %d items", at, items)
 					}
 					b.SetBytes(size)
-					cpu := meterCPU(b)
+					cpu := benchkit.MeterCPU(b)
 					ops := 0
 					for b.Loop() {
 						if _, _, err := listWalk1(client, kapi.URL+uris[at], &buf); err != nil {
@@ -257,7 +258,7 @@ func BenchmarkListPage(b *testing.B) {
 						}
 						ops++
 					}
-					cpu.report(ops)
+					cpu.Report(ops)
 				})
 			}
 		})

@@ -6,6 +6,7 @@ package apiserver_test
 import (
 	"context"
 	"fmt"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"net/http"
 	"runtime"
 	"sync"
@@ -47,7 +48,7 @@ func BenchmarkMemory(b *testing.B) {
 	var perObject, jsonPerObject float64
 	for b.Loop() {
 		b.StopTimer()
-		base := heapInUse()
+		base := benchkit.HeapInUse()
 		b.StartTimer()
 		cfg := benchConfig()
 		st := memory.New(memory.Config{HistoryLimit: 1, MaxHistory: 1, MinHistoryAge: -1})
@@ -55,7 +56,7 @@ func BenchmarkMemory(b *testing.B) {
 		srv := newBenchServer(b, cfg)
 		loadConfigMaps(b, srv, "mem", n)
 		b.StopTimer()
-		used := heapInUse()
+		used := benchkit.HeapInUse()
 		jsonBytes, count := storedJSONBytes(b, st, "/configmaps/mem/")
 		if count != n {
 			b.Fatalf("%d objects stored, want %d", count, n)
@@ -97,13 +98,13 @@ func BenchmarkHistoryMemory(b *testing.B) {
 		loadConfigMaps(b, srv, "hist", objects)
 		st.Compact(st.Revision())
 		b.StopTimer()
-		base := heapInUse()
+		base := benchkit.HeapInUse()
 		b.StartTimer()
 		var seq atomic.Int64
 		for i := 1; i <= steps; i++ {
 			patchInProcess(b, srv, "hist", objects, step, &seq)
 			b.StopTimer()
-			extra[i] = float64(heapInUse()) - float64(base)
+			extra[i] = float64(benchkit.HeapInUse()) - float64(base)
 			b.StartTimer()
 		}
 		b.StopTimer()

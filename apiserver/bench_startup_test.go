@@ -4,26 +4,14 @@ package apiserver_test
 
 import (
 	"fmt"
-	"net"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"net/http"
 	"net/http/httptest"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/kapi-dev/kapi/apiserver"
 )
-
-// noLingerDialer dials connections that close without TIME_WAIT: each
-// start-up opens one, and thousands of TIME_WAIT sockets would slow the
-// listeners' ephemeral port binds of whichever variant runs second.
-var noLingerDialer = &net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-	var serr error
-	if err := c.Control(func(fd uintptr) { serr = setNoLinger(fd) }); err != nil {
-		return err
-	}
-	return serr
-}}
 
 const startupPath = "/api/v1/namespaces/default/configmaps"
 
@@ -44,7 +32,7 @@ func startOnce(kapi bool) error {
 	}
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	tr := &http.Transport{DisableKeepAlives: true, DialContext: noLingerDialer.DialContext}
+	tr := &http.Transport{DisableKeepAlives: true, DialContext: benchkit.NoLingerDialer.DialContext}
 	defer tr.CloseIdleConnections()
 	_, err := fetch(&http.Client{Transport: tr}, ts.URL+startupPath)
 	return err
@@ -64,11 +52,11 @@ func apiserverNew() (http.Handler, error) {
 // with the example server's exact configuration (protobuf included) is in
 // examples/bench.
 func BenchmarkStartup(b *testing.B) {
-	var sp speed
+	var sp benchkit.Speed
 	for _, kapi := range []bool{false, true} {
 		name := map[bool]string{false: "baseline", true: "kapi"}[kapi]
 		b.Run(name, func(b *testing.B) {
-			cpu := meterCPU(b)
+			cpu := benchkit.MeterCPU(b)
 			ops := 0
 			for b.Loop() {
 				if err := startOnce(kapi); err != nil {
@@ -76,12 +64,12 @@ func BenchmarkStartup(b *testing.B) {
 				}
 				ops++
 			}
-			cpu.report(ops)
-			rate := perSecond(float64(ops), b.Elapsed())
+			cpu.Report(ops)
+			rate := benchkit.PerSecond(float64(ops), b.Elapsed())
 			if kapi {
-				sp.report(b, rate)
+				sp.Report(b, rate)
 			} else {
-				sp.setBaseline(rate)
+				sp.SetBaseline(rate)
 			}
 		})
 	}
@@ -92,11 +80,11 @@ func BenchmarkStartup(b *testing.B) {
 // its first request; an op is all 100, so ns/op is the total.
 func BenchmarkStartupParallel(b *testing.B) {
 	const servers = 100
-	var sp speed
+	var sp benchkit.Speed
 	for _, kapi := range []bool{false, true} {
 		name := map[bool]string{false: "baseline", true: "kapi"}[kapi]
 		b.Run(fmt.Sprintf("servers=%d/%s", servers, name), func(b *testing.B) {
-			cpu := meterCPU(b)
+			cpu := benchkit.MeterCPU(b)
 			ops := 0
 			for b.Loop() {
 				var wg sync.WaitGroup
@@ -117,13 +105,13 @@ func BenchmarkStartupParallel(b *testing.B) {
 				}
 				ops++
 			}
-			cpu.report(ops)
+			cpu.Report(ops)
 			b.ReportMetric(b.Elapsed().Seconds()*1000/float64(ops), "ms/100-servers")
-			rate := perSecond(float64(ops), b.Elapsed())
+			rate := benchkit.PerSecond(float64(ops), b.Elapsed())
 			if kapi {
-				sp.report(b, rate)
+				sp.Report(b, rate)
 			} else {
-				sp.setBaseline(rate)
+				sp.SetBaseline(rate)
 			}
 		})
 	}

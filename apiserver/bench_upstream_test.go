@@ -7,6 +7,8 @@ package apiserver_test
 import (
 	"context"
 	"fmt"
+	"github.com/kapi-dev/kapi/internal/benchkit"
+	"github.com/kapi-dev/kapi/meta"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -91,7 +93,7 @@ func newUpstreamFixture(b *testing.B) *upstreamFixture {
 	for i := range upstreamNamespaces {
 		createNamespace(b, srv, upstreamNamespace(i))
 	}
-	base := heapInUse()
+	base := benchkit.HeapInUse()
 	tmpl, err := codec.JSONCodec{}.Decode([]byte(upstreamPodJSON(0)))
 	if err != nil {
 		b.Fatal(err)
@@ -135,7 +137,7 @@ func newUpstreamFixture(b *testing.B) *upstreamFixture {
 		b.FailNow()
 	}
 	f := &upstreamFixture{srv: srv, st: st, revision: st.Revision()}
-	f.heapPerPod = float64(heapInUse()-base) / upstreamPods
+	f.heapPerPod = float64(benchkit.HeapInUse()-base) / upstreamPods
 	jsonBytes, _ := storedJSONBytes(b, st, "/pods/")
 	f.jsonPerPod = float64(jsonBytes) / upstreamPods
 	return f
@@ -145,7 +147,7 @@ func upstreamPodName(i int) string { return fmt.Sprintf("app-%06d", i) }
 
 // upstreamPod is a copy of the decoded template pod made pod i.
 func upstreamPod(tmpl map[string]any, i int) map[string]any {
-	pod := deepCopyJSON(tmpl).(map[string]any)
+	pod := meta.DeepCopyValue(tmpl).(map[string]any)
 	md := pod["metadata"].(map[string]any)
 	md["name"] = upstreamPodName(i)
 	md["namespace"] = upstreamNamespace(i)
@@ -251,14 +253,14 @@ func BenchmarkUpstreamList(b *testing.B) {
 							b.Fatalf("listed %d pods, want %d", objects, want)
 						}
 						b.SetBytes(size)
-						cpu := meterCPU(b)
+						cpu := benchkit.MeterCPU(b)
 						ops := 0
 						for b.Loop() {
 							path, rv := args(ops)
 							f.list(b, path, rv, match, limit, false)
 							ops++
 						}
-						cpu.report(ops)
+						cpu.Report(ops)
 						b.ReportMetric(float64(objects), "objects/op")
 						b.ReportMetric(float64(pages), "pages/op")
 					})

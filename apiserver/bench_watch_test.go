@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -102,7 +103,7 @@ func (f *watchFixture) startWatchers(b *testing.B, n int, rv, accept string) *wa
 				w.errs <- fmt.Errorf("watch: %s", resp.Status)
 				return
 			}
-			countEvents(bufio.NewReaderSize(resp.Body, 64<<10), accept, func() {
+			benchkit.CountEvents(bufio.NewReaderSize(resp.Body, 64<<10), accept, func() {
 				if w.received.Add(1) == w.target.Load() {
 					w.reached()
 				}
@@ -117,60 +118,6 @@ func (f *watchFixture) startWatchers(b *testing.B, n int, rv, accept string) *wa
 	}
 	b.Cleanup(func() { w.stop(); tr.CloseIdleConnections() })
 	return w
-}
-
-// countEvents calls modified for every MODIFIED event of a watch stream
-// until it ends: JSON events are lines; protobuf events are 4-byte
-// length-prefixed WatchEvent messages whose first field is the type.
-func countEvents(r *bufio.Reader, accept string, modified func()) {
-	if strings.HasPrefix(accept, "application/json") {
-		for {
-			line, err := r.ReadSlice('\n')
-			if err == bufio.ErrBufferFull {
-				// An event longer than the buffer: skip the rest of it.
-				for err == bufio.ErrBufferFull {
-					_, err = r.ReadSlice('\n')
-				}
-			}
-			if err != nil {
-				return
-			}
-			if bytes.HasPrefix(line, []byte(`{"type":"MODIFIED"`)) {
-				modified()
-			}
-		}
-	}
-	var hdr [4]byte
-	buf := make([]byte, 0, 4096)
-	for {
-		if _, err := ioReadFull(r, hdr[:]); err != nil {
-			return
-		}
-		n := int(hdr[0])<<24 | int(hdr[1])<<16 | int(hdr[2])<<8 | int(hdr[3])
-		if cap(buf) < n {
-			buf = make([]byte, n)
-		}
-		msg := buf[:n]
-		if _, err := ioReadFull(r, msg); err != nil {
-			return
-		}
-		// field 1 (type), wire type 2: 0x0a, length, "MODIFIED"
-		if len(msg) > 10 && msg[0] == 0x0a && string(msg[2:2+msg[1]]) == "MODIFIED" {
-			modified()
-		}
-	}
-}
-
-func ioReadFull(r *bufio.Reader, p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		m, err := r.Read(p[n:])
-		n += m
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
 }
 
 // expect arms wait for a total number of events received (since the
@@ -274,16 +221,16 @@ func BenchmarkWatchFanout(b *testing.B) {
 			defer writers.CloseIdleConnections()
 			var seq atomic.Int64
 			w.expect(int64(n) * int64(b.N))
-			cpu := meterCPU(b)
+			cpu := benchkit.MeterCPU(b)
 			b.ResetTimer()
 			start := time.Now()
 			f.writeUpdates(b, writers, b.N, 8, &seq)
 			wrote := time.Since(start)
 			w.wait(b, 5*time.Minute)
 			b.StopTimer()
-			cpu.report(b.N)
-			b.ReportMetric(perSecond(float64(n)*float64(b.N), b.Elapsed()), "events/s")
-			b.ReportMetric(perSecond(float64(b.N), wrote), "writes/s")
+			cpu.Report(b.N)
+			b.ReportMetric(benchkit.PerSecond(float64(n)*float64(b.N), b.Elapsed()), "events/s")
+			b.ReportMetric(benchkit.PerSecond(float64(b.N), wrote), "writes/s")
 		})
 	}
 }
@@ -292,7 +239,7 @@ func BenchmarkWatchFanout(b *testing.B) {
 // with 1000 JSON watchers, each update (written to the store directly, so
 // that only the watch path serializes) must be encoded exactly once,
 // whatever the number of watchers (target: encodings/event = 1). See
-// encodingMeter for how encodings are counted; ns/op here includes the heap
+// benchkit.EncodingMeter for how encodings are counted; ns/op here includes the heap
 // profiler's overhead. The mixed JSON + protobuf case is in examples/bench.
 func BenchmarkWatchEncodings(b *testing.B) {
 	for _, n := range []int{1, 1000} {
@@ -305,7 +252,7 @@ func BenchmarkWatchEncodings(b *testing.B) {
 				seq++
 				key := "/configmaps/" + f.ns + "/" + cmName(seq%f.objects)
 				_, err := f.st.Update(ctx, key, store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
-					next := deepCopyJSON(cur.Data()).(map[string]any)
+					next := map[string]any(cur.Data().DeepCopy())
 					next["data"].(map[string]any)["seq"] = fmt.Sprint(seq)
 					return next, nil
 				})
@@ -313,8 +260,8 @@ func BenchmarkWatchEncodings(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			m := startEncodingMeter()
-			defer m.stop()
+			m := benchkit.StartEncodingMeter()
+			defer m.Stop()
 			// Warm-up: lets every P reach the new sampling rate.
 			const warm = 20
 			for range warm {
@@ -326,7 +273,7 @@ func BenchmarkWatchEncodings(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			m.calibrate(b, sample.Data(), jsonEncoding)
+			m.Calibrate(b, sample.Data(), benchkit.JSONEncoding)
 			b.ResetTimer()
 			for range b.N {
 				update()
@@ -334,8 +281,8 @@ func BenchmarkWatchEncodings(b *testing.B) {
 			w.expect(int64(n) * int64(warm+b.N))
 			w.wait(b, 5*time.Minute)
 			b.StopTimer()
-			b.ReportMetric(m.encodings(b, jsonEncoding)[0]/float64(b.N), "encodings/event")
-			b.ReportMetric(perSecond(float64(n)*float64(b.N), b.Elapsed()), "events/s")
+			b.ReportMetric(m.Encodings(b, benchkit.JSONEncoding)[0]/float64(b.N), "encodings/event")
+			b.ReportMetric(benchkit.PerSecond(float64(n)*float64(b.N), b.Elapsed()), "events/s")
 		})
 	}
 }
@@ -346,7 +293,7 @@ func BenchmarkWatchEncodings(b *testing.B) {
 // block within a few MB). Writers must not notice: target ratio ≈ 1
 // (stalled writes/s ÷ baseline writes/s). An op is one write.
 func BenchmarkWatchStalled(b *testing.B) {
-	var sp speed
+	var sp benchkit.Speed
 	for _, stalled := range []bool{false, true} {
 		name := "baseline"
 		if stalled {
@@ -364,18 +311,18 @@ func BenchmarkWatchStalled(b *testing.B) {
 			defer writers.CloseIdleConnections()
 			var seq atomic.Int64
 			w.expect(int64(b.N))
-			cpu := meterCPU(b)
+			cpu := benchkit.MeterCPU(b)
 			b.ResetTimer()
 			f.writeUpdates(b, writers, b.N, 8, &seq)
 			b.StopTimer()
-			cpu.report(b.N)
+			cpu.Report(b.N)
 			w.wait(b, 5*time.Minute)
-			rate := perSecond(float64(b.N), b.Elapsed())
+			rate := benchkit.PerSecond(float64(b.N), b.Elapsed())
 			b.ReportMetric(rate, "writes/s")
 			if stalled {
-				sp.report(b, rate)
+				sp.Report(b, rate)
 			} else {
-				sp.setBaseline(rate)
+				sp.SetBaseline(rate)
 			}
 		})
 	}
@@ -386,7 +333,7 @@ func BenchmarkWatchStalled(b *testing.B) {
 func (f *watchFixture) stalledWatcher(b *testing.B, rv string) func() {
 	dialer := &net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
 		var serr error
-		err := c.Control(func(fd uintptr) { serr = setRecvBuffer(fd, 4096) })
+		err := c.Control(func(fd uintptr) { serr = benchkit.SetRecvBuffer(fd, 4096) })
 		if err != nil {
 			return err
 		}

@@ -6,13 +6,13 @@ package bench
 import (
 	"bytes"
 	"fmt"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -35,27 +35,12 @@ func newExampleServer(tb testing.TB, cfg apiserver.Config) *apiserver.Server {
 // JSON, YAML and protobuf).
 func exampleConfig() apiserver.Config { return kapiserver.Config() }
 
-// benchPayload returns n deterministic pseudo-random alphanumeric bytes.
-func benchPayload(seed uint64, n int) string {
-	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	x := seed*0x9E3779B97F4A7C15 + 1
-	var b strings.Builder
-	b.Grow(n)
-	for range n {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		b.WriteByte(alphabet[x%uint64(len(alphabet))])
-	}
-	return b.String()
-}
-
 // benchDataSize is the data of every benchmark ConfigMap: "~1 KiB" objects.
 const benchDataSize = 1024
 
 func configMapJSON(ns, name string, seed uint64) []byte {
 	return []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"` + name + `","namespace":"` + ns +
-		`","labels":{"app":"bench"}},"data":{"payload":"` + benchPayload(seed, benchDataSize) + `"}}`)
+		`","labels":{"app":"bench"}},"data":{"payload":"` + benchkit.Payload(seed, benchDataSize) + `"}}`)
 }
 
 func cmName(i int) string { return fmt.Sprintf("cm-%07d", i) }
@@ -175,38 +160,4 @@ func (h *bareHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(body)
-}
-
-// speed: the kapi sub-benchmark run after a baseline reports "ratio", its
-// throughput ÷ the baseline's in the same run (above 1: kapi is faster).
-type speed struct{ baseline float64 }
-
-func (s *speed) setBaseline(v float64) { s.baseline = v }
-
-func (s *speed) report(b *testing.B, kapi float64) {
-	if s.baseline > 0 && kapi > 0 {
-		b.ReportMetric(kapi/s.baseline, "ratio")
-	}
-}
-
-func perSecond(ops float64, elapsed time.Duration) float64 {
-	if elapsed <= 0 {
-		return 0
-	}
-	return ops / elapsed.Seconds()
-}
-
-// cpuMeter adds cpu-ns/op: the process's CPU time per op (server, clients
-// and GC), which noisy neighbours do not inflate as they do ns/op.
-type cpuMeter struct {
-	b     *testing.B
-	start time.Duration
-}
-
-func meterCPU(b *testing.B) cpuMeter { return cpuMeter{b, processCPU()} }
-
-func (m cpuMeter) report(ops int) {
-	if cpu := processCPU() - m.start; cpu > 0 && ops > 0 {
-		m.b.ReportMetric(float64(cpu.Nanoseconds())/float64(ops), "cpu-ns/op")
-	}
 }

@@ -7,6 +7,7 @@ package bench
 import (
 	"bytes"
 	"fmt"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -111,17 +112,17 @@ func BenchmarkListProtobuf(b *testing.B) {
 			}
 			walk() // opens the connection, sizes the buffer
 			b.SetBytes(size)
-			cpu := meterCPU(b)
+			cpu := benchkit.MeterCPU(b)
 			ops := 0
 			for b.Loop() {
 				walk()
 				ops++
 			}
-			cpu.report(ops)
-			return perSecond(float64(size)*float64(ops), b.Elapsed())
+			cpu.Report(ops)
+			return benchkit.PerSecond(float64(size)*float64(ops), b.Elapsed())
 		}
-		var sp speed
-		b.Run(fmt.Sprintf("limit=%d/baseline", limit), func(b *testing.B) { sp.setBaseline(run(b, bare.URL)) })
-		b.Run(fmt.Sprintf("limit=%d/kapi", limit), func(b *testing.B) { sp.report(b, run(b, kapi.URL)) })
+		var sp benchkit.Speed
+		b.Run(fmt.Sprintf("limit=%d/baseline", limit), func(b *testing.B) { sp.SetBaseline(run(b, bare.URL)) })
+		b.Run(fmt.Sprintf("limit=%d/kapi", limit), func(b *testing.B) { sp.Report(b, run(b, kapi.URL)) })
 	}
 }

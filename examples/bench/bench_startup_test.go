@@ -6,28 +6,16 @@ package bench
 import (
 	"bytes"
 	"fmt"
-	"net"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"net/http"
 	"net/http/httptest"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
 )
 
 const startupPath = "/api/v1/namespaces/default/configmaps"
-
-// noLingerDialer dials connections that close without TIME_WAIT: thousands
-// of TIME_WAIT sockets slow the listeners' ephemeral port binds of
-// whichever variant runs second.
-var noLingerDialer = &net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
-	var serr error
-	if err := c.Control(func(fd uintptr) { serr = setNoLinger(fd) }); err != nil {
-		return err
-	}
-	return serr
-}}
 
 // startOnce starts the example server (kapiserver.New: the built-in kinds
 // in JSON, YAML and protobuf) or a bare handler, answers its first request
@@ -47,7 +35,7 @@ func startOnce(kapi bool) error {
 	}
 	ts := httptest.NewServer(h)
 	defer ts.Close()
-	tr := &http.Transport{DisableKeepAlives: true, DialContext: noLingerDialer.DialContext}
+	tr := &http.Transport{DisableKeepAlives: true, DialContext: benchkit.NoLingerDialer.DialContext}
 	defer tr.CloseIdleConnections()
 	var buf bytes.Buffer
 	return get(&http.Client{Transport: tr}, ts.URL+startupPath, "application/json", &buf)
@@ -58,10 +46,10 @@ func startOnce(kapi bool) error {
 // handler. Target: kapi ≤ 2× the baseline's time (ratio = baseline time ÷
 // kapi time ≥ 0.5).
 func BenchmarkStartup(b *testing.B) {
-	var sp speed
+	var sp benchkit.Speed
 	for _, kapi := range []bool{false, true} {
 		b.Run(map[bool]string{false: "baseline", true: "kapi"}[kapi], func(b *testing.B) {
-			cpu := meterCPU(b)
+			cpu := benchkit.MeterCPU(b)
 			ops := 0
 			for b.Loop() {
 				if err := startOnce(kapi); err != nil {
@@ -69,11 +57,11 @@ func BenchmarkStartup(b *testing.B) {
 				}
 				ops++
 			}
-			cpu.report(ops)
-			if rate := perSecond(float64(ops), b.Elapsed()); kapi {
-				sp.report(b, rate)
+			cpu.Report(ops)
+			if rate := benchkit.PerSecond(float64(ops), b.Elapsed()); kapi {
+				sp.Report(b, rate)
 			} else {
-				sp.setBaseline(rate)
+				sp.SetBaseline(rate)
 			}
 		})
 	}
@@ -84,10 +72,10 @@ func BenchmarkStartup(b *testing.B) {
 // first request; an op is all 100 (ns/op is the total).
 func BenchmarkStartupParallel(b *testing.B) {
 	const servers = 100
-	var sp speed
+	var sp benchkit.Speed
 	for _, kapi := range []bool{false, true} {
 		b.Run(fmt.Sprintf("servers=%d/%s", servers, map[bool]string{false: "baseline", true: "kapi"}[kapi]), func(b *testing.B) {
-			cpu := meterCPU(b)
+			cpu := benchkit.MeterCPU(b)
 			ops := 0
 			for b.Loop() {
 				var wg sync.WaitGroup
@@ -108,12 +96,12 @@ func BenchmarkStartupParallel(b *testing.B) {
 				}
 				ops++
 			}
-			cpu.report(ops)
+			cpu.Report(ops)
 			b.ReportMetric(b.Elapsed().Seconds()*1000/float64(ops), "ms/100-servers")
-			if rate := perSecond(float64(ops), b.Elapsed()); kapi {
-				sp.report(b, rate)
+			if rate := benchkit.PerSecond(float64(ops), b.Elapsed()); kapi {
+				sp.Report(b, rate)
 			} else {
-				sp.setBaseline(rate)
+				sp.SetBaseline(rate)
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -30,7 +31,7 @@ import (
 // directly, so only the watch path serializes. Target: exactly one
 // encoding per object version per media type (json-encodings/event and
 // protobuf-encodings/event both 1), whatever the number of watchers. The
-// count comes from the heap profile (see encodingMeter); ns/op includes
+// count comes from the heap profile (see benchkit.EncodingMeter); ns/op includes
 // the profiler's overhead.
 func BenchmarkWatchEncodings(b *testing.B) {
 	for _, n := range []int{2, 1000} {
@@ -52,7 +53,7 @@ func BenchmarkWatchEncodings(b *testing.B) {
 				seq++
 				key := "/configmaps/watch/" + cmName(seq%objects)
 				_, err := st.Update(ctx, key, store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
-					next := deepCopyJSON(cur.Data()).(map[string]any)
+					next := map[string]any(cur.Data().DeepCopy())
 					next["data"].(map[string]any)["seq"] = fmt.Sprint(seq)
 					return next, nil
 				})
@@ -60,8 +61,8 @@ func BenchmarkWatchEncodings(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			m := startEncodingMeter()
-			defer m.stop()
+			m := benchkit.StartEncodingMeter()
+			defer m.Stop()
 			const warm = 20
 			for range warm {
 				update()
@@ -72,16 +73,16 @@ func BenchmarkWatchEncodings(b *testing.B) {
 				b.Fatal(err)
 			}
 			pb := protobuf.New(kubeproto.Resolver())
-			protoEncoding := encodingCodec{fn: "github.com/kapi-dev/kapi/codec/protobuf.(*Codec).Encode",
-				encode: func(o meta.Object) ([]byte, error) { return pb.Encode(o) }}
-			m.calibrate(b, sample.Data(), jsonEncoding, protoEncoding)
+			protoEncoding := benchkit.EncodingCodec{Fn: "github.com/kapi-dev/kapi/codec/protobuf.(*Codec).Encode",
+				Encode: func(o meta.Object) ([]byte, error) { return pb.Encode(o) }}
+			m.Calibrate(b, sample.Data(), benchkit.JSONEncoding, protoEncoding)
 			b.ResetTimer()
 			for range b.N {
 				update()
 			}
 			w.waitFor(b, int64(n)*int64(warm+b.N))
 			b.StopTimer()
-			enc := m.encodings(b, jsonEncoding, protoEncoding)
+			enc := m.Encodings(b, benchkit.JSONEncoding, protoEncoding)
 			b.ReportMetric(enc[0]/float64(b.N), "json-encodings/event")
 			b.ReportMetric(enc[1]/float64(b.N), "protobuf-encodings/event")
 		})
@@ -126,7 +127,7 @@ func startWatchers(b *testing.B, url string, n int) *watchers {
 				errs <- fmt.Errorf("watch: %s %s", resp.Status, resp.Header.Get("Content-Type"))
 				return
 			}
-			countEvents(bufio.NewReaderSize(resp.Body, 64<<10), accept, func() { w.received.Add(1) })
+			benchkit.CountEvents(bufio.NewReaderSize(resp.Body, 64<<10), accept, func() { w.received.Add(1) })
 		}()
 	}
 	ready.Wait()
@@ -147,74 +148,4 @@ func (w *watchers) waitFor(b *testing.B, total int64) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-}
-
-// countEvents calls modified for every MODIFIED event of a watch stream:
-// JSON events are lines; protobuf events are 4-byte length-prefixed
-// WatchEvent messages whose first field is the type.
-func countEvents(r *bufio.Reader, accept string, modified func()) {
-	if accept == "application/json" {
-		for {
-			line, err := r.ReadSlice('\n')
-			for err == bufio.ErrBufferFull {
-				_, err = r.ReadSlice('\n')
-			}
-			if err != nil {
-				return
-			}
-			if bytes.HasPrefix(line, []byte(`{"type":"MODIFIED"`)) {
-				modified()
-			}
-		}
-	}
-	var hdr [4]byte
-	var msg []byte
-	for {
-		if _, err := readFull(r, hdr[:]); err != nil {
-			return
-		}
-		n := int(hdr[0])<<24 | int(hdr[1])<<16 | int(hdr[2])<<8 | int(hdr[3])
-		if cap(msg) < n {
-			msg = make([]byte, n)
-		}
-		msg = msg[:n]
-		if _, err := readFull(r, msg); err != nil {
-			return
-		}
-		if len(msg) > 10 && msg[0] == 0x0a && int(msg[1]) < len(msg)-2 && string(msg[2:2+msg[1]]) == "MODIFIED" {
-			modified()
-		}
-	}
-}
-
-func readFull(r *bufio.Reader, p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		m, err := r.Read(p[n:])
-		n += m
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
-}
-
-func deepCopyJSON(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(v))
-		for k, e := range v {
-			m[k] = deepCopyJSON(e)
-		}
-		return m
-	case meta.Object:
-		return deepCopyJSON(map[string]any(v))
-	case []any:
-		s := make([]any, len(v))
-		for i, e := range v {
-			s[i] = deepCopyJSON(e)
-		}
-		return s
-	}
-	return v
 }

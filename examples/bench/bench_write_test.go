@@ -8,6 +8,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"net/http/httptest"
 	"testing"
 
@@ -66,7 +67,7 @@ func writeClients(b *testing.B) []struct {
 func newConfigMap(name string, seed uint64) *corev1.ConfigMap {
 	return &corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "bench", Labels: map[string]string{"app": "bench"}},
-		Data:       map[string]string{"payload": benchPayload(seed, benchDataSize)},
+		Data:       map[string]string{"payload": benchkit.Payload(seed, benchDataSize)},
 	}
 }
 
@@ -94,7 +95,7 @@ func prefill(b *testing.B, cs kubernetes.Interface, n int) []*corev1.ConfigMap {
 func BenchmarkClientWrite(b *testing.B) {
 	ctx := context.Background()
 	for _, op := range []string{"create", "update", "patch"} {
-		var sp speed
+		var sp benchkit.Speed
 		for _, c := range writeClients(b) {
 			b.Run(op+"/"+c.name, func(b *testing.B) {
 				cs := c.new(b)
@@ -105,9 +106,9 @@ func BenchmarkClientWrite(b *testing.B) {
 				}
 				payloads := make([]string, 64)
 				for i := range payloads {
-					payloads[i] = benchPayload(uint64(1000+i), benchDataSize)
+					payloads[i] = benchkit.Payload(uint64(1000+i), benchDataSize)
 				}
-				cpu := meterCPU(b)
+				cpu := benchkit.MeterCPU(b)
 				i := 0
 				for b.Loop() {
 					var err error
@@ -128,13 +129,13 @@ func BenchmarkClientWrite(b *testing.B) {
 					}
 					i++
 				}
-				cpu.report(i)
-				rate := perSecond(float64(i), b.Elapsed())
+				cpu.Report(i)
+				rate := benchkit.PerSecond(float64(i), b.Elapsed())
 				b.ReportMetric(rate, "writes/s")
 				if c.name == "baseline" {
-					sp.setBaseline(rate)
+					sp.SetBaseline(rate)
 				} else {
-					sp.report(b, rate)
+					sp.Report(b, rate)
 				}
 			})
 		}
@@ -152,7 +153,7 @@ func BenchmarkClientWrite(b *testing.B) {
 // a history window (the price of snapshots and watch history).
 func BenchmarkStoreWrite(b *testing.B) {
 	gvr := schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
-	payload := benchPayload(1, benchDataSize)
+	payload := benchkit.Payload(1, benchDataSize)
 	kapiObject := func(name string) meta.Object {
 		return meta.Object{"apiVersion": "v1", "kind": "ConfigMap",
 			"metadata": map[string]any{"name": name, "namespace": "bench", "uid": "8a6b1c2d-0000-4000-8000-000000000001",
@@ -168,7 +169,7 @@ func BenchmarkStoreWrite(b *testing.B) {
 	}
 	ctx := context.Background()
 	for _, op := range []string{"create", "update"} {
-		var sp speed
+		var sp benchkit.Speed
 		trackers := []struct {
 			name    string
 			tracker func() clienttesting.ObjectTracker
@@ -197,10 +198,10 @@ func BenchmarkStoreWrite(b *testing.B) {
 					}
 					i++
 				}
-				rate := perSecond(float64(i), b.Elapsed())
+				rate := benchkit.PerSecond(float64(i), b.Elapsed())
 				b.ReportMetric(rate, "ops/s")
 				if tr.name == "baseline" {
-					sp.setBaseline(rate)
+					sp.SetBaseline(rate)
 				}
 			})
 		}
@@ -235,9 +236,9 @@ func BenchmarkStoreWrite(b *testing.B) {
 					}
 					i++
 				}
-				rate := perSecond(float64(i), b.Elapsed())
+				rate := benchkit.PerSecond(float64(i), b.Elapsed())
 				b.ReportMetric(rate, "ops/s")
-				sp.report(b, rate)
+				sp.Report(b, rate)
 			})
 		}
 	}

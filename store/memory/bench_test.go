@@ -3,6 +3,7 @@ package memory_test
 import (
 	"context"
 	"fmt"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"math/rand/v2"
 	"runtime"
 	"strconv"
@@ -38,7 +39,7 @@ func filled(b *testing.B, n int) *memory.Store {
 func BenchmarkCreate(b *testing.B) {
 	s := memory.New(benchConfig)
 	ctx := context.Background()
-	cpu := memory.MeterCPU(b)
+	cpu := benchkit.MeterCPU(b)
 	i := 0
 	for b.Loop() {
 		if _, err := s.Create(ctx, benchKey(i), obj("x")); err != nil {
@@ -65,7 +66,7 @@ func BenchmarkUpdate(b *testing.B) {
 	for i := range keys {
 		keys[i] = benchKey(i)
 	}
-	cpu := memory.MeterCPU(b)
+	cpu := benchkit.MeterCPU(b)
 	ops := 0
 	for b.Loop() {
 		if _, err := s.Update(ctx, keys[rng.IntN(n)], store.UpdateOptions{}, tryUpdate); err != nil {
@@ -85,7 +86,7 @@ func BenchmarkGet(b *testing.B) {
 	for i := range keys {
 		keys[i] = benchKey(rand.IntN(n))
 	}
-	cpu := memory.MeterCPU(b)
+	cpu := benchkit.MeterCPU(b)
 	i := 0
 	for b.Loop() {
 		if _, err := s.Get(ctx, keys[i%len(keys)]); err != nil {
@@ -114,7 +115,7 @@ func BenchmarkList(b *testing.B) {
 		}
 		for _, limit := range []int{1, 500} {
 			b.Run(fmt.Sprintf("limit=%d/objects=%d", limit, n), func(b *testing.B) {
-				cpu := memory.MeterCPU(b)
+				cpu := benchkit.MeterCPU(b)
 				i := 0
 				for b.Loop() {
 					start := starts[i%len(starts)]
@@ -168,7 +169,7 @@ func BenchmarkWatchFanout(b *testing.B) {
 			}
 		}()
 	}
-	cpu := memory.MeterCPU(b)
+	cpu := benchkit.MeterCPU(b)
 	i := 0
 	for b.Loop() {
 		if _, err := s.Create(ctx, benchKey(i), obj("x")); err != nil {

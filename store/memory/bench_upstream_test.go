@@ -10,6 +10,7 @@ package memory_test
 import (
 	"context"
 	"fmt"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"runtime"
 	"testing"
 
@@ -76,7 +77,7 @@ func BenchmarkStoreListUpstream(b *testing.B) {
 				}
 				for _, limit := range limits {
 					b.Run(fmt.Sprintf("RV=%s/Scope=%s/Paginate=%d", match, scope, limit), func(b *testing.B) {
-						cpu := memory.MeterCPU(b)
+						cpu := benchkit.MeterCPU(b)
 						objects, pages, ops := 0, 0, 0
 						for b.Loop() {
 							prefix := "/pods/"

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -34,7 +35,7 @@ func BenchmarkDegree(b *testing.B) {
 		runtime.GC()
 		rng := rand.New(rand.NewPCG(1, 2))
 		b.Run(fmt.Sprintf("degree=%d/commit", d), func(b *testing.B) {
-			cpu, ops := meterCPU(b), 0
+			cpu, ops := benchkit.MeterCPU(b), 0
 			for b.Loop() {
 				ops++
 				_, err := s.Update(ctx, key(rng.IntN(n)), store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
@@ -47,7 +48,7 @@ func BenchmarkDegree(b *testing.B) {
 			cpu.Report(ops)
 		})
 		b.Run(fmt.Sprintf("degree=%d/get", d), func(b *testing.B) {
-			cpu, ops := meterCPU(b), 0
+			cpu, ops := benchkit.MeterCPU(b), 0
 			for b.Loop() {
 				ops++
 				if _, err := s.Get(ctx, key(rng.IntN(n))); err != nil {
@@ -57,7 +58,7 @@ func BenchmarkDegree(b *testing.B) {
 			cpu.Report(ops)
 		})
 		b.Run(fmt.Sprintf("degree=%d/list500", d), func(b *testing.B) {
-			cpu, ops := meterCPU(b), 0
+			cpu, ops := benchkit.MeterCPU(b), 0
 			for b.Loop() {
 				ops++
 				k := key(rng.IntN(n))

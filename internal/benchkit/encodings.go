@@ -1,4 +1,4 @@
-package bench
+package benchkit
 
 import (
 	"runtime"
@@ -11,7 +11,7 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// encodingMeter counts object encodings without touching the server. A
+// EncodingMeter counts object encodings without touching the server. A
 // codec.Codec wrapper in Config.Codecs cannot do it: the watch path only
 // streams codec.JSONCodec and *protobuf.Codec values (a wrapper gets a 406),
 // and only JSONCodec triggers compaction. Instead the meter turns the heap
@@ -19,40 +19,44 @@ import (
 // the allocations made inside the codec's Encode method, in any goroutine,
 // from any caller, cached or not.
 //
-// calibrate encodes a sample object 100 and then 200 times and keeps the
+// Calibrate encodes a sample object 100 and then 200 times and keeps the
 // allocation sites inside Encode (the call path from Encode down to the
 // allocation) that allocate exactly k times per encoding in both runs:
 // those do not depend on sync.Pool refills or the garbage collector. Each
 // such site then counts the encodings made since as its allocations ÷ k;
 // the meter reports the median over the sites.
-type encodingMeter struct {
+type EncodingMeter struct {
 	rate  int
 	sites map[string]map[string]int64 // codec fn → site → allocations per Encode
 	last  map[[32]uintptr]int64
 }
 
-// encodingCodec names a codec's Encode method as the profiler spells it.
-type encodingCodec struct {
-	fn     string
-	encode func(meta.Object) ([]byte, error)
+// EncodingCodec names a codec's Encode method as the profiler spells it.
+type EncodingCodec struct {
+	Fn     string // the function, as the profiler names it
+	Encode func(meta.Object) ([]byte, error)
 }
 
-var jsonEncoding = encodingCodec{
-	fn:     "github.com/kapi-dev/kapi/codec.JSONCodec.Encode",
-	encode: func(o meta.Object) ([]byte, error) { return codec.JSONCodec{}.Encode(o) },
+// JSONEncoding is codec.JSONCodec's Encode.
+var JSONEncoding = EncodingCodec{
+	Fn:     "github.com/kapi-dev/kapi/codec.JSONCodec.Encode",
+	Encode: func(o meta.Object) ([]byte, error) { return codec.JSONCodec{}.Encode(o) },
 }
 
-func startEncodingMeter() *encodingMeter {
-	m := &encodingMeter{rate: runtime.MemProfileRate, sites: map[string]map[string]int64{}}
+// StartEncodingMeter turns the heap profiler to every allocation until
+// Stop.
+func StartEncodingMeter() *EncodingMeter {
+	m := &EncodingMeter{rate: runtime.MemProfileRate, sites: map[string]map[string]int64{}}
 	runtime.MemProfileRate = 1
 	return m
 }
 
-func (m *encodingMeter) stop() { runtime.MemProfileRate = m.rate }
+// Stop puts the profiler's rate back.
+func (m *EncodingMeter) Stop() { runtime.MemProfileRate = m.rate }
 
-// calibrate finds the stable allocation sites of each codec's Encode on
-// obj, then marks the profile: encodings counts from here.
-func (m *encodingMeter) calibrate(b *testing.B, obj meta.Object, cs ...encodingCodec) {
+// Calibrate finds the stable allocation sites of each codec's Encode on
+// obj, then marks the profile: Encodings counts from here.
+func (m *EncodingMeter) Calibrate(b *testing.B, obj meta.Object, cs ...EncodingCodec) {
 	b.Helper()
 	const reps = 100
 	for _, c := range cs {
@@ -61,7 +65,7 @@ func (m *encodingMeter) calibrate(b *testing.B, obj meta.Object, cs ...encodingC
 		p1 := memProfile()
 		calibrateEncodings(b, obj, c, 2*reps)
 		p2 := memProfile()
-		once, twice := sitesUnder(p0, p1, c.fn), sitesUnder(p1, p2, c.fn)
+		once, twice := sitesUnder(p0, p1, c.Fn), sitesUnder(p1, p2, c.Fn)
 		stable := map[string]int64{}
 		for site, n := range once {
 			if k := n / reps; k > 0 && n == k*reps && twice[site] == 2*k*reps {
@@ -69,31 +73,31 @@ func (m *encodingMeter) calibrate(b *testing.B, obj meta.Object, cs ...encodingC
 			}
 		}
 		if len(stable) == 0 {
-			b.Fatalf("no allocation site inside %s allocates a fixed number of times per encoding: the meter no longer finds the codec", c.fn)
+			b.Fatalf("no allocation site inside %s allocates a fixed number of times per encoding: the meter no longer finds the codec", c.Fn)
 		}
-		m.sites[c.fn] = stable
+		m.sites[c.Fn] = stable
 		m.last = p2
 	}
 }
 
 //go:noinline
-func calibrateEncodings(b *testing.B, obj meta.Object, c encodingCodec, reps int) {
+func calibrateEncodings(b *testing.B, obj meta.Object, c EncodingCodec, reps int) {
 	for range reps {
-		if _, err := c.encode(obj); err != nil {
+		if _, err := c.Encode(obj); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-// encodings returns, per codec, the Encode calls since calibrate.
-func (m *encodingMeter) encodings(b *testing.B, cs ...encodingCodec) []float64 {
+// Encodings returns, per codec, the Encode calls since Calibrate.
+func (m *EncodingMeter) Encodings(b *testing.B, cs ...EncodingCodec) []float64 {
 	b.Helper()
 	p := memProfile()
 	out := make([]float64, len(cs))
 	for i, c := range cs {
-		got := sitesUnder(m.last, p, c.fn)
+		got := sitesUnder(m.last, p, c.Fn)
 		var est []float64
-		for site, k := range m.sites[c.fn] {
+		for site, k := range m.sites[c.Fn] {
 			est = append(est, float64(got[site])/float64(k))
 		}
 		slices.Sort(est)
