@@ -6,13 +6,13 @@ package apiserver_test
 import (
 	"bytes"
 	"fmt"
-	"github.com/kapi-dev/kapi/internal/benchkit"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"runtime"
 	"testing"
 
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"github.com/kapi-dev/kapi/store/memory"
 )
 

@@ -4,13 +4,13 @@ package apiserver_test
 
 import (
 	"fmt"
-	"github.com/kapi-dev/kapi/internal/benchkit"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 )
 
 const startupPath = "/api/v1/namespaces/default/configmaps"

@@ -7,8 +7,6 @@ package apiserver_test
 import (
 	"context"
 	"fmt"
-	"github.com/kapi-dev/kapi/internal/benchkit"
-	"github.com/kapi-dev/kapi/meta"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -19,6 +17,8 @@ import (
 	"testing"
 
 	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/internal/benchkit"
+	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 	"github.com/kapi-dev/kapi/store/memory"
 )

@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/kapi-dev/kapi/meta"
 	"sigs.k8s.io/yaml"
+
+	"github.com/kapi-dev/kapi/meta"
 )
 
 // Codec turns API objects into bytes of one media type and back.
@@ -103,6 +104,14 @@ func appendTypeMetaPrefix(b []byte, apiVersion, kind string) []byte {
 // writing "{" and the rest of each cached encoding.
 func TypeMetaPrefix(apiVersion, kind string) []byte {
 	return appendTypeMetaPrefix(nil, apiVersion, kind)
+}
+
+// DecodeValue decodes one JSON value of any kind as Decode decodes
+// objects: objects become map[string]any, integers that fit int64, other
+// numbers float64. Duplicate keys keep their last value.
+func DecodeValue(data []byte) (any, error) {
+	v, _, err := decodeJSON(data)
+	return v, err
 }
 
 // Decode implements Codec.

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -116,7 +117,7 @@ func parseFuzz(b []byte) meta.Object {
 	if err != nil {
 		return nil
 	}
-	v, err := decodeJSON(j)
+	v, err := codec.DecodeValue(j)
 	if err != nil {
 		return nil
 	}
@@ -181,7 +182,7 @@ func FuzzFieldsV1(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		v, err := decodeJSON(in)
+		v, err := codec.DecodeValue(in)
 		if err != nil {
 			return
 		}

@@ -1,7 +1,6 @@
 package fieldmanager_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldmanager"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -273,42 +273,12 @@ func parseObject(y []byte) (meta.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := decodeJSON(j)
+	v, err := codec.DecodeValue(j)
 	if err != nil {
 		return nil, err
 	}
 	m, _ := v.(map[string]any)
 	return meta.Object(m), nil
-}
-
-func decodeJSON(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	return numbers(v), nil
-}
-
-func numbers(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, e := range t {
-			t[k] = numbers(e)
-		}
-	case []any:
-		for i, e := range t {
-			t[i] = numbers(e)
-		}
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i
-		}
-		f, _ := t.Float64()
-		return f
-	}
-	return v
 }
 
 var strategies = map[string]strategy{
@@ -352,7 +322,7 @@ func builtinSchemas(t testing.TB) map[string]any {
 	t.Helper()
 	b, err := os.ReadFile("testdata/builtin-schemas.json")
 	require.NoError(t, err)
-	v, err := decodeJSON(b)
+	v, err := codec.DecodeValue(b)
 	require.NoError(t, err)
 	return v.(map[string]any)["components"].(map[string]any)["schemas"].(map[string]any)
 }

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/yaml"
 
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -25,7 +26,7 @@ func obj(t testing.TB, y string) meta.Object {
 	t.Helper()
 	j, err := yaml.YAMLToJSON([]byte(y))
 	require.NoError(t, err)
-	v, err := decodeJSON(j)
+	v, err := codec.DecodeValue(j)
 	require.NoError(t, err)
 	return meta.Object(v.(map[string]any))
 }
@@ -43,7 +44,7 @@ func builtinComponents(t testing.TB) map[string]any {
 	t.Helper()
 	b, err := os.ReadFile("testdata/builtin-schemas.json")
 	require.NoError(t, err)
-	v, err := decodeJSON(b)
+	v, err := codec.DecodeValue(b)
 	require.NoError(t, err)
 	return v.(map[string]any)["components"].(map[string]any)["schemas"].(map[string]any)
 }

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/kapi-dev/kapi/meta"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/merge"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
 )
 
 // This file is kubectl's road from client-side to server-side apply
@@ -35,7 +37,7 @@ func (m *Manager) allowedConflicts(live meta.Object, apiVersion string) (*fieldp
 	if last == "" {
 		return nil, errors.New("no last applied annotation")
 	}
-	v, err := decodeJSON([]byte(last))
+	v, err := codec.DecodeValue([]byte(last))
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -95,7 +96,7 @@ func (c *refClient) do(method, path, contentType string, body any) (int, map[str
 	if err != nil {
 		return 0, nil, err
 	}
-	v, err := decodeJSON(b)
+	v, err := codec.DecodeValue(b)
 	if err != nil {
 		return resp.StatusCode, nil, fmt.Errorf("%s %s: %d %s", method, path, resp.StatusCode, b)
 	}

@@ -1,9 +1,7 @@
 package fieldmanager
 
 import (
-	"bytes"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"path"
@@ -12,6 +10,8 @@ import (
 
 	"sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
+
+	"github.com/kapi-dev/kapi/codec"
 )
 
 // This file converts an OpenAPI v3 schema (a CRD's openAPIV3Schema, or a
@@ -63,7 +63,7 @@ var deducedDef = schema.TypeDef{
 var metaComponentsJSON []byte
 
 var metaComponents = func() map[string]any {
-	v, err := decodeJSON(metaComponentsJSON)
+	v, err := codec.DecodeValue(metaComponentsJSON)
 	if err != nil {
 		panic("fieldmanager: meta_components.json: " + err.Error())
 	}
@@ -431,41 +431,4 @@ func parseableType(root, components map[string]any) (typed.ParseableType, error)
 		return typed.ParseableType{}, err
 	}
 	return typed.ParseableType{Schema: s, TypeRef: schema.TypeRef{NamedType: strPtr(rootName)}}, nil
-}
-
-// decodeJSON decodes JSON into the JSON-shaped values meta.Object uses:
-// integers int64, other numbers float64.
-func decodeJSON(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	if d.More() {
-		return nil, fmt.Errorf("unexpected data after the JSON value")
-	}
-	return fromJSONNumbers(v), nil
-}
-
-func fromJSONNumbers(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, e := range t {
-			t[k] = fromJSONNumbers(e)
-		}
-		return t
-	case []any:
-		for i, e := range t {
-			t[i] = fromJSONNumbers(e)
-		}
-		return t
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i
-		}
-		f, _ := t.Float64()
-		return f
-	}
-	return v
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kapi-dev/kapi/apiserver/schema"
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -19,31 +20,9 @@ import (
 // float64.
 func decode(t testing.TB, src string) map[string]any {
 	t.Helper()
-	dec := json.NewDecoder(strings.NewReader(src))
-	dec.UseNumber()
-	var v map[string]any
-	require.NoError(t, dec.Decode(&v))
-	return numbers(v).(map[string]any)
-}
-
-func numbers(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, e := range t {
-			t[k] = numbers(e)
-		}
-	case []any:
-		for i, e := range t {
-			t[i] = numbers(e)
-		}
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i
-		}
-		f, _ := t.Float64()
-		return f
-	}
-	return v
+	v, err := codec.DecodeValue([]byte(src))
+	require.NoError(t, err)
+	return v.(map[string]any)
 }
 
 var (

@@ -1,13 +1,13 @@
 package strategicpatch
 
 import (
-	"bytes"
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
+
+	"github.com/kapi-dev/kapi/codec"
 )
 
 // The tables below are written from the Kubernetes documentation: the task
@@ -32,36 +32,14 @@ func decodeYAML(t testing.TB, s string) map[string]any {
 	t.Helper()
 	j, err := yaml.YAMLToJSON([]byte(s))
 	require.NoError(t, err)
-	d := json.NewDecoder(bytes.NewReader(j))
-	d.UseNumber()
-	var v any
-	require.NoError(t, d.Decode(&v))
+	v, err := codec.DecodeValue(j)
+	require.NoError(t, err)
 	if v == nil {
 		return nil
 	}
-	m, ok := numbers(v).(map[string]any)
+	m, ok := v.(map[string]any)
 	require.True(t, ok, "not an object: %s", s)
 	return m
-}
-
-func numbers(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, e := range t {
-			t[k] = numbers(e)
-		}
-	case []any:
-		for i, e := range t {
-			t[i] = numbers(e)
-		}
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i
-		}
-		f, _ := t.Float64()
-		return f
-	}
-	return v
 }
 
 // clone deep-copies decoded JSON (independently of the package's copy).

@@ -1,10 +1,11 @@
 package strategicpatch
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/kapi-dev/kapi/codec"
 )
 
 // fuzzSchema is the Deployment schema with shortcuts at the root to its
@@ -29,13 +30,11 @@ func fuzzSchema() *fakeSchema {
 // decodeJSON decodes a JSON object as kapi does (int64 or float64 numbers);
 // ok is false for anything else.
 func decodeJSON(b []byte) (map[string]any, bool) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if d.Decode(&v) != nil {
+	v, err := codec.DecodeValue(b)
+	if err != nil {
 		return nil, false
 	}
-	m, ok := numbers(v).(map[string]any)
+	m, ok := v.(map[string]any)
 	return m, ok
 }
 

@@ -6,7 +6,6 @@ package bench
 import (
 	"bytes"
 	"fmt"
-	"github.com/kapi-dev/kapi/internal/benchkit"
 	"io"
 	"net"
 	"net/http"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 )
 
 func newExampleServer(tb testing.TB, cfg apiserver.Config) *apiserver.Server {

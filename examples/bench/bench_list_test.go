@@ -7,11 +7,12 @@ package bench
 import (
 	"bytes"
 	"fmt"
-	"github.com/kapi-dev/kapi/internal/benchkit"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"testing"
+
+	"github.com/kapi-dev/kapi/internal/benchkit"
 )
 
 const protobufMediaType = "application/vnd.kubernetes.protobuf"

@@ -6,13 +6,13 @@ package bench
 import (
 	"bytes"
 	"fmt"
-	"github.com/kapi-dev/kapi/internal/benchkit"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
 
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
+	"github.com/kapi-dev/kapi/internal/benchkit"
 )
 
 const startupPath = "/api/v1/namespaces/default/configmaps"

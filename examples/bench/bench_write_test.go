@@ -8,7 +8,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"github.com/kapi-dev/kapi/internal/benchkit"
 	"net/http/httptest"
 	"testing"
 
@@ -21,6 +20,7 @@ import (
 	"k8s.io/client-go/rest"
 	clienttesting "k8s.io/client-go/testing"
 
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 	"github.com/kapi-dev/kapi/store/memory"

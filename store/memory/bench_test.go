@@ -3,7 +3,6 @@ package memory_test
 import (
 	"context"
 	"fmt"
-	"github.com/kapi-dev/kapi/internal/benchkit"
 	"math/rand/v2"
 	"runtime"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 	"github.com/kapi-dev/kapi/store/memory"

@@ -10,10 +10,10 @@ package memory_test
 import (
 	"context"
 	"fmt"
-	"github.com/kapi-dev/kapi/internal/benchkit"
 	"runtime"
 	"testing"
 
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 	"github.com/kapi-dev/kapi/store/memory"

@@ -3,11 +3,11 @@ package memory
 import (
 	"context"
 	"fmt"
-	"github.com/kapi-dev/kapi/internal/benchkit"
 	"math/rand/v2"
 	"runtime"
 	"testing"
 
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 )
