@@ -23,20 +23,11 @@ import (
 	"github.com/kapi-dev/kapi/store/memory"
 )
 
-const (
-	upstreamNamespaces = 50
-	upstreamPods       = 150_000
-	upstreamNodes      = 5_000
-)
-
-func upstreamNamespace(i int) string { return fmt.Sprintf("ns-%02d", i%upstreamNamespaces) }
-func upstreamNode(i int) string      { return fmt.Sprintf("node-%04d", i*7919%upstreamNodes) }
-
 // upstreamPodJSON is a realistic running Pod (~2 KB of JSON as stored: a
 // Deployment's pod with one container, probes, resources, tolerations, a
 // projected token volume and a full status).
 func upstreamPodJSON(i int) string {
-	ns, name, node := upstreamNamespace(i), fmt.Sprintf("app-%06d", i), upstreamNode(i)
+	ns, name, node := benchkit.UpstreamNamespace(i), fmt.Sprintf("app-%06d", i), benchkit.UpstreamNode(i)
 	return `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"` + name + `","generateName":"app-7c9f8d6b5-","namespace":"` + ns +
 		`","uid":"` + fmt.Sprintf("8a6b1c2d-0000-4000-8000-%012d", i) + `","creationTimestamp":"2026-01-01T00:00:00Z",` +
 		`"labels":{"app":"web","pod-template-hash":"7c9f8d6b5","tier":"frontend"},` +
@@ -90,8 +81,8 @@ func newUpstreamFixture(b *testing.B) *upstreamFixture {
 	st := memory.New(memory.Config{HistoryLimit: 1000, MaxHistory: 1000})
 	cfg.Store = st
 	srv := newBenchServer(b, cfg)
-	for i := range upstreamNamespaces {
-		createNamespace(b, srv, upstreamNamespace(i))
+	for i := range benchkit.UpstreamNamespaces {
+		createNamespace(b, srv, benchkit.UpstreamNamespace(i))
 	}
 	base := benchkit.HeapInUse()
 	tmpl, err := codec.JSONCodec{}.Decode([]byte(upstreamPodJSON(0)))
@@ -101,7 +92,7 @@ func newUpstreamFixture(b *testing.B) *upstreamFixture {
 	ctx := context.Background()
 	workers := runtime.GOMAXPROCS(0)
 	const chunk = 10_000
-	created := make([]*store.Object, upstreamPods)
+	created := make([]*store.Object, benchkit.UpstreamPods)
 	parallel := func(from, to int, do func(i int)) {
 		var wg sync.WaitGroup
 		for k := range workers {
@@ -115,11 +106,11 @@ func newUpstreamFixture(b *testing.B) *upstreamFixture {
 		}
 		wg.Wait()
 	}
-	for from := 0; from < upstreamPods; from += chunk {
-		to := min(from+chunk, upstreamPods)
+	for from := 0; from < benchkit.UpstreamPods; from += chunk {
+		to := min(from+chunk, benchkit.UpstreamPods)
 		parallel(from, to, func(i int) {
 			pod := upstreamPod(tmpl.Object, i)
-			o, err := st.Create(ctx, "/pods/"+upstreamNamespace(i)+"/"+upstreamPodName(i), pod)
+			o, err := st.Create(ctx, "/pods/"+benchkit.UpstreamNamespace(i)+"/"+upstreamPodName(i), pod)
 			if err != nil {
 				b.Error(err)
 				return
@@ -127,7 +118,7 @@ func newUpstreamFixture(b *testing.B) *upstreamFixture {
 			created[i] = o
 		})
 		w := &discardResponse{}
-		srv.ServeHTTP(w, upstreamRequest("/api/v1/pods?fieldSelector=spec.nodeName%3D"+upstreamNode(1)))
+		srv.ServeHTTP(w, upstreamRequest("/api/v1/pods?fieldSelector=spec.nodeName%3D"+benchkit.UpstreamNode(1)))
 		if w.code != http.StatusOK {
 			b.Fatalf("node list: %d", w.code)
 		}
@@ -137,9 +128,9 @@ func newUpstreamFixture(b *testing.B) *upstreamFixture {
 		b.FailNow()
 	}
 	f := &upstreamFixture{srv: srv, st: st, revision: st.Revision()}
-	f.heapPerPod = float64(benchkit.HeapInUse()-base) / upstreamPods
+	f.heapPerPod = float64(benchkit.HeapInUse()-base) / benchkit.UpstreamPods
 	jsonBytes, _ := storedJSONBytes(b, st, "/pods/")
-	f.jsonPerPod = float64(jsonBytes) / upstreamPods
+	f.jsonPerPod = float64(jsonBytes) / benchkit.UpstreamPods
 	return f
 }
 
@@ -150,9 +141,9 @@ func upstreamPod(tmpl map[string]any, i int) map[string]any {
 	pod := meta.DeepCopyValue(tmpl).(map[string]any)
 	md := pod["metadata"].(map[string]any)
 	md["name"] = upstreamPodName(i)
-	md["namespace"] = upstreamNamespace(i)
+	md["namespace"] = benchkit.UpstreamNamespace(i)
 	md["uid"] = fmt.Sprintf("8a6b1c2d-0000-4000-8000-%012d", i)
-	pod["spec"].(map[string]any)["nodeName"] = upstreamNode(i)
+	pod["spec"].(map[string]any)["nodeName"] = benchkit.UpstreamNode(i)
 	status := pod["status"].(map[string]any)
 	status["hostIP"] = "10.0." + strconv.Itoa(i%250) + ".1"
 	status["podIP"] = "10.244." + strconv.Itoa(i%250) + "." + strconv.Itoa(i%200+2)
@@ -221,7 +212,7 @@ func (f *upstreamFixture) list(b *testing.B, path, rv, match string, limit int, 
 // discarding ResponseWriter, one at a time. The store-level run (no
 // encoding, like kube's) is BenchmarkStoreListUpstream in store/memory.
 func BenchmarkUpstreamList(b *testing.B) {
-	b.Run(fmt.Sprintf("Namespaces=%d/Pods=%d/Nodes=%d", upstreamNamespaces, upstreamPods, upstreamNodes), func(b *testing.B) {
+	b.Run(fmt.Sprintf("Namespaces=%d/Pods=%d/Nodes=%d", benchkit.UpstreamNamespaces, benchkit.UpstreamPods, benchkit.UpstreamNodes), func(b *testing.B) {
 		f := newUpstreamFixture(b)
 		b.Logf("fixture heap %.0f bytes per pod (stored JSON %.0f bytes per pod)", f.heapPerPod, f.jsonPerPod)
 		for _, match := range []string{"", "NotOlderThan", "Exact"} {
@@ -236,9 +227,9 @@ func BenchmarkUpstreamList(b *testing.B) {
 							path = "/api/v1/pods"
 							switch scope {
 							case "Node":
-								path += "?fieldSelector=" + url.QueryEscape("spec.nodeName="+upstreamNode(i))
+								path += "?fieldSelector=" + url.QueryEscape("spec.nodeName="+benchkit.UpstreamNode(i))
 							case "Namespace":
-								path = "/api/v1/namespaces/" + upstreamNamespace(i) + "/pods"
+								path = "/api/v1/namespaces/" + benchkit.UpstreamNamespace(i) + "/pods"
 							}
 							if match != "" {
 								rv = strconv.FormatInt(f.revision-99+int64(i%100), 10)
@@ -248,8 +239,8 @@ func BenchmarkUpstreamList(b *testing.B) {
 						// One untimed list checks the result and sizes it.
 						path, rv := args(1)
 						objects, pages, size := f.list(b, path, rv, match, limit, true)
-						if want := map[string]int{"Cluster": upstreamPods, "Node": upstreamPods / upstreamNodes,
-							"Namespace": upstreamPods / upstreamNamespaces}[scope]; objects < want-100 || objects > want {
+						if want := map[string]int{"Cluster": benchkit.UpstreamPods, "Node": benchkit.UpstreamPods / benchkit.UpstreamNodes,
+							"Namespace": benchkit.UpstreamPods / benchkit.UpstreamNamespaces}[scope]; objects < want-100 || objects > want {
 							b.Fatalf("listed %d pods, want %d", objects, want)
 						}
 						b.SetBytes(size)

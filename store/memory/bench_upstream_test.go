@@ -19,15 +19,6 @@ import (
 	"github.com/kapi-dev/kapi/store/memory"
 )
 
-const (
-	upNamespaces = 50
-	upPods       = 150_000
-	upNodes      = 5_000
-)
-
-func upNamespace(i int) string { return fmt.Sprintf("ns-%02d", i%upNamespaces) }
-func upNode(i int) string      { return fmt.Sprintf("node-%04d", i*7919%upNodes) }
-
 // nodeNameKey caches a version's spec.nodeName, as kube's watch cache keeps
 // each object's selectable fields beside it and kapi's apiserver caches
 // them per version.
@@ -51,16 +42,16 @@ func nodeName(o *store.Object) string {
 // kube's Indexed=false, which lists every pod for this scope). RV=Exact and
 // NotOlderThan read one of the last 100 revisions, as kube's benchmark.
 func BenchmarkStoreListUpstream(b *testing.B) {
-	b.Run(fmt.Sprintf("Namespaces=%d/Pods=%d/Nodes=%d", upNamespaces, upPods, upNodes), func(b *testing.B) {
+	b.Run(fmt.Sprintf("Namespaces=%d/Pods=%d/Nodes=%d", benchkit.UpstreamNamespaces, benchkit.UpstreamPods, benchkit.UpstreamNodes), func(b *testing.B) {
 		// 1,000 revisions of history cover the Exact reads.
 		s := memory.New(memory.Config{HistoryLimit: 1000, MaxHistory: 1000})
 		ctx := context.Background()
-		for i := range upPods {
-			ns := upNamespace(i)
+		for i := range benchkit.UpstreamPods {
+			ns := benchkit.UpstreamNamespace(i)
 			name := fmt.Sprintf("app-%06d", i)
 			pod := meta.Object{"apiVersion": "v1", "kind": "Pod",
 				"metadata": map[string]any{"name": name, "namespace": ns},
-				"spec":     map[string]any{"nodeName": upNode(i)}}
+				"spec":     map[string]any{"nodeName": benchkit.UpstreamNode(i)}}
 			o, err := s.Create(ctx, "/pods/"+ns+"/"+name, pod)
 			if err != nil {
 				b.Fatal(err)
@@ -84,10 +75,10 @@ func BenchmarkStoreListUpstream(b *testing.B) {
 							opts := store.ListOptions{Limit: limit}
 							switch scope {
 							case "Node":
-								node := upNode(ops)
+								node := benchkit.UpstreamNode(ops)
 								opts.Filter = func(o *store.Object) bool { return nodeName(o) == node }
 							case "Namespace":
-								prefix += upNamespace(ops) + "/"
+								prefix += benchkit.UpstreamNamespace(ops) + "/"
 							}
 							switch match {
 							case "NotOlderThan":
