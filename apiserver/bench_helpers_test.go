@@ -143,9 +143,9 @@ func benchTransport(conns int) *http.Transport {
 	}
 }
 
-// fetch GETs url with client and returns the body length, failing on any
-// status but 200.
-func fetch(client *http.Client, url string) (int64, error) {
+// get sends a GET accepting JSON and copies the body into w, failing on
+// anything but a 200. It returns the body's size.
+func get(client *http.Client, url string, w io.Writer) (int64, error) {
 	req, err := http.NewRequest(http.MethodGet, url, nil)
 	if err != nil {
 		return 0, err
@@ -155,7 +155,7 @@ func fetch(client *http.Client, url string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	n, err := io.Copy(io.Discard, resp.Body)
+	n, err := io.Copy(w, resp.Body)
 	resp.Body.Close()
 	if err == nil && resp.StatusCode != http.StatusOK {
 		err = fmt.Errorf("GET %s: %s", url, resp.Status)
@@ -163,21 +163,17 @@ func fetch(client *http.Client, url string) (int64, error) {
 	return n, err
 }
 
-// fetchBody is fetch keeping the body.
+// fetch is get discarding the body.
+func fetch(client *http.Client, url string) (int64, error) { return get(client, url, io.Discard) }
+
+// fetchBody is get keeping the body.
 func fetchBody(tb testing.TB, client *http.Client, url string) []byte {
 	tb.Helper()
-	req, _ := http.NewRequest(http.MethodGet, url, nil)
-	req.Header.Set("Accept", "application/json")
-	resp, err := client.Do(req)
-	if err != nil {
-		tb.Fatal(err)
+	var buf bytes.Buffer
+	if _, err := get(client, url, &buf); err != nil {
+		tb.Fatalf("%v: %.200s", err, buf.Bytes())
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		tb.Fatalf("GET %s: %v %s %.200s", url, err, resp.Status, body)
-	}
-	return body
+	return buf.Bytes()
 }
 
 // bareHandler is the baseline server: a plain net/http handler writing

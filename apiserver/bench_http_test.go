@@ -67,23 +67,9 @@ func listWalk(client *http.Client, base, path string, buf *bytes.Buffer) (int64,
 	pages := 0
 	uri := path
 	for {
-		req, err := http.NewRequest(http.MethodGet, base+uri, nil)
-		if err != nil {
-			return 0, 0, err
-		}
-		req.Header.Set("Accept", "application/json")
-		resp, err := client.Do(req)
-		if err != nil {
-			return 0, 0, err
-		}
 		buf.Reset()
-		_, err = buf.ReadFrom(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			return 0, 0, err
-		}
-		if resp.StatusCode != http.StatusOK {
-			return 0, 0, fmt.Errorf("GET %s: %s: %.200s", uri, resp.Status, buf.Bytes())
+		if _, err := get(client, base+uri, buf); err != nil {
+			return 0, 0, fmt.Errorf("%w: %.200s", err, buf.Bytes())
 		}
 		total += int64(buf.Len())
 		pages++
@@ -267,20 +253,7 @@ func BenchmarkListPage(b *testing.B) {
 
 // listWalk1 reads exactly one page.
 func listWalk1(client *http.Client, url string, buf *bytes.Buffer) (int64, int, error) {
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		return 0, 0, err
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := client.Do(req)
-	if err != nil {
-		return 0, 0, err
-	}
 	buf.Reset()
-	_, err = buf.ReadFrom(resp.Body)
-	resp.Body.Close()
-	if err == nil && resp.StatusCode != http.StatusOK {
-		err = fmt.Errorf("GET %s: %s", url, resp.Status)
-	}
-	return int64(buf.Len()), 1, err
+	n, err := get(client, url, buf)
+	return n, 1, err
 }
