@@ -62,86 +62,68 @@ func (q *request) patch() {
 	// merge, the patch. It is made only when there are problems.
 	var apply func(cur *store.Object) (meta.Object, func() []byte, error)
 	switch patchType {
-	case jsonPatchType, mergePatchType:
-		var patchBytes func(current []byte) ([]byte, error)
-		if patchType == jsonPatchType {
-			p, err := jsonpatch.DecodePatch(body)
-			if err != nil {
-				q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", jsonSyntaxError(body))))
-				return
-			}
-			patchBytes = func(current []byte) (out []byte, err error) {
-				// The JSON patch library panics on some malformed operations
-				// (a test without value at the root): answer as for any patch
-				// that does not apply.
-				defer func() {
-					if r := recover(); r != nil {
-						out, err = nil, patchFailed(fmt.Errorf("%v", r))
-					}
-				}()
-				if out, err = p.Apply(current); err != nil {
-					return nil, patchFailed(err)
-				}
-				return out, nil
-			}
-		} else {
-			var probe map[string]any
-			if err := json.Unmarshal(body, &probe); err != nil {
-				q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err)))
-				return
-			}
-			if d, err := (codec.JSONCodec{}).Decode(body); err == nil && probe != nil {
-				// The usual case, a patch that is an object: merged into
-				// a copy of the decoded object (see mergePatch). Other
-				// documents (null) go through the library as bytes.
-				merge := func(cur *store.Object) meta.Object {
-					obj := q.res.present(cur).Data().DeepCopy()
-					mergePatch(obj, d.Object)
-					return obj
-				}
-				apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
-					// The merged document before pruning, merged again
-					// when field validation needs it.
-					patched := func() []byte {
-						b, _ := codec.JSONCodec{}.Encode(merge(cur))
-						return b
-					}
-					return merge(cur), patched, nil
-				}
-				break
-			}
-			patchBytes = func(current []byte) ([]byte, error) {
-				out, err := jsonpatch.MergePatch(current, body)
-				if err != nil {
-					return nil, meta.BadRequest(err.Error())
-				}
-				return out, nil
-			}
-		}
-		apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
-			current, err := encodeObject(codec.JSONCodec{}, q.res.present(cur))
-			if err != nil {
-				return nil, nil, meta.Internal(err)
-			}
-			patched, err := patchBytes(current)
-			if err != nil {
-				return nil, nil, err
-			}
-			d, err := codec.JSONCodec{}.Decode(patched)
-			if err != nil {
-				return nil, nil, meta.Invalid(meta.GroupKind{}, "", meta.FieldErrors{{
-					Type: meta.ErrorInvalid, Field: "patch", Value: string(patched), Detail: err.Error()}})
-			}
-			return d.Object, func() []byte { return patched }, nil
-		}
-	case strategicPatchType:
-		var probe map[string]any
-		if err := json.Unmarshal(body, &probe); err != nil {
-			q.fail(meta.BadRequest(err.Error()))
+	case jsonPatchType:
+		p, err := jsonpatch.DecodePatch(body)
+		if err != nil {
+			q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", jsonSyntaxError(body))))
 			return
 		}
+		apply = q.bytePatch(func(current []byte) (out []byte, err error) {
+			// The JSON patch library panics on some malformed operations
+			// (a test without value at the root): answer as for any patch
+			// that does not apply.
+			defer func() {
+				if r := recover(); r != nil {
+					out, err = nil, patchFailed(fmt.Errorf("%v", r))
+				}
+			}()
+			if out, err = p.Apply(current); err != nil {
+				return nil, patchFailed(err)
+			}
+			return out, nil
+		})
+	case mergePatchType:
+		if d, err := (codec.JSONCodec{}).Decode(body); err == nil {
+			// The usual case, a patch that is an object: merged into a
+			// copy of the decoded object (see mergePatch).
+			merge := func(cur *store.Object) meta.Object {
+				obj := q.res.present(cur).Data().DeepCopy()
+				mergePatch(obj, d.Object)
+				return obj
+			}
+			apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
+				// The merged document before pruning, merged again when
+				// field validation needs it.
+				patched := func() []byte {
+					b, _ := codec.JSONCodec{}.Encode(merge(cur))
+					return b
+				}
+				return merge(cur), patched, nil
+			}
+			break
+		}
+		// Not an object: kube's decoder refuses what encoding/json cannot
+		// read into a map, and hands the rest (null) to the library as bytes.
+		var probe map[string]any
+		if err := json.Unmarshal(body, &probe); err != nil {
+			q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err)))
+			return
+		}
+		apply = q.bytePatch(func(current []byte) ([]byte, error) {
+			out, err := jsonpatch.MergePatch(current, body)
+			if err != nil {
+				return nil, meta.BadRequest(err.Error())
+			}
+			return out, nil
+		})
+	case strategicPatchType:
 		patchObj, err := codec.JSONCodec{}.Decode(body)
 		if err != nil {
+			// kube words the error as encoding/json does, where it fails.
+			var probe map[string]any
+			if uerr := json.Unmarshal(body, &probe); uerr != nil {
+				err = uerr
+			}
 			q.fail(meta.BadRequest(err.Error()))
 			return
 		}
@@ -217,6 +199,28 @@ func (q *request) patch() {
 		}
 		return obj, nil
 	}))
+}
+
+// bytePatch applies a patch that works on JSON bytes: to the current
+// object's encoding, whose result is decoded again and is also the
+// document field validation reports against.
+func (q *request) bytePatch(patchBytes func(current []byte) ([]byte, error)) func(cur *store.Object) (meta.Object, func() []byte, error) {
+	return func(cur *store.Object) (meta.Object, func() []byte, error) {
+		current, err := encodeObject(codec.JSONCodec{}, q.res.present(cur))
+		if err != nil {
+			return nil, nil, meta.Internal(err)
+		}
+		patched, err := patchBytes(current)
+		if err != nil {
+			return nil, nil, err
+		}
+		d, err := codec.JSONCodec{}.Decode(patched)
+		if err != nil {
+			return nil, nil, meta.Invalid(meta.GroupKind{}, "", meta.FieldErrors{{
+				Type: meta.ErrorInvalid, Field: "patch", Value: string(patched), Detail: err.Error()}})
+		}
+		return d.Object, func() []byte { return patched }, nil
+	}
 }
 
 // supportedPatchTypes are the patch types a type accepts: strategic merge
