@@ -9,15 +9,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/http/httptest"
-	"runtime"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
@@ -45,132 +39,16 @@ func newBenchServer(tb testing.TB, cfg apiserver.Config) *apiserver.Server {
 	return s
 }
 
-// benchDataSize is the size of every benchmark ConfigMap's data: objects of
-// "~1 KiB" as the issue and perfcompare use (about 1.4 KB of JSON once the
-// server has added uid, timestamps and managedFields).
-const benchDataSize = 1024
-
-// configMapJSON is the body of a create or update of a ~1 KiB ConfigMap.
-func configMapJSON(ns, name, resourceVersion string, seed uint64) []byte {
-	rv := ""
-	if resourceVersion != "" {
-		rv = `,"resourceVersion":"` + resourceVersion + `"`
-	}
-	return []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"` + name + `","namespace":"` + ns + `"` + rv +
-		`,"labels":{"app":"bench"}},"data":{"payload":"` + benchkit.Payload(seed, benchDataSize) + `"}}`)
-}
-
-// serve runs one request through h in-process and returns the status and
-// body.
-func serve(h http.Handler, method, path, contentType string, body []byte) (int, []byte) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	r := httptest.NewRequest(method, path, rd)
-	r.Header.Set("Accept", "application/json")
-	if contentType != "" {
-		r.Header.Set("Content-Type", contentType)
-	}
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	return w.Code, w.Body.Bytes()
-}
-
-func mustServe(tb testing.TB, h http.Handler, want int, method, path, contentType string, body []byte) []byte {
-	tb.Helper()
-	code, out := serve(h, method, path, contentType, body)
-	if code != want {
-		tb.Fatalf("%s %s: %d, want %d: %.300s", method, path, code, want, out)
-	}
-	return out
-}
-
-func createNamespace(tb testing.TB, h http.Handler, ns string) {
-	tb.Helper()
-	mustServe(tb, h, http.StatusCreated, http.MethodPost, "/api/v1/namespaces", "application/json",
-		[]byte(`{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"`+ns+`"}}`))
-}
-
-func cmName(i int) string { return fmt.Sprintf("cm-%07d", i) }
-
-// loadConfigMaps creates the namespace and n ConfigMaps in it through the
-// full write path (decode, schema, managedFields, store, compaction), with
-// as many writers as CPUs. Names sort in creation order.
-func loadConfigMaps(tb testing.TB, h http.Handler, ns string, n int) {
-	tb.Helper()
-	createNamespace(tb, h, ns)
-	path := "/api/v1/namespaces/" + ns + "/configmaps"
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errs := make(chan string, runtime.GOMAXPROCS(0))
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				if code, out := serve(h, http.MethodPost, path, "application/json", configMapJSON(ns, cmName(i), "", uint64(i))); code != http.StatusCreated {
-					errs <- fmt.Sprintf("create %d: %d %.200s", i, code, out)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		tb.Fatal(e)
-	}
-}
-
-// benchTransport is a keep-alive client transport for loopback benchmarks:
-// enough idle connections for every parallel client, no compression (the
-// server sends identity bodies unless asked), no proxy.
-func benchTransport(conns int) *http.Transport {
-	return &http.Transport{
-		Proxy:               nil,
-		DialContext:         (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		MaxIdleConns:        conns,
-		MaxIdleConnsPerHost: conns,
-		IdleConnTimeout:     90 * time.Second,
-		DisableCompression:  true,
-		WriteBufferSize:     32 << 10,
-		ReadBufferSize:      64 << 10,
-	}
-}
-
-// get sends a GET accepting JSON and copies the body into w, failing on
-// anything but a 200. It returns the body's size.
-func get(client *http.Client, url string, w io.Writer) (int64, error) {
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := client.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	n, err := io.Copy(w, resp.Body)
-	resp.Body.Close()
-	if err == nil && resp.StatusCode != http.StatusOK {
-		err = fmt.Errorf("GET %s: %s", url, resp.Status)
-	}
-	return n, err
-}
-
 // fetch is get discarding the body.
-func fetch(client *http.Client, url string) (int64, error) { return get(client, url, io.Discard) }
+func fetch(client *http.Client, url string) (int64, error) {
+	return benchkit.Get(client, url, "application/json", io.Discard)
+}
 
 // fetchBody is get keeping the body.
 func fetchBody(tb testing.TB, client *http.Client, url string) []byte {
 	tb.Helper()
 	var buf bytes.Buffer
-	if _, err := get(client, url, &buf); err != nil {
+	if _, err := benchkit.Get(client, url, "application/json", &buf); err != nil {
 		tb.Fatalf("%v: %.200s", err, buf.Bytes())
 	}
 	return buf.Bytes()
@@ -267,18 +145,18 @@ func countMarkers(carry *[]byte, p []byte) int {
 // discardResponse counts those too (countMarkers).
 var itemMarker = []byte(`"creationTimestamp":"`)
 
-// fillConfigMapsDirect is loadConfigMaps for big collections whose load
+// fillConfigMapsDirect is benchkit.LoadConfigMaps for big collections whose load
 // through the write path would cost more than a CI run of the benchmark
 // can spend (about 80µs of CPU per create): it creates the namespace and the
 // first ConfigMap through the write path, then stores n-1 copies of that
 // server-made object (own name, uid and payload) directly in st, each
 // encoded and compacted as the write path does. The collection is the same
-// as loadConfigMaps's in shape and size.
+// as LoadConfigMaps's in shape and size.
 func fillConfigMapsDirect(tb testing.TB, h http.Handler, st *memory.Store, ns string, n int) {
 	tb.Helper()
-	createNamespace(tb, h, ns)
+	benchkit.CreateNamespace(tb, h, ns)
 	path := "/api/v1/namespaces/" + ns + "/configmaps"
-	tmpl := mustServe(tb, h, http.StatusCreated, http.MethodPost, path, "application/json", configMapJSON(ns, cmName(0), "", 0))
+	tmpl := benchkit.MustServe(tb, h, http.StatusCreated, http.MethodPost, path, "application/json", benchkit.ConfigMapJSON(ns, benchkit.CMName(0), "", 0))
 	d, err := codec.JSONCodec{}.Decode(tmpl)
 	if err != nil {
 		tb.Fatal(err)
@@ -287,11 +165,11 @@ func fillConfigMapsDirect(tb testing.TB, h http.Handler, st *memory.Store, ns st
 	for i := 1; i < n; i++ {
 		obj := map[string]any(d.Object.DeepCopy())
 		md := obj["metadata"].(map[string]any)
-		md["name"] = cmName(i)
+		md["name"] = benchkit.CMName(i)
 		md["uid"] = fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
 		delete(md, "resourceVersion")
-		obj["data"] = map[string]any{"payload": benchkit.Payload(uint64(i), benchDataSize)}
-		stored, err := st.Create(ctx, "/configmaps/"+ns+"/"+cmName(i), obj)
+		obj["data"] = map[string]any{"payload": benchkit.Payload(uint64(i), benchkit.DataSize)}
+		stored, err := st.Create(ctx, "/configmaps/"+ns+"/"+benchkit.CMName(i), obj)
 		if err != nil {
 			tb.Fatal(err)
 		}

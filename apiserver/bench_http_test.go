@@ -22,20 +22,20 @@ import (
 // req/s ≥ 0.6× the baseline's (ratio ≥ 0.6).
 func BenchmarkGet(b *testing.B) {
 	srv := newBenchServer(b, benchConfig())
-	createNamespace(b, srv, "bench")
-	mustServe(b, srv, http.StatusCreated, http.MethodPost, "/api/v1/namespaces/bench/configmaps", "application/json",
-		configMapJSON("bench", "cm-get", "", 1))
+	benchkit.CreateNamespace(b, srv, "bench")
+	benchkit.MustServe(b, srv, http.StatusCreated, http.MethodPost, "/api/v1/namespaces/bench/configmaps", "application/json",
+		benchkit.ConfigMapJSON("bench", "cm-get", "", 1))
 	const path = "/api/v1/namespaces/bench/configmaps/cm-get"
 	kapi := httptest.NewServer(srv)
 	defer kapi.Close()
-	setup := &http.Client{Transport: benchTransport(1)}
+	setup := &http.Client{Transport: benchkit.Transport(1)}
 	body := fetchBody(b, setup, kapi.URL+path)
 	setup.CloseIdleConnections()
 	bare := httptest.NewServer(&bareHandler{contentType: "application/json", bodies: map[string][]byte{path: body}})
 	defer bare.Close()
 
 	run := func(b *testing.B, url string) float64 {
-		client := &http.Client{Transport: benchTransport(64)}
+		client := &http.Client{Transport: benchkit.Transport(64)}
 		defer client.CloseIdleConnections()
 		b.SetParallelism(4)
 		cpu := benchkit.MeterCPU(b)
@@ -68,7 +68,7 @@ func listWalk(client *http.Client, base, path string, buf *bytes.Buffer) (int64,
 	uri := path
 	for {
 		buf.Reset()
-		if _, err := get(client, base+uri, buf); err != nil {
+		if _, err := benchkit.Get(client, base+uri, "application/json", buf); err != nil {
 			return 0, 0, fmt.Errorf("%w: %.200s", err, buf.Bytes())
 		}
 		total += int64(buf.Len())
@@ -129,10 +129,10 @@ func recordWalk(tb testing.TB, client *http.Client, base, path string, into map[
 func BenchmarkList(b *testing.B) {
 	const n = 10_000
 	srv := newBenchServer(b, benchConfig())
-	loadConfigMaps(b, srv, "list", n)
+	benchkit.LoadConfigMaps(b, srv, "list", n)
 	kapi := httptest.NewServer(srv)
 	defer kapi.Close()
-	setup := &http.Client{Transport: benchTransport(1)}
+	setup := &http.Client{Transport: benchkit.Transport(1)}
 	bodies := map[string][]byte{}
 	for _, limit := range []int{0, 500} {
 		path := listPath("list", limit)
@@ -151,7 +151,7 @@ func BenchmarkList(b *testing.B) {
 	for _, limit := range []int{0, 500} {
 		path := listPath("list", limit)
 		run := func(b *testing.B, base string) float64 {
-			client := &http.Client{Transport: benchTransport(1)}
+			client := &http.Client{Transport: benchkit.Transport(1)}
 			defer client.CloseIdleConnections()
 			var buf bytes.Buffer
 			// One untimed walk opens the connection and sizes the buffer.
@@ -201,7 +201,7 @@ func BenchmarkListPage(b *testing.B) {
 			fillConfigMapsDirect(b, srv, st, "list", n)
 			kapi := httptest.NewServer(srv)
 			defer kapi.Close()
-			client := &http.Client{Transport: benchTransport(1)}
+			client := &http.Client{Transport: benchkit.Transport(1)}
 			defer client.CloseIdleConnections()
 			const limit = 500
 			path := listPath("list", limit)
@@ -254,6 +254,6 @@ func BenchmarkListPage(b *testing.B) {
 // listWalk1 reads exactly one page.
 func listWalk1(client *http.Client, url string, buf *bytes.Buffer) (int64, int, error) {
 	buf.Reset()
-	n, err := get(client, url, buf)
+	n, err := benchkit.Get(client, url, "application/json", buf)
 	return n, 1, err
 }

@@ -54,7 +54,7 @@ func BenchmarkMemory(b *testing.B) {
 		st := memory.New(memory.Config{HistoryLimit: 1, MaxHistory: 1, MinHistoryAge: -1})
 		cfg.Store = st
 		srv := newBenchServer(b, cfg)
-		loadConfigMaps(b, srv, "mem", n)
+		benchkit.LoadConfigMaps(b, srv, "mem", n)
 		b.StopTimer()
 		used := benchkit.HeapInUse()
 		jsonBytes, count := storedJSONBytes(b, st, "/configmaps/mem/")
@@ -95,7 +95,7 @@ func BenchmarkHistoryMemory(b *testing.B) {
 		st := memory.New(memory.Config{HistoryLimit: window, MaxHistory: window, MinHistoryAge: -1})
 		cfg.Store = st
 		srv := newBenchServer(b, cfg)
-		loadConfigMaps(b, srv, "hist", objects)
+		benchkit.LoadConfigMaps(b, srv, "hist", objects)
 		st.Compact(st.Revision())
 		b.StopTimer()
 		base := benchkit.HeapInUse()
@@ -137,9 +137,9 @@ func patchInProcess(b *testing.B, h http.Handler, ns string, objects, n int, seq
 			defer wg.Done()
 			for next.Add(1) <= int64(n) {
 				s := seq.Add(1)
-				path := "/api/v1/namespaces/" + ns + "/configmaps/" + cmName(int(s)%objects)
+				path := "/api/v1/namespaces/" + ns + "/configmaps/" + benchkit.CMName(int(s)%objects)
 				body := fmt.Appendf(nil, `{"data":{"seq":"%d"}}`, s)
-				if code, out := serve(h, http.MethodPatch, path, "application/merge-patch+json", body); code != http.StatusOK {
+				if code, out := benchkit.Serve(h, http.MethodPatch, path, "application/merge-patch+json", body); code != http.StatusOK {
 					b.Errorf("patch: %d %.200s", code, out)
 					return
 				}

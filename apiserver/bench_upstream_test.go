@@ -82,7 +82,7 @@ func newUpstreamFixture(b *testing.B) *upstreamFixture {
 	cfg.Store = st
 	srv := newBenchServer(b, cfg)
 	for i := range benchkit.UpstreamNamespaces {
-		createNamespace(b, srv, benchkit.UpstreamNamespace(i))
+		benchkit.CreateNamespace(b, srv, benchkit.UpstreamNamespace(i))
 	}
 	base := benchkit.HeapInUse()
 	tmpl, err := codec.JSONCodec{}.Decode([]byte(upstreamPodJSON(0)))

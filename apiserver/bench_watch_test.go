@@ -40,7 +40,7 @@ func newWatchFixture(b *testing.B, objects int) *watchFixture {
 	st := memory.New(memory.Config{})
 	cfg.Store = st
 	srv := newBenchServer(b, cfg)
-	loadConfigMaps(b, srv, "watch", objects)
+	benchkit.LoadConfigMaps(b, srv, "watch", objects)
 	ts := httptest.NewServer(srv)
 	// Cleanups run last-in first-out: watchers started later stop before
 	// the server closes (Close waits for their connections).
@@ -51,7 +51,7 @@ func newWatchFixture(b *testing.B, objects int) *watchFixture {
 // listRevision is the collection's resourceVersion: watches start after it.
 func (f *watchFixture) listRevision(b *testing.B) string {
 	b.Helper()
-	body := mustServe(b, f.h, http.StatusOK, http.MethodGet, "/api/v1/namespaces/"+f.ns+"/configmaps?limit=1", "", nil)
+	body := benchkit.MustServe(b, f.h, http.StatusOK, http.MethodGet, "/api/v1/namespaces/"+f.ns+"/configmaps?limit=1", "", nil)
 	const key = `"resourceVersion":"`
 	i := bytes.Index(body, []byte(key))
 	if i < 0 {
@@ -81,7 +81,7 @@ func (f *watchFixture) startWatchers(b *testing.B, n int, rv, accept string) *wa
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &watchers{cancel: cancel, errs: make(chan error, n)}
 	w.expect(-1)
-	tr := benchTransport(n)
+	tr := benchkit.Transport(n)
 	client := &http.Client{Transport: tr}
 	url := f.url + "/api/v1/namespaces/" + f.ns + "/configmaps?watch=1&resourceVersion=" + rv
 	var ready sync.WaitGroup
@@ -180,7 +180,7 @@ func (f *watchFixture) writeUpdates(b *testing.B, client *http.Client, n, writer
 					return
 				}
 				s := seq.Add(1)
-				path := f.url + "/api/v1/namespaces/" + f.ns + "/configmaps/" + cmName(int(s)%f.objects)
+				path := f.url + "/api/v1/namespaces/" + f.ns + "/configmaps/" + benchkit.CMName(int(s)%f.objects)
 				req, _ := http.NewRequest(http.MethodPatch, path, strings.NewReader(fmt.Sprintf(`{"data":{"seq":"%d"}}`, s)))
 				req.Header.Set("Content-Type", "application/merge-patch+json")
 				req.Header.Set("Accept", "application/json")
@@ -217,7 +217,7 @@ func BenchmarkWatchFanout(b *testing.B) {
 		b.Run(fmt.Sprintf("watchers=%d", n), func(b *testing.B) {
 			f := newWatchFixture(b, 100)
 			w := f.startWatchers(b, n, f.listRevision(b), "application/json")
-			writers := &http.Client{Transport: benchTransport(8)}
+			writers := &http.Client{Transport: benchkit.Transport(8)}
 			defer writers.CloseIdleConnections()
 			var seq atomic.Int64
 			w.expect(int64(n) * int64(b.N))
@@ -250,7 +250,7 @@ func BenchmarkWatchEncodings(b *testing.B) {
 			var seq int
 			update := func() {
 				seq++
-				key := "/configmaps/" + f.ns + "/" + cmName(seq%f.objects)
+				key := "/configmaps/" + f.ns + "/" + benchkit.CMName(seq%f.objects)
 				_, err := f.st.Update(ctx, key, store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
 					next := map[string]any(cur.Data().DeepCopy())
 					next["data"].(map[string]any)["seq"] = fmt.Sprint(seq)
@@ -269,7 +269,7 @@ func BenchmarkWatchEncodings(b *testing.B) {
 			}
 			w.expect(int64(n) * warm)
 			w.wait(b, time.Minute)
-			sample, err := f.st.Get(ctx, "/configmaps/"+f.ns+"/"+cmName(1))
+			sample, err := f.st.Get(ctx, "/configmaps/"+f.ns+"/"+benchkit.CMName(1))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -307,7 +307,7 @@ func BenchmarkWatchStalled(b *testing.B) {
 				stop := f.stalledWatcher(b, rv)
 				defer stop()
 			}
-			writers := &http.Client{Transport: benchTransport(8)}
+			writers := &http.Client{Transport: benchkit.Transport(8)}
 			defer writers.CloseIdleConnections()
 			var seq atomic.Int64
 			w.expect(int64(b.N))

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+
+	"github.com/kapi-dev/kapi/internal/benchkit"
 )
 
 // BenchmarkHandlerWrite is the server's share of a write: create, update
@@ -13,7 +15,7 @@ import (
 // compares writes over HTTP against client-go's fake clientset).
 func BenchmarkHandlerWrite(b *testing.B) {
 	h := newBenchServer(b, benchConfig())
-	createNamespace(b, h, "bench")
+	benchkit.CreateNamespace(b, h, "bench")
 	base := "/api/v1/namespaces/bench/configmaps"
 	created := 0 // names stay unique when -count runs create again
 	b.Run("create", func(b *testing.B) {
@@ -21,20 +23,20 @@ func BenchmarkHandlerWrite(b *testing.B) {
 		defer func() { created = i }()
 		b.ReportAllocs()
 		for b.Loop() {
-			mustServe(b, h, http.StatusCreated, "POST", base, "application/json", configMapJSON("bench", cmName(i), "", uint64(i)))
+			benchkit.MustServe(b, h, http.StatusCreated, "POST", base, "application/json", benchkit.ConfigMapJSON("bench", benchkit.CMName(i), "", uint64(i)))
 			i++
 		}
 	})
 	const objects = 100
 	for i := range objects {
-		mustServe(b, h, http.StatusCreated, "POST", base, "application/json", configMapJSON("bench", fmt.Sprintf("w-%d", i), "", uint64(i)))
+		benchkit.MustServe(b, h, http.StatusCreated, "POST", base, "application/json", benchkit.ConfigMapJSON("bench", fmt.Sprintf("w-%d", i), "", uint64(i)))
 	}
 	b.Run("update", func(b *testing.B) {
 		i := 0
 		b.ReportAllocs()
 		for b.Loop() {
 			name := fmt.Sprintf("w-%d", i%objects)
-			mustServe(b, h, http.StatusOK, "PUT", base+"/"+name, "application/json", configMapJSON("bench", name, "", uint64(i)))
+			benchkit.MustServe(b, h, http.StatusOK, "PUT", base+"/"+name, "application/json", benchkit.ConfigMapJSON("bench", name, "", uint64(i)))
 			i++
 		}
 	})
@@ -43,7 +45,7 @@ func BenchmarkHandlerWrite(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			patch := fmt.Appendf(nil, `{"data":{"n":"%d"}}`, i)
-			mustServe(b, h, http.StatusOK, "PATCH", fmt.Sprintf("%s/w-%d", base, i%objects), "application/merge-patch+json", patch)
+			benchkit.MustServe(b, h, http.StatusOK, "PATCH", fmt.Sprintf("%s/w-%d", base, i%objects), "application/merge-patch+json", patch)
 			i++
 		}
 	})

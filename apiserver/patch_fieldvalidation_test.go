@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kapi-dev/kapi/internal/benchkit"
 )
 
 // A merge patch's unknown fields are reported against the merged document,
@@ -16,7 +18,7 @@ import (
 func TestAMergePatchReportsUnknownFieldsAgainstTheMergedDocument(t *testing.T) {
 	h := newBenchServer(t, benchConfig())
 	path := "/api/v1/namespaces/default/configmaps"
-	mustServe(t, h, http.StatusCreated, "POST", path, "application/json", []byte(`{"metadata":{"name":"fv"},"data":{"k":"v"}}`))
+	benchkit.MustServe(t, h, http.StatusCreated, "POST", path, "application/json", []byte(`{"metadata":{"name":"fv"},"data":{"k":"v"}}`))
 	patch := `{"zzz":1,"data":{"k":"w"},"aaa":{"x":1}}`
 	do := func(query string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest("PATCH", path+"/fv"+query, strings.NewReader(patch))
@@ -36,7 +38,7 @@ func TestAMergePatchReportsUnknownFieldsAgainstTheMergedDocument(t *testing.T) {
 		assert.Contains(t, msg, `\"aaa\":{\"x\":1}`)
 		assert.Contains(t, msg, `\"zzz\":1`)
 		assert.True(t, strings.HasSuffix(msg, `: strict decoding error: unknown field "aaa", unknown field "zzz"`), msg)
-		_, body := serve(h, "GET", path+"/fv", "", nil)
+		_, body := benchkit.Serve(h, "GET", path+"/fv", "", nil)
 		assert.Contains(t, string(body), `"k":"v"`, "nothing was written")
 	})
 	t.Run("Warn applies it pruned, warning in the merged document's order", func(t *testing.T) {

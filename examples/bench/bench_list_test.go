@@ -60,10 +60,10 @@ func continueOf(body []byte) string {
 func BenchmarkListProtobuf(b *testing.B) {
 	const n = 10_000
 	srv := newExampleServer(b, exampleConfig())
-	loadConfigMaps(b, srv, "list", n)
+	benchkit.LoadConfigMaps(b, srv, "list", n)
 	kapi := httptest.NewServer(srv)
 	defer kapi.Close()
-	setup := &http.Client{Transport: benchTransport(1)}
+	setup := &http.Client{Transport: benchkit.Transport(1)}
 	bodies := map[string][]byte{}
 	walks := map[int][]string{}
 	var buf bytes.Buffer
@@ -101,7 +101,7 @@ func BenchmarkListProtobuf(b *testing.B) {
 			size += int64(len(bodies[u]))
 		}
 		run := func(b *testing.B, base string) float64 {
-			client := &http.Client{Transport: benchTransport(1)}
+			client := &http.Client{Transport: benchkit.Transport(1)}
 			defer client.CloseIdleConnections()
 			var buf bytes.Buffer
 			walk := func() {

@@ -41,17 +41,17 @@ func BenchmarkWatchEncodings(b *testing.B) {
 			cfg.Store = st
 			srv := newExampleServer(b, cfg)
 			const objects = 100
-			loadConfigMaps(b, srv, "watch", objects)
+			benchkit.LoadConfigMaps(b, srv, "watch", objects)
 			ts := httptest.NewServer(srv)
 			b.Cleanup(ts.Close)
-			body := mustServe(b, srv, http.StatusOK, http.MethodGet, "/api/v1/namespaces/watch/configmaps?limit=1", "", nil)
+			body := benchkit.MustServe(b, srv, http.StatusOK, http.MethodGet, "/api/v1/namespaces/watch/configmaps?limit=1", "", nil)
 			rv := string(bytes.SplitN(bytes.SplitN(body, []byte(`"resourceVersion":"`), 2)[1], []byte(`"`), 2)[0])
 			w := startWatchers(b, ts.URL+"/api/v1/namespaces/watch/configmaps?watch=1&resourceVersion="+rv, n)
 			ctx := context.Background()
 			seq := 0
 			update := func() {
 				seq++
-				key := "/configmaps/watch/" + cmName(seq%objects)
+				key := "/configmaps/watch/" + benchkit.CMName(seq%objects)
 				_, err := st.Update(ctx, key, store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
 					next := map[string]any(cur.Data().DeepCopy())
 					next["data"].(map[string]any)["seq"] = fmt.Sprint(seq)
@@ -68,7 +68,7 @@ func BenchmarkWatchEncodings(b *testing.B) {
 				update()
 			}
 			w.waitFor(b, int64(n)*warm)
-			sample, err := st.Get(ctx, "/configmaps/watch/"+cmName(1))
+			sample, err := st.Get(ctx, "/configmaps/watch/"+benchkit.CMName(1))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -101,7 +101,7 @@ func startWatchers(b *testing.B, url string, n int) *watchers {
 	b.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &watchers{cancel: cancel}
-	tr := benchTransport(n)
+	tr := benchkit.Transport(n)
 	client := &http.Client{Transport: tr}
 	var ready sync.WaitGroup
 	errs := make(chan error, n)

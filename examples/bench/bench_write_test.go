@@ -38,7 +38,7 @@ func writeClients(b *testing.B) []struct {
 	kapi := func(contentType string) func(b *testing.B) kubernetes.Interface {
 		return func(b *testing.B) kubernetes.Interface {
 			srv := newExampleServer(b, exampleConfig())
-			createNamespace(b, srv, "bench")
+			benchkit.CreateNamespace(b, srv, "bench")
 			ts := httptest.NewServer(srv)
 			b.Cleanup(ts.Close)
 			cfg := &rest.Config{Host: ts.URL, QPS: -1}
@@ -67,7 +67,7 @@ func writeClients(b *testing.B) []struct {
 func newConfigMap(name string, seed uint64) *corev1.ConfigMap {
 	return &corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "bench", Labels: map[string]string{"app": "bench"}},
-		Data:       map[string]string{"payload": benchkit.Payload(seed, benchDataSize)},
+		Data:       map[string]string{"payload": benchkit.Payload(seed, benchkit.DataSize)},
 	}
 }
 
@@ -76,7 +76,7 @@ func prefill(b *testing.B, cs kubernetes.Interface, n int) []*corev1.ConfigMap {
 	b.Helper()
 	out := make([]*corev1.ConfigMap, n)
 	for i := range n {
-		cm, err := cs.CoreV1().ConfigMaps("bench").Create(context.Background(), newConfigMap(cmName(i), uint64(i)), metav1.CreateOptions{})
+		cm, err := cs.CoreV1().ConfigMaps("bench").Create(context.Background(), newConfigMap(benchkit.CMName(i), uint64(i)), metav1.CreateOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -106,7 +106,7 @@ func BenchmarkClientWrite(b *testing.B) {
 				}
 				payloads := make([]string, 64)
 				for i := range payloads {
-					payloads[i] = benchkit.Payload(uint64(1000+i), benchDataSize)
+					payloads[i] = benchkit.Payload(uint64(1000+i), benchkit.DataSize)
 				}
 				cpu := benchkit.MeterCPU(b)
 				i := 0
@@ -114,14 +114,14 @@ func BenchmarkClientWrite(b *testing.B) {
 					var err error
 					switch op {
 					case "create":
-						_, err = cms.Create(ctx, newConfigMap(cmName(100+i), uint64(i)), metav1.CreateOptions{})
+						_, err = cms.Create(ctx, newConfigMap(benchkit.CMName(100+i), uint64(i)), metav1.CreateOptions{})
 					case "update":
 						k := i % len(objs)
 						next := objs[k].DeepCopy()
 						next.Data["payload"] = payloads[i%len(payloads)]
 						objs[k], err = cms.Update(ctx, next, metav1.UpdateOptions{})
 					case "patch":
-						_, err = cms.Patch(ctx, cmName(i%len(objs)), types.MergePatchType,
+						_, err = cms.Patch(ctx, benchkit.CMName(i%len(objs)), types.MergePatchType,
 							fmt.Appendf(nil, `{"data":{"seq":"%d"}}`, i), metav1.PatchOptions{})
 					}
 					if err != nil {
@@ -153,7 +153,7 @@ func BenchmarkClientWrite(b *testing.B) {
 // a history window (the price of snapshots and watch history).
 func BenchmarkStoreWrite(b *testing.B) {
 	gvr := schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
-	payload := benchkit.Payload(1, benchDataSize)
+	payload := benchkit.Payload(1, benchkit.DataSize)
 	kapiObject := func(name string) meta.Object {
 		return meta.Object{"apiVersion": "v1", "kind": "ConfigMap",
 			"metadata": map[string]any{"name": name, "namespace": "bench", "uid": "8a6b1c2d-0000-4000-8000-000000000001",
@@ -181,7 +181,7 @@ func BenchmarkStoreWrite(b *testing.B) {
 			b.Run(op+"/"+tr.name, func(b *testing.B) {
 				t := tr.tracker()
 				for i := range 100 {
-					if err := t.Create(gvr, trackerObject(cmName(i)), "bench"); err != nil {
+					if err := t.Create(gvr, trackerObject(benchkit.CMName(i)), "bench"); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -189,9 +189,9 @@ func BenchmarkStoreWrite(b *testing.B) {
 				for b.Loop() {
 					var err error
 					if op == "create" {
-						err = t.Create(gvr, trackerObject(cmName(100+i)), "bench")
+						err = t.Create(gvr, trackerObject(benchkit.CMName(100+i)), "bench")
 					} else {
-						err = t.Update(gvr, trackerObject(cmName(i%100)), "bench")
+						err = t.Update(gvr, trackerObject(benchkit.CMName(i%100)), "bench")
 					}
 					if err != nil {
 						b.Fatal(err)
@@ -216,7 +216,7 @@ func BenchmarkStoreWrite(b *testing.B) {
 			b.Run(op+"/"+variant.name, func(b *testing.B) {
 				s := memory.New(variant.cfg)
 				for i := range 100 {
-					if _, err := s.Create(ctx, "/configmaps/bench/"+cmName(i), kapiObject(cmName(i))); err != nil {
+					if _, err := s.Create(ctx, "/configmaps/bench/"+benchkit.CMName(i), kapiObject(benchkit.CMName(i))); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -224,9 +224,9 @@ func BenchmarkStoreWrite(b *testing.B) {
 				for b.Loop() {
 					var err error
 					if op == "create" {
-						_, err = s.Create(ctx, "/configmaps/bench/"+cmName(100+i), kapiObject(cmName(100+i)))
+						_, err = s.Create(ctx, "/configmaps/bench/"+benchkit.CMName(100+i), kapiObject(benchkit.CMName(100+i)))
 					} else {
-						name := cmName(i % 100)
+						name := benchkit.CMName(i % 100)
 						_, err = s.Update(ctx, "/configmaps/bench/"+name, store.UpdateOptions{}, func(*store.Object) (meta.Object, error) {
 							return kapiObject(name), nil
 						})
