@@ -223,24 +223,29 @@ func (m *Manager) Update(live, obj meta.Object, o Options) (result meta.Object) 
 	}
 	c := m.newCall(o, mf.fields)
 
-	// 3. Let SMD compute the new ownership.
-	var liveTV *typed.TypedValue
-	var err error
-	if live == nil {
-		liveTV, err = m.emptyTyped(c.APIVersion)
+	// 3. Compute the new ownership: the walk of compare.go, or SMD's
+	// where that walk is not sure.
+	id := c.identity(OperationUpdate)
+	if fields, ok := m.updateFast(c, live, out, mf.fields); ok {
+		mf = m.record(c, fields, mf, id)
 	} else {
-		liveTV, err = m.typed.FromUnstructured(map[string]any(live), typed.AllowDuplicates)
-	}
-	if err != nil {
-		return out
-	}
-	newTV, err := m.typed.FromUnstructured(map[string]any(out), typed.AllowDuplicates)
-	if err != nil {
-		return out
-	}
-	mf, err = m.track(c, liveTV, newTV, mf, c.identity(OperationUpdate))
-	if err != nil {
-		return out
+		var liveTV *typed.TypedValue
+		var err error
+		if live == nil {
+			liveTV, err = m.emptyTyped(c.APIVersion)
+		} else {
+			liveTV, err = m.typed.FromUnstructured(map[string]any(live), typed.AllowDuplicates)
+		}
+		if err != nil {
+			return out
+		}
+		newTV, err := m.typed.FromUnstructured(map[string]any(out), typed.AllowDuplicates)
+		if err != nil {
+			return out
+		}
+		if mf, err = m.track(c, liveTV, newTV, mf, id); err != nil {
+			return out
+		}
 	}
 
 	// 4. Encode, into out's metadata, which is out's own.
@@ -266,16 +271,25 @@ func (m *Manager) emptyTyped(apiVersion string) (*typed.TypedValue, error) {
 }
 
 // track is a non-apply write by id from liveTV to newTV: SMD's
-// Updater.Update under a temporary manager, whose fields (minus the
-// metadata nobody owns) then join id's entry, stamped with the time when
-// there are any (apimachinery's managedFieldsUpdater, stripMetaManager);
-// then the Update entries are capped.
+// Updater.Update under a temporary manager, then record
+// (apimachinery's managedFieldsUpdater, stripMetaManager).
 func (m *Manager) track(c *call, liveTV, newTV *typed.TypedValue, mf managed, id identity) (managed, error) {
-	const self = "current-operation"
-	_, fields, err := c.updater.Update(liveTV, newTV, c.gv, mf.fields.Copy(), self)
+	_, fields, err := c.updater.Update(liveTV, newTV, c.gv, mf.fields.Copy(), currentOperation)
 	if err != nil {
 		return managed{}, err
 	}
+	return m.record(c, fields, mf, id), nil
+}
+
+// currentOperation is the temporary manager a non-apply write's fields
+// are first given to.
+const currentOperation = "current-operation"
+
+// record moves currentOperation's fields in fields (minus the metadata
+// nobody owns) to id's entry, stamped with the time when there are any;
+// then the Update entries are capped.
+func (m *Manager) record(c *call, fields fieldpath.ManagedFields, mf managed, id identity) managed {
+	const self = currentOperation
 	times := maps.Clone(mf.times)
 	stripMeta(fields, self)
 	if vs, ok := fields[self]; ok {
@@ -290,7 +304,7 @@ func (m *Manager) track(c *call, liveTV, newTV *typed.TypedValue, mf managed, id
 	}
 	out := managed{fields: fields, times: times}
 	capUpdateManagers(out)
-	return out, nil
+	return out
 }
 
 // Apply merges a server-side apply request into live (nil when the object
