@@ -235,6 +235,28 @@ func BenchmarkWatchFanout(b *testing.B) {
 	}
 }
 
+// BenchmarkWatchRoundTrip: one client writes, then waits until its watch
+// has the event before writing again, as a controller test that waits for
+// its informer does. An op is one merge patch and its event. A stream
+// that gets one event at a time must not linger over it (watchLinger), so
+// an op costs a write and a delivery, not a write and a linger.
+func BenchmarkWatchRoundTrip(b *testing.B) {
+	f := newWatchFixture(b, 1)
+	w := f.startWatchers(b, 1, f.listRevision(b), "application/json")
+	writer := &http.Client{Transport: benchkit.Transport(1)}
+	defer writer.CloseIdleConnections()
+	var seq atomic.Int64
+	cpu := benchkit.MeterCPU(b)
+	b.ResetTimer()
+	for i := range b.N {
+		w.expect(int64(i) + 1)
+		f.writeUpdates(b, writer, 1, 1, &seq)
+		w.wait(b, time.Minute)
+	}
+	b.StopTimer()
+	cpu.Report(b.N)
+}
+
 // BenchmarkWatchEncodings counts the encodings made per event: with 1 and
 // with 1000 JSON watchers, each update (written to the store directly, so
 // that only the watch path serializes) must be encoded exactly once,

@@ -153,10 +153,13 @@ type Event struct {
 
 // Watcher is a cursor over the store's history under one prefix.
 type Watcher interface {
-	// Next blocks until at least one event is available, ctx is done
+	// Next returns the events available after the last ones it returned;
+	// when there are none it blocks until at least one is, ctx is done
 	// (returning ctx.Err()), or the watcher has fallen out of the history
-	// window (an *ExpiredError; the watcher is then finished). Events come
-	// in revision order, each exactly once.
+	// window (an *ExpiredError; the watcher is then finished). A done ctx
+	// still gets the events already available: a caller can gather what
+	// came in a while without waking for each. Events come in revision
+	// order, each exactly once.
 	Next(ctx context.Context) ([]Event, error)
 	// Revision is the newest store revision this watcher has fully scanned:
 	// every matching event up to it has been returned by Next. Bookmarks

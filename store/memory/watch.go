@@ -85,9 +85,6 @@ func (w *watcher) Next(ctx context.Context) ([]store.Event, error) {
 		if w.err != nil {
 			return nil, w.err
 		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		batch, notify, err := w.s.readAfter(w.cursor.Load(), w.scratch[:0])
 		if err != nil {
 			w.err = err
@@ -109,6 +106,9 @@ func (w *watcher) Next(ctx context.Context) ([]store.Event, error) {
 		}
 		if notify == nil {
 			continue // a full batch matched nothing: read on
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		select {
 		case <-notify:

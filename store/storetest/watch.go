@@ -286,6 +286,27 @@ func testWatch(t *testing.T, newStore Factory) {
 		assert.Len(t, evs, 1)
 	})
 
+	t.Run("a done ctx still gets the events already available, then ctx.Err()", func(t *testing.T) {
+		s := newStore(t, Options{})
+		w, err := s.Watch(t.Context(), "/", store.WatchOptions{})
+		require.NoError(t, err)
+		defer w.Stop()
+		a, b := mustCreate(t, s, "/a/x"), mustCreate(t, s, "/a/y")
+		done, cancel := context.WithCancel(t.Context())
+		cancel()
+		var got []int64
+		for len(got) < 2 {
+			evs, err := w.Next(done)
+			require.NoError(t, err)
+			for _, ev := range evs {
+				got = append(got, ev.Revision)
+			}
+		}
+		assert.Equal(t, []int64{a.Revision(), b.Revision()}, got)
+		_, err = w.Next(done)
+		assert.ErrorIs(t, err, context.Canceled)
+	})
+
 	t.Run("Stop makes Next return ErrWatcherStopped, also when blocked in it", func(t *testing.T) {
 		s := newStore(t, Options{})
 		w, err := s.Watch(t.Context(), "/", store.WatchOptions{})
