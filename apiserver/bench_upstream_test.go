@@ -203,7 +203,8 @@ func (f *upstreamFixture) list(b *testing.B, path, rv, match string, limit int, 
 // BenchmarkUpstreamList runs kube's BenchmarkStoreList shape on kapi: 50
 // namespaces, 150,000 pods on 5,000 nodes; lists cluster-wide, of one
 // namespace (3,000 pods) and of one node (spec.nodeName field selector, 30
-// pods: kapi has no field index, so this scans all pods); resourceVersion
+// pods, read through the store's index by node, like kube's Indexed=true;
+// the store-level benchmark also measures the scan without it); resourceVersion
 // unset, NotOlderThan and Exact (one of the last 100 revisions, as kube
 // picks them); unpaginated and in pages of 1,000 (kube paginates only
 // scopes of more than 1,000 pods). kube's benchmark lists from its watch

@@ -217,6 +217,48 @@ func (opts listOptions) filter(res *Resource) func(*store.Object) bool {
 	return func(o *store.Object) bool { return opts.matches(res, o) }
 }
 
+// index returns the store index a list with these selectors can read
+// through (ListOptions.Index), if any: the first indexed field the field
+// selector requires to equal a value.
+func (opts listOptions) index(res *Resource) (name, value string) {
+	for _, f := range res.IndexedFields {
+		if v, ok := opts.fields.RequiresExactMatch(f); ok {
+			return indexName(res, f), v
+		}
+	}
+	return "", ""
+}
+
+// indexName names the store index of one field of a resource.
+func indexName(res *Resource, field string) string {
+	return res.GroupResource().String() + " " + field
+}
+
+// addIndexes asks the store, when it keeps indexes, for one per indexed
+// field of the static resources, filing each object of the resource under
+// the value its field selectors compare.
+func (s *Server) addIndexes() {
+	ix, ok := s.store.(store.Indexer)
+	if !ok {
+		return
+	}
+	for i := range s.staticResources {
+		r := &s.staticResources[i]
+		prefix := r.keyPrefix()
+		for _, f := range r.IndexedFields {
+			// A name already added (another version of the resource, another
+			// server on the same store) files the same values.
+			_ = ix.AddIndex(indexName(r, f), func(o *store.Object) (string, bool) {
+				if !strings.HasPrefix(o.Key(), prefix) {
+					return "", false
+				}
+				v, _ := r.fieldsOf(o).Lookup(f)
+				return v, true
+			})
+		}
+	}
+}
+
 // matches reports whether a stored object satisfies the selectors.
 func (opts listOptions) matches(res *Resource, o *store.Object) bool {
 	if !opts.labels.Empty() && !opts.labels.Matches(o.Labels()) {

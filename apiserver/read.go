@@ -258,6 +258,7 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 	prefix := q.res.collectionPrefix(q.info.Namespace)
 	filter := opts.filter(q.res)
 	so := store.ListOptions{Limit: int(opts.limit), Filter: filter}
+	so.Index, so.IndexValue = opts.index(q.res)
 	offset := int64(0)
 	switch {
 	case opts.continueToken != nil:

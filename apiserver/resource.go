@@ -78,6 +78,11 @@ type Resource struct {
 	// SelectableFields lists the field selector paths the type supports
 	// beyond metadata.name and metadata.namespace, such as "status.phase".
 	SelectableFields []string
+	// IndexedFields are selectable fields the store keeps an index of,
+	// when it can (store.Indexer): a list or watch whose field selector
+	// requires one of them to equal a value then reads only the objects
+	// with that value, as kube's watch cache reads pods by spec.nodeName.
+	IndexedFields []string
 
 	// customResource marks types served for a CustomResourceDefinition;
 	// storageVersion is the apiVersion their objects are stored in, and
@@ -177,6 +182,11 @@ func (r Resource) withDefaults() (Resource, error) {
 		r.Verbs = AllVerbs
 	}
 	r.Verbs = slices.Sorted(slices.Values(r.Verbs))
+	for _, f := range r.IndexedFields {
+		if !slices.Contains(r.SelectableFields, f) {
+			return r, fmt.Errorf("apiserver: resource %s indexes %q, which is not one of its SelectableFields", r.Plural, f)
+		}
+	}
 	r.fieldManager = &fieldManagerSlot{}
 	r.fieldsKey = internFieldsKey(&r)
 	r.PrinterColumns = slices.Clone(r.PrinterColumns)

@@ -148,6 +148,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.staticResources = resources
 	s.crds = &s.staticResources[1]
+	s.addIndexes()
 	if err := s.loadRegistry(context.Background()); err != nil {
 		return nil, err
 	}

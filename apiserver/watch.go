@@ -51,6 +51,7 @@ func (q *request) watch() {
 	start := opts.revision
 	if initial {
 		lo := store.ListOptions{Filter: opts.filter(q.res)}
+		lo.Index, lo.IndexValue = opts.index(q.res)
 		if opts.resourceVersion != "" && opts.resourceVersion != "0" {
 			lo.Revision, lo.Match = opts.revision, store.NotOlderThan
 		}

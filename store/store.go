@@ -110,6 +110,28 @@ type ListOptions struct {
 	Limit int
 	// Filter, when set, keeps only the objects it accepts.
 	Filter func(*Object) bool
+	// Index and IndexValue, when the store keeps an index named Index (see
+	// Indexer), let List walk only the objects the index files under
+	// IndexValue instead of every object under the prefix. They are a hint:
+	// the caller promises that every object Filter accepts is filed under
+	// IndexValue, so a store without the index reads every object and
+	// returns the same page.
+	Index, IndexValue string
+}
+
+// IndexFunc files a stored version under one value of an index; ok is
+// false for versions the index leaves out. It must depend on the version
+// alone, be quick, and not call the store: stores call it while they
+// commit.
+type IndexFunc func(obj *Object) (value string, ok bool)
+
+// Indexer is a Store that can keep secondary indexes for List (see
+// ListOptions.Index), as kube's watch cache indexes pods by node.
+type Indexer interface {
+	// AddIndex starts keeping an index: the objects stored now are filed
+	// at once, later versions as they are written. A name can be added
+	// once.
+	AddIndex(name string, fn IndexFunc) error
 }
 
 // ListResult is one page of a List.

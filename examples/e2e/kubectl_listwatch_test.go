@@ -66,6 +66,31 @@ func TestKubectlListAndWatch(t *testing.T) {
 		require.Error(t, err)
 		assert.Contains(t, out, `"spec.foo" is not a known field selector`)
 	})
+	t.Run("pods listed by spec.nodeName are the pods of that node, with kubectl and client-go", func(t *testing.T) {
+		cs := c.jsonClient()
+		for i, node := range []string{"n1", "n2", "n1", "", "n1"} {
+			pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("p%d", i)},
+				Spec: corev1.PodSpec{NodeName: node, Containers: []corev1.Container{{Name: "c", Image: "i"}}}}
+			_, err := cs.CoreV1().Pods("default").Create(context.Background(), pod, metav1.CreateOptions{})
+			require.NoError(t, err)
+		}
+		for _, version := range []string{"1.27", "1.33"} {
+			out := c.mustKubectl(version, "get", "pods", "--field-selector", "spec.nodeName=n1", "-o", "name")
+			assert.Equal(t, []string{"pod/p0", "pod/p2", "pod/p4"}, strings.Fields(out), "kubectl %s", version)
+		}
+		list, err := cs.CoreV1().Pods("").List(context.Background(), metav1.ListOptions{FieldSelector: "spec.nodeName=n1", Limit: 2})
+		require.NoError(t, err)
+		assert.Len(t, list.Items, 2)
+		require.NotEmpty(t, list.Continue)
+		rest, err := cs.CoreV1().Pods("").List(context.Background(), metav1.ListOptions{FieldSelector: "spec.nodeName=n1", Continue: list.Continue})
+		require.NoError(t, err)
+		require.Len(t, rest.Items, 1)
+		assert.Equal(t, "p4", rest.Items[0].Name)
+		unscheduled, err := cs.CoreV1().Pods("default").List(context.Background(), metav1.ListOptions{FieldSelector: "spec.nodeName="})
+		require.NoError(t, err)
+		require.Len(t, unscheduled.Items, 1)
+		assert.Equal(t, "p3", unscheduled.Items[0].Name)
+	})
 	t.Run("get -w shows a change made by another client", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()

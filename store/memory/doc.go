@@ -52,11 +52,14 @@
 // With n objects: Get O(log n); a commit O(log n) to path-copy the B-tree,
 // O(1) to clone and publish, amortised O(1) to append to the ring; Watch
 // O(1) to start; a List page O(log n + limit) (with a Filter,
-// O(log n + objects scanned)); ListResult.Total O(log n) for a prefix ending
-// in "/", kept in a second copy-on-write tree of per-prefix counts, and
-// O(objects under prefix) otherwise. Memory: the live objects, plus, per
-// revision in the history, the path the write copied (about 4 KB at 100k
-// objects) and the objects it replaced.
+// O(log n + objects scanned); through an index (AddIndex), O(log n) per
+// object filed under the value); ListResult.Total O(log n) for a prefix
+// ending in "/", kept in a second copy-on-write tree of per-prefix counts,
+// and O(objects under prefix) otherwise. An index is one more
+// copy-on-write tree that a commit path-copies only when the value of the
+// key it writes changes. Memory: the live objects, plus, per revision in
+// the history, the path the write copied (about 4 KB at 100k objects) and
+// the objects it replaced.
 //
 // # History window
 //

@@ -17,7 +17,8 @@ const ctxCheckEvery = 1024
 // List reads one page under prefix from one snapshot (see
 // store.ListOptions). It takes no lock unless it needs an older snapshot
 // from the history. A page costs O(log n + Limit), or O(log n + scanned)
-// with a Filter; Total costs O(log n) for a prefix ending in "/" and
+// with a Filter (through an index, O(log n) per object filed under the
+// value); Total costs O(log n) for a prefix ending in "/" and
 // O(objects under prefix) otherwise.
 func (s *Store) List(ctx context.Context, prefix string, opts store.ListOptions) (store.ListResult, error) {
 	if opts.Start != "" && !strings.HasPrefix(opts.Start, prefix) {
@@ -101,6 +102,11 @@ func (s *Store) waitFor(ctx context.Context, rev int64) (*snapshot, error) {
 // prefix first. It walks the snapshot lazily from max(prefix, Start).
 func (snap *snapshot) page(ctx context.Context, prefix string, opts store.ListOptions, total int64) (items []*store.Object, next string, err error) {
 	start := max(prefix, opts.Start)
+	if opts.Index != "" {
+		if idx := snap.index(opts.Index); idx != nil {
+			return snap.indexedPage(ctx, idx, opts.IndexValue, start, prefix, opts)
+		}
+	}
 	if opts.Filter == nil {
 		items, next = snap.pageUnfiltered(start, prefix, opts.Limit, total)
 		return items, next, nil

@@ -109,6 +109,7 @@ type Store struct {
 	mu         sync.Mutex
 	live       *btree.BTreeG[*store.Object]
 	liveCounts *btree.BTreeG[prefixCount]
+	indexes    []*index
 
 	// current is the newest published snapshot. Get, List and Revision
 	// load it without any lock.
@@ -134,6 +135,8 @@ type snapshot struct {
 	// counts holds, for every prefix ending in "/" of some key, the number
 	// of keys under it (see prefixCount).
 	counts *btree.BTreeG[prefixCount]
+	// indexes are the store's indexes (index.go) as of this revision.
+	indexes []indexSnap
 }
 
 // prefixCount is the number of keys under a "/"-terminated prefix. Items
@@ -143,7 +146,10 @@ type prefixCount struct {
 	n      int64
 }
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Store   = (*Store)(nil)
+	_ store.Indexer = (*Store)(nil)
+)
 
 // New returns an empty store at revision 1.
 func New(cfg Config) *Store { return newStore(cfg, degree) }
@@ -304,11 +310,13 @@ func (s *Store) commitLocked(key string, typ store.EventType, data meta.Object, 
 	rev := last.rev + 1
 	var obj *store.Object
 	counts := last.counts
+	var indexes []indexSnap
 	switch typ {
 	case store.Deleted:
 		obj = store.NewObject(key, rev, prev.Data().WithResourceVersion(rev))
 		s.live.Delete(prev)
 		counts = s.countLocked(key, -1)
+		indexes = s.indexesLocked(last, key, prev, nil)
 	default:
 		data.SetMetadataField("resourceVersion", strconv.FormatInt(rev, 10))
 		obj = store.NewObject(key, rev, data)
@@ -316,8 +324,9 @@ func (s *Store) commitLocked(key string, typ store.EventType, data meta.Object, 
 		if prev == nil {
 			counts = s.countLocked(key, +1)
 		}
+		indexes = s.indexesLocked(last, key, prev, obj)
 	}
-	snap := &snapshot{rev: rev, tree: s.live.Clone(), counts: counts}
+	snap := &snapshot{rev: rev, tree: s.live.Clone(), counts: counts, indexes: indexes}
 	ev := store.Event{Type: typ, Object: obj, Prev: prev, Revision: rev}
 
 	now := s.cfg.Now()
