@@ -116,7 +116,16 @@ func (q *request) methodNotSupported(verb string) error {
 // readBody reads the request body within the size limit.
 func (q *request) readBody() ([]byte, error) {
 	limit := q.s.maxBody
-	body, err := io.ReadAll(io.LimitReader(q.r.Body, limit+1))
+	var body []byte
+	var err error
+	if n := q.r.ContentLength; n >= 0 && n <= limit {
+		// The length is known: one allocation of that size (net/http ends
+		// the body there), not a doubling buffer.
+		body = make([]byte, n)
+		_, err = io.ReadFull(q.r.Body, body)
+	} else {
+		body, err = io.ReadAll(io.LimitReader(q.r.Body, limit+1))
+	}
 	if err != nil {
 		return nil, meta.BadRequest(fmt.Sprintf("unable to read request body: %v", err))
 	}

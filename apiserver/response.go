@@ -60,10 +60,24 @@ func (s *Server) notAcceptable(r *http.Request) *meta.Status {
 // response.
 func setCommonHeaders(w http.ResponseWriter, contentType string) {
 	h := w.Header()
-	h.Set("Content-Type", contentType)
-	h.Set("Cache-Control", "no-cache, private")
-	h.Set("X-Content-Type-Options", "nosniff")
+	if v, ok := contentTypeValues[contentType]; ok {
+		h["Content-Type"] = v
+	} else {
+		h.Set("Content-Type", contentType)
+	}
+	h["Cache-Control"] = cacheControlValue
+	h["X-Content-Type-Options"] = noSniffValue
 }
+
+// Header values every response carries, shared instead of allocated per
+// response: net/http only reads them.
+var (
+	cacheControlValue = []string{"no-cache, private"}
+	noSniffValue      = []string{"nosniff"}
+	contentTypeValues = map[string][]string{
+		codec.JSON: {codec.JSON}, codec.YAML: {codec.YAML}, codec.Protobuf: {codec.Protobuf},
+	}
+)
 
 // writeBody writes an encoded body with its status code. JSON bodies end
 // with a newline, as kube's encoder writes them.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 
 	"sigs.k8s.io/yaml"
 
@@ -79,15 +80,30 @@ func (JSONCodec) Encode(v any) ([]byte, error) {
 		}
 	}
 	sort.Strings(keys)
-	b, err := appendMembers(appendTypeMetaPrefix(make([]byte, 0, 1024), apiVersion, kind), obj, keys)
+	// Encode into a pooled scratch buffer and return an exact copy: one
+	// allocation of the final size, which a cached encoding keeps for the
+	// object's lifetime, instead of a doubling buffer with spare capacity.
+	scratch := encodeBuffers.Get().(*[]byte)
+	defer encodeBuffers.Put(scratch)
+	b, err := appendMembers(appendTypeMetaPrefix((*scratch)[:0], apiVersion, kind), obj, keys)
 	if err != nil {
 		return nil, err
 	}
 	if len(keys) == 0 {
 		b = b[:len(b)-1] // no comma after kind
 	}
-	return append(b, '}'), nil
+	b = append(b, '}')
+	if cap(b) <= maxPooledEncodeBuffer {
+		*scratch = b
+	}
+	return bytes.Clone(b), nil
 }
+
+// encodeBuffers holds scratch buffers for Encode; one that grew past
+// maxPooledEncodeBuffer (a huge object) is not kept.
+var encodeBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+const maxPooledEncodeBuffer = 1 << 20
 
 // appendTypeMetaPrefix appends `{"apiVersion":…,"kind":…,`.
 func appendTypeMetaPrefix(b []byte, apiVersion, kind string) []byte {

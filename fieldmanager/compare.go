@@ -577,7 +577,7 @@ func (m *Manager) updateFast(c *call, live, obj meta.Object, fields fieldpath.Ma
 	}
 	lhs := map[string]any(live)
 	if live == nil {
-		lhs = m.empty(c.APIVersion)
+		lhs = m.emptyObject(c.APIVersion)
 	}
 	cmp, ok := m.compare(lhs, obj)
 	if !ok {

@@ -20,12 +20,13 @@ import (
 // only its schema and configuration, so one Manager serves any number of
 // goroutines.
 type Manager struct {
-	gvk      meta.GroupVersionKind
-	typed    typed.ParseableType
-	zero     map[string]any            // fields of the kind's zero value (see zero.go)
-	versions map[string]bool           // apiVersions whose managedFields entries are kept
-	reset    map[string]*fieldpath.Set // by subresource: fields writes through it never own
-	emptyTVs sync.Map                  // apiVersion → *typed.TypedValue of empty(apiVersion), read-only
+	gvk          meta.GroupVersionKind
+	typed        typed.ParseableType
+	zero         map[string]any            // fields of the kind's zero value (see zero.go)
+	versions     map[string]bool           // apiVersions whose managedFields entries are kept
+	reset        map[string]*fieldpath.Set // by subresource: fields writes through it never own
+	emptyTVs     sync.Map                  // apiVersion → *typed.TypedValue of empty(apiVersion), read-only
+	emptyObjects sync.Map                  // apiVersion → empty(apiVersion), read-only
 }
 
 // Config is everything New needs; its zero values mean kube's defaults.
@@ -262,12 +263,22 @@ func (m *Manager) emptyTyped(apiVersion string) (*typed.TypedValue, error) {
 	if tv, ok := m.emptyTVs.Load(apiVersion); ok {
 		return tv.(*typed.TypedValue), nil
 	}
-	tv, err := m.typed.FromUnstructured(map[string]any(m.empty(apiVersion)), typed.AllowDuplicates)
+	tv, err := m.typed.FromUnstructured(map[string]any(m.emptyObject(apiVersion)), typed.AllowDuplicates)
 	if err != nil {
 		return nil, err
 	}
 	m.emptyTVs.Store(apiVersion, tv)
 	return tv, nil
+}
+
+// emptyObject is empty(apiVersion) made once per version: never modify it.
+func (m *Manager) emptyObject(apiVersion string) meta.Object {
+	if o, ok := m.emptyObjects.Load(apiVersion); ok {
+		return o.(meta.Object)
+	}
+	o := m.empty(apiVersion)
+	m.emptyObjects.Store(apiVersion, o)
+	return o
 }
 
 // track is a non-apply write by id from liveTV to newTV: SMD's
