@@ -203,12 +203,15 @@ var doneContext = func() context.Context {
 }()
 
 // watchLinger is how long a busy watch gathers events before writing them,
-// and watchBatchBytes how much it writes at most at once. Two milliseconds
-// of latency, under load only, cut the system calls of a 100-watcher
-// fan-out several times over (BenchmarkWatchFanout: 1 ms delivered 350,000
-// events/s, 2 ms 485,000, 5 ms no more).
+// and watchBatchBytes how much it writes at most at once. A few
+// milliseconds of latency, for streams under load only, cut the system
+// calls of both ends of a 100-watcher fan-out several times over; the
+// readers' side is then what bounds it. perfcompare's fan-out (a client in
+// another process) delivered 315,000 events/s with 2 ms and 339,000 with
+// 5 ms; BenchmarkWatchFanout, whose readers are cheaper, gains nothing
+// past 2 ms.
 const (
-	watchLinger     = 2 * time.Millisecond
+	watchLinger     = 5 * time.Millisecond
 	watchBatchBytes = 64 << 10
 )
 
