@@ -100,24 +100,61 @@ func handled(p part) part {
 	return 0
 }
 
-// comparer walks two objects beside a schema, recording the comparison.
+// comparer walks two objects beside a schema, recording the comparison:
+// the paths added or modified (changed) and those removed, as sets, or,
+// for a create, only the changed ones, straight into a FieldsV1 trie
+// (owned; see createFast).
 type comparer struct {
-	schema *schema.Schema
-	path   fieldpath.Path
-	out    typed.Comparison
+	schema           *schema.Schema
+	path             fieldpath.Path
+	changes, removes *fieldpath.Set
+	owned            map[string]any
+	keys             []string // path's FieldsV1 keys, with owned
+	badKey           bool     // a path element did not serialize
+}
+
+// push and pop move the walk into an item and back out.
+func (c *comparer) push(pe fieldpath.PathElement) {
+	c.path = append(c.path, pe)
+	if c.owned != nil {
+		k, err := serializePathElement(pe)
+		c.badKey = c.badKey || err != nil
+		c.keys = append(c.keys, k)
+	}
+}
+
+func (c *comparer) pop() {
+	c.path = c.path[:len(c.path)-1]
+	if c.owned != nil {
+		c.keys = c.keys[:len(c.keys)-1]
+	}
+}
+
+// changed and removed record the current path.
+func (c *comparer) changed() {
+	if c.owned != nil {
+		ownPath(c.owned, c.keys)
+		return
+	}
+	c.changes.Insert(c.path)
+}
+
+func (c *comparer) removed() {
+	if c.owned == nil {
+		c.removes.Insert(c.path)
+	}
 }
 
 // compare is TypedValue.Compare of lhs and rhs, each first validated as
-// FromUnstructured with AllowDuplicates does; ok is false when the walk
-// cannot be sure to match SMD.
-func (m *Manager) compare(lhs, rhs map[string]any) (*typed.Comparison, bool) {
-	c := comparer{schema: m.typed.Schema, out: typed.Comparison{
-		Added: fieldpath.NewSet(), Modified: fieldpath.NewSet(), Removed: fieldpath.NewSet(),
-	}}
+// FromUnstructured with AllowDuplicates does, with the comparison's Added
+// and Modified as one set (changed), since every use takes their union;
+// ok is false when the walk cannot be sure to match SMD.
+func (m *Manager) compare(lhs, rhs map[string]any) (changed, removed *fieldpath.Set, ok bool) {
+	c := comparer{schema: m.typed.Schema, changes: fieldpath.NewSet(), removes: fieldpath.NewSet()}
 	if !c.node(m.typed.TypeRef, lhs, true, rhs, true) {
-		return nil, false
+		return nil, nil, false
 	}
-	return &c.out, true
+	return c.changes, c.removes, true
 }
 
 // node compares one position present on at least one side.
@@ -148,7 +185,7 @@ func (c *comparer) node(tr schema.TypeRef, lv any, lok bool, rv any, rok bool) b
 			return false
 		}
 		if (lleaf || rleaf) && !equalValues(lv, rv) {
-			c.out.Modified.Insert(c.path)
+			c.changed()
 		}
 		return true
 	}
@@ -162,11 +199,11 @@ func (c *comparer) node(tr schema.TypeRef, lv any, lok bool, rv any, rok bool) b
 	}
 	switch {
 	case lk == absent:
-		c.out.Added.Insert(c.path)
+		c.changed()
 	case rk == absent:
-		c.out.Removed.Insert(c.path)
+		c.removed()
 	case leaf && !equalValues(lv, rv):
-		c.out.Modified.Insert(c.path)
+		c.changed()
 	}
 	return true
 }
@@ -253,9 +290,9 @@ func (c *comparer) mapItems(t *schema.Map, lm, rm map[string]any) bool {
 		if !ok {
 			return false
 		}
-		c.path = append(c.path, fieldpath.PathElement{FieldName: &key})
+		c.push(fieldpath.PathElement{FieldName: &key})
 		ok = c.node(tr, lv, lok, rv, rok)
-		c.path = c.path[:len(c.path)-1]
+		c.pop()
 		return ok
 	}
 	for key, lv := range lm {
@@ -291,9 +328,9 @@ func (c *comparer) listItems(t *schema.List, ll, rl []any) bool {
 		return nil
 	}
 	visit := func(pe fieldpath.PathElement, lv any, lok bool, rv any, rok bool) bool {
-		c.path = append(c.path, pe)
+		c.push(pe)
 		ok := c.node(t.ElementType, lv, lok, rv, rok)
-		c.path = c.path[:len(c.path)-1]
+		c.pop()
 		return ok
 	}
 	// As SMD: an element that occurs at most once on each side is compared;
@@ -315,18 +352,24 @@ func (c *comparer) listItems(t *schema.List, ll, rl []any) bool {
 				return false
 			}
 			if !equalItems(ll, l, rl, r) {
-				c.out.Modified.Insert(append(c.path, pe))
+				c.push(pe)
+				c.changed()
+				c.pop()
 			}
 		case len(l) >= 2:
 			if !c.validItems(t, ll, l) || (len(r) == 1 && !visit(pe, nil, false, rl[r[0]], true)) {
 				return false
 			}
-			c.out.Removed.Insert(append(c.path, pe))
+			c.push(pe)
+			c.removed()
+			c.pop()
 		default:
 			if !c.validItems(t, rl, r) || (len(l) == 1 && !visit(pe, ll[l[0]], true, nil, false)) {
 				return false
 			}
-			c.out.Added.Insert(append(c.path, pe))
+			c.push(pe)
+			c.changed()
+			c.pop()
 		}
 		return true
 	}
@@ -579,7 +622,7 @@ func (m *Manager) updateFast(c *call, live, obj meta.Object, fields fieldpath.Ma
 	if live == nil {
 		lhs = m.emptyObject(c.APIVersion)
 	}
-	cmp, ok := m.compare(lhs, obj)
+	changed, removed, ok := m.compare(lhs, obj)
 	if !ok {
 		return nil, false
 	}
@@ -600,19 +643,17 @@ func (m *Manager) updateFast(c *call, live, obj meta.Object, fields fieldpath.Ma
 		}
 		managers[name] = vs
 	}
-	filter := c.updater.IgnoreFilter[c.gv]
-	if filter != nil {
-		cmp.FilterFields(filter)
+	if filter := c.updater.IgnoreFilter[c.gv]; filter != nil {
+		changed, removed = filter.Filter(changed), filter.Filter(removed)
 	}
 	// Other managers lose what the write changed or removed.
-	changed := cmp.Modified.Union(cmp.Added)
 	for name, vs := range managers {
 		set := vs.Set()
 		if conflict := set.Intersection(changed); !conflict.Empty() {
 			set = set.Difference(conflict)
 		}
-		if !cmp.Removed.Empty() {
-			set = set.Difference(cmp.Removed)
+		if !removed.Empty() {
+			set = set.Difference(removed)
 		}
 		switch {
 		case set.Empty():
@@ -622,9 +663,6 @@ func (m *Manager) updateFast(c *call, live, obj meta.Object, fields fieldpath.Ma
 		}
 	}
 	// The writer owns it.
-	if filter != nil {
-		changed = filter.Filter(changed)
-	}
 	if !changed.Empty() {
 		managers[currentOperation] = fieldpath.NewVersionedSet(changed, c.gv, false)
 	}

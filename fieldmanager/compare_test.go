@@ -222,11 +222,15 @@ func bothUpdates(t testing.TB, m *Manager, live, obj meta.Object, o Options, des
 			_, fields, err = c.updater.Update(liveTV, newTV, c.gv, mf.fields.Copy(), currentOperation)
 		}
 	}
+	var want managed
+	if err == nil {
+		want = m.record(c, fields.Copy(), mf, c.identity(OperationUpdate))
+	}
+	if live == nil && len(mf.fields) == 0 {
+		checkCreate(t, m, out, o, want, err, describe)
+	}
 	if !ok {
-		if err != nil {
-			return managed{}, false
-		}
-		return m.record(c, fields, mf, c.identity(OperationUpdate)), false
+		return want, false
 	}
 	if err != nil {
 		t.Fatalf("the fast walk answered where SMD fails (%v)\n%s", err, describe())
@@ -234,7 +238,25 @@ func bothUpdates(t testing.TB, m *Manager, live, obj meta.Object, o Options, des
 	if msg := sameManagedFields(fast, fields); msg != "" {
 		t.Fatalf("%s\n%s", msg, describe())
 	}
-	return m.record(c, fields, mf, c.identity(OperationUpdate)), true
+	return want, true
+}
+
+// checkCreate holds createFast's entries to those of SMD's result (want,
+// or its failure smdErr).
+func checkCreate(t testing.TB, m *Manager, obj meta.Object, o Options, want managed, smdErr error, describe func() string) {
+	t.Helper()
+	entries, ok := m.createFast(o, obj)
+	if !ok {
+		return
+	}
+	if smdErr != nil {
+		t.Fatalf("createFast answered where SMD fails (%v)\n%s", smdErr, describe())
+	}
+	wantEntries, err := encodeManaged(want)
+	require.NoError(t, err)
+	if got, w := jsonOf(t, entries), jsonOf(t, wantEntries); got != w {
+		t.Fatalf("createFast:\n%s\nSMD:\n%s\n%s", got, w, describe())
+	}
 }
 
 func sameManagedFields(got, want fieldpath.ManagedFields) string {

@@ -142,7 +142,9 @@ type call struct {
 	updater *merge.Updater
 }
 
-func (m *Manager) newCall(o Options, fields fieldpath.ManagedFields) *call {
+// withDefaults fills in o's defaults: the Manager's apiVersion, now, and
+// whole seconds.
+func (m *Manager) withDefaults(o Options) Options {
 	if o.APIVersion == "" {
 		o.APIVersion = m.gvk.GroupVersion().String()
 	}
@@ -150,6 +152,11 @@ func (m *Manager) newCall(o Options, fields fieldpath.ManagedFields) *call {
 		o.Now = time.Now()
 	}
 	o.Now = o.Now.UTC().Truncate(time.Second)
+	return o
+}
+
+func (m *Manager) newCall(o Options, fields fieldpath.ManagedFields) *call {
+	o = m.withDefaults(o)
 	c := &call{Options: o, gv: fieldpath.APIVersion(o.APIVersion)}
 	b := merge.UpdaterBuilder{Converter: versionConverter{m: m, current: o.APIVersion}}
 	if set := m.reset[o.Subresource]; set != nil {
@@ -221,6 +228,11 @@ func (m *Manager) Update(live, obj meta.Object, o Options) (result meta.Object) 
 	create := live == nil || live.UID() == ""
 	if len(mf.fields) == 0 && !create {
 		return out
+	}
+	if live == nil && len(mf.fields) == 0 {
+		if entries, ok := m.createFast(o, out); ok {
+			return withManagedFieldsInPlace(out, entries)
+		}
 	}
 	c := m.newCall(o, mf.fields)
 
