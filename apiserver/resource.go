@@ -181,7 +181,9 @@ func (r Resource) withDefaults() (Resource, error) {
 	if r.Verbs == nil {
 		r.Verbs = AllVerbs
 	}
-	r.Verbs = slices.Sorted(slices.Values(r.Verbs))
+	if !slices.IsSorted(r.Verbs) {
+		r.Verbs = slices.Sorted(slices.Values(r.Verbs))
+	}
 	for _, f := range r.IndexedFields {
 		if !slices.Contains(r.SelectableFields, f) {
 			return r, fmt.Errorf("apiserver: resource %s indexes %q, which is not one of its SelectableFields", r.Plural, f)
@@ -189,7 +191,11 @@ func (r Resource) withDefaults() (Resource, error) {
 	}
 	r.fieldManager = &fieldManagerSlot{}
 	r.fieldsKey = internFieldsKey(&r)
-	r.PrinterColumns = slices.Clone(r.PrinterColumns)
+	// Columns read through a jsonPath get their own copy to hold it
+	// compiled; columns with a Cell of their own are shared as they are.
+	if slices.ContainsFunc(r.PrinterColumns, func(c PrinterColumn) bool { return c.Cell == nil && c.JSONPath != "" }) {
+		r.PrinterColumns = slices.Clone(r.PrinterColumns)
+	}
 	for i := range r.PrinterColumns {
 		c := &r.PrinterColumns[i]
 		if c.Cell == nil && c.JSONPath != "" {
