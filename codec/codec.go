@@ -80,9 +80,9 @@ func (JSONCodec) Encode(v any) ([]byte, error) {
 		}
 	}
 	sort.Strings(keys)
-	// Encode into a pooled scratch buffer and return an exact copy: one
-	// allocation of the final size, which a cached encoding keeps for the
-	// object's lifetime, instead of a doubling buffer with spare capacity.
+	// Encode into a pooled scratch buffer and return a copy: one
+	// allocation of the final size instead of a buffer grown through
+	// several, each left to the collector.
 	scratch := encodeBuffers.Get().(*[]byte)
 	defer encodeBuffers.Put(scratch)
 	b, err := appendMembers(appendTypeMetaPrefix((*scratch)[:0], apiVersion, kind), obj, keys)

@@ -584,7 +584,7 @@ func equalNumbers(a, b any) bool {
 	}
 	af, aok := asFloat(a)
 	bf, bok := asFloat(b)
-	return aok && bok && (!aInt || !bInt) && af == bf
+	return aok && bok && af == bf
 }
 
 func asInt(v any) (int64, bool) {

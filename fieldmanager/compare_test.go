@@ -215,20 +215,7 @@ func bothUpdates(t testing.TB, m *Manager, live, obj meta.Object, o Options, des
 	c := m.newCall(o, mf.fields)
 	fast, ok := m.updateFast(c, live, out, mf.fields)
 
-	var liveTV *typed.TypedValue
-	var err error
-	if live == nil {
-		liveTV, err = m.emptyTyped(c.APIVersion)
-	} else {
-		liveTV, err = m.typed.FromUnstructured(map[string]any(live), typed.AllowDuplicates)
-	}
-	var fields fieldpath.ManagedFields
-	if err == nil {
-		var newTV *typed.TypedValue
-		if newTV, err = m.typed.FromUnstructured(map[string]any(out), typed.AllowDuplicates); err == nil {
-			_, fields, err = c.updater.Update(liveTV, newTV, c.gv, mf.fields.Copy(), currentOperation)
-		}
-	}
+	fields, err := m.updateSMD(c, live, out, mf.fields)
 	var want managed
 	if err == nil {
 		want = m.record(c, fields.Copy(), mf, c.identity(OperationUpdate))

@@ -238,28 +238,14 @@ func (m *Manager) Update(live, obj meta.Object, o Options) (result meta.Object) 
 
 	// 3. Compute the new ownership: the walk of compare.go, or SMD's
 	// where that walk is not sure.
-	id := c.identity(OperationUpdate)
-	if fields, ok := m.updateFast(c, live, out, mf.fields); ok {
-		mf = m.record(c, fields, mf, id)
-	} else {
-		var liveTV *typed.TypedValue
+	fields, ok := m.updateFast(c, live, out, mf.fields)
+	if !ok {
 		var err error
-		if live == nil {
-			liveTV, err = m.emptyTyped(c.APIVersion)
-		} else {
-			liveTV, err = m.typed.FromUnstructured(map[string]any(live), typed.AllowDuplicates)
-		}
-		if err != nil {
-			return out
-		}
-		newTV, err := m.typed.FromUnstructured(map[string]any(out), typed.AllowDuplicates)
-		if err != nil {
-			return out
-		}
-		if mf, err = m.track(c, liveTV, newTV, mf, id); err != nil {
+		if fields, err = m.updateSMD(c, live, out, mf.fields); err != nil {
 			return out
 		}
 	}
+	mf = m.record(c, fields, mf, c.identity(OperationUpdate))
 
 	// 4. Encode, into out's metadata, which is out's own.
 	entries, err := encodeManaged(mf)
@@ -291,6 +277,28 @@ func (m *Manager) emptyObject(apiVersion string) meta.Object {
 	o := m.empty(apiVersion)
 	m.emptyObjects.Store(apiVersion, o)
 	return o
+}
+
+// updateSMD is what updateFast computes, by structured-merge-diff: both
+// objects validated into typed values (live nil: the empty object), then
+// Updater.Update under currentOperation.
+func (m *Manager) updateSMD(c *call, live, obj meta.Object, fields fieldpath.ManagedFields) (fieldpath.ManagedFields, error) {
+	var liveTV *typed.TypedValue
+	var err error
+	if live == nil {
+		liveTV, err = m.emptyTyped(c.APIVersion)
+	} else {
+		liveTV, err = m.typed.FromUnstructured(map[string]any(live), typed.AllowDuplicates)
+	}
+	if err != nil {
+		return nil, err
+	}
+	newTV, err := m.typed.FromUnstructured(map[string]any(obj), typed.AllowDuplicates)
+	if err != nil {
+		return nil, err
+	}
+	_, out, err := c.updater.Update(liveTV, newTV, c.gv, fields.Copy(), currentOperation)
+	return out, err
 }
 
 // track is a non-apply write by id from liveTV to newTV: SMD's
