@@ -34,21 +34,7 @@ func (m *Manager) createFast(o Options, obj meta.Object) (entries []any, ok bool
 	if !settle(c.owned) {
 		return nil, true // nothing owned: no entry
 	}
-	id := identity{Manager: o.Manager, Operation: OperationUpdate, APIVersion: o.APIVersion, Subresource: o.Subresource}
-	if id.Manager == "" {
-		id.Manager = "unknown"
-	}
-	entry := map[string]any{
-		"operation":  OperationUpdate,
-		"apiVersion": o.APIVersion,
-		"fieldsType": "FieldsV1",
-		"fieldsV1":   c.owned,
-		"manager":    id.Manager,
-		"time":       meta.FormatTime(o.Now),
-	}
-	if o.Subresource != "" {
-		entry["subresource"] = o.Subresource
-	}
+	entry := entryObject(o.identity(OperationUpdate), o.Now, c.owned)
 	return []any{entry}, true
 }
 

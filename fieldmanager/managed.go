@@ -447,24 +447,30 @@ func encodeManaged(m managed) ([]any, error) {
 	})
 	out := make([]any, len(list))
 	for i, e := range list {
-		m := map[string]any{
-			"operation":  e.Operation,
-			"apiVersion": e.APIVersion,
-			"fieldsType": "FieldsV1",
-			"fieldsV1":   e.fields,
-		}
-		if e.Manager != "" {
-			m["manager"] = e.Manager
-		}
-		if !e.time.IsZero() {
-			m["time"] = meta.FormatTime(e.time)
-		}
-		if e.Subresource != "" {
-			m["subresource"] = e.Subresource
-		}
-		out[i] = m
+		out[i] = entryObject(e.identity, e.time, e.fields)
 	}
 	return out, nil
+}
+
+// entryObject is one metadata.managedFields entry as the object holds it:
+// metav1.ManagedFieldsEntry's fields, the empty ones left out.
+func entryObject(id identity, t time.Time, fields map[string]any) map[string]any {
+	m := map[string]any{
+		"operation":  id.Operation,
+		"apiVersion": id.APIVersion,
+		"fieldsType": "FieldsV1",
+		"fieldsV1":   fields,
+	}
+	if id.Manager != "" {
+		m["manager"] = id.Manager
+	}
+	if !t.IsZero() {
+		m["time"] = meta.FormatTime(t)
+	}
+	if id.Subresource != "" {
+		m["subresource"] = id.Subresource
+	}
+	return m
 }
 
 // seconds is metav1.Time's Unix(), 0 for no time.

@@ -172,8 +172,10 @@ func (m *Manager) newCall(o Options, fields fieldpath.ManagedFields) *call {
 	return c
 }
 
-func (c *call) identity(operation string) identity {
-	id := identity{Manager: c.Manager, Operation: operation, APIVersion: c.APIVersion, Subresource: c.Subresource}
+// identity is the writer's identity for an entry of operation ("unknown"
+// manager when none is given, as kube).
+func (o Options) identity(operation string) identity {
+	id := identity{Manager: o.Manager, Operation: operation, APIVersion: o.APIVersion, Subresource: o.Subresource}
 	if id.Manager == "" {
 		id.Manager = "unknown"
 	}
