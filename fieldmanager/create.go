@@ -27,10 +27,12 @@ func (m *Manager) createFast(o Options, obj meta.Object) (entries []any, ok bool
 	if !c.node(m.typed.TypeRef, map[string]any(m.emptyObject(o.APIVersion)), true, map[string]any(obj), true) || c.badKey {
 		return nil, false
 	}
-	if set := m.reset[o.Subresource]; set != nil {
-		set.Iterate(func(p fieldpath.Path) { disownTree(c.owned, p) })
+	for _, keys := range m.resetKeys[o.Subresource] {
+		disownTree(c.owned, keys)
 	}
-	stripSet.Iterate(func(p fieldpath.Path) { disownPath(c.owned, p) })
+	for _, keys := range stripKeys {
+		disownPath(c.owned, keys)
+	}
 	if !settle(c.owned) {
 		return nil, true // nothing owned: no entry
 	}
@@ -55,14 +57,31 @@ func ownPath(trie map[string]any, keys []string) {
 // member marks an owned node while a trie is built; settle replaces it.
 type member struct{}
 
-// descend returns the trie node at p, or nil.
-func descend(trie map[string]any, p fieldpath.Path) (parent map[string]any, key string, node map[string]any) {
-	node = trie
-	for _, pe := range p {
-		k, err := serializePathElement(pe)
-		if err != nil {
-			return nil, "", nil
+// keyPaths lists the paths of a set as FieldsV1 keys, computed once for
+// the sets every create subtracts.
+func keyPaths(set *fieldpath.Set) [][]string {
+	var out [][]string
+	set.Iterate(func(p fieldpath.Path) {
+		keys := make([]string, len(p))
+		for i, pe := range p {
+			k, err := serializePathElement(pe)
+			if err != nil {
+				return // not reached: these sets hold field names only
+			}
+			keys[i] = k
 		}
+		out = append(out, keys)
+	})
+	return out
+}
+
+// stripKeys is stripSet as FieldsV1 key paths.
+var stripKeys = keyPaths(stripSet)
+
+// descend returns the trie node at the key path, and its parent, or nil.
+func descend(trie map[string]any, keys []string) (parent map[string]any, key string, node map[string]any) {
+	node = trie
+	for _, k := range keys {
 		next, _ := node[k].(map[string]any)
 		if next == nil {
 			return nil, "", nil
@@ -72,17 +91,18 @@ func descend(trie map[string]any, p fieldpath.Path) (parent map[string]any, key 
 	return parent, key, node
 }
 
-// disownTree removes p and everything under it (a reset field: SMD's
-// exclude filter, a recursive difference).
-func disownTree(trie map[string]any, p fieldpath.Path) {
-	if parent, key, _ := descend(trie, p); parent != nil {
+// disownTree removes a path and everything under it (a reset field:
+// SMD's exclude filter, a recursive difference).
+func disownTree(trie map[string]any, keys []string) {
+	if parent, key, _ := descend(trie, keys); parent != nil {
 		delete(parent, key)
 	}
 }
 
-// disownPath removes p itself and keeps its children (a set difference).
-func disownPath(trie map[string]any, p fieldpath.Path) {
-	if _, _, node := descend(trie, p); node != nil {
+// disownPath removes a path itself and keeps its children (a set
+// difference).
+func disownPath(trie map[string]any, keys []string) {
+	if _, _, node := descend(trie, keys); node != nil {
 		delete(node, memberMark)
 	}
 }

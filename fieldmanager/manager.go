@@ -25,6 +25,7 @@ type Manager struct {
 	zero         map[string]any            // fields of the kind's zero value (see zero.go)
 	versions     map[string]bool           // apiVersions whose managedFields entries are kept
 	reset        map[string]*fieldpath.Set // by subresource: fields writes through it never own
+	resetKeys    map[string][][]string     // reset as FieldsV1 key paths (create.go)
 	emptyTVs     sync.Map                  // apiVersion → *typed.TypedValue of empty(apiVersion), read-only
 	emptyObjects sync.Map                  // apiVersion → empty(apiVersion), read-only
 }
@@ -76,11 +77,12 @@ func NewWithConfig(cfg Config) (*Manager, error) {
 		return nil, err
 	}
 	m := &Manager{
-		gvk:      cfg.GVK,
-		typed:    pt,
-		zero:     zeroTemplate(cfg.Schema, cfg.Components),
-		versions: map[string]bool{cfg.GVK.GroupVersion().String(): true},
-		reset:    map[string]*fieldpath.Set{},
+		gvk:       cfg.GVK,
+		typed:     pt,
+		zero:      zeroTemplate(cfg.Schema, cfg.Components),
+		versions:  map[string]bool{cfg.GVK.GroupVersion().String(): true},
+		reset:     map[string]*fieldpath.Set{},
+		resetKeys: map[string][][]string{},
 	}
 	for _, v := range cfg.Versions {
 		m.versions[meta.GroupVersion{Group: cfg.GVK.Group, Version: v}.String()] = true
@@ -102,6 +104,7 @@ func NewWithConfig(cfg Config) (*Manager, error) {
 			set.Insert(path)
 		}
 		m.reset[sub] = set
+		m.resetKeys[sub] = keyPaths(set)
 	}
 	return m, nil
 }
