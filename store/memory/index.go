@@ -94,18 +94,23 @@ func (s *Store) AddIndex(name string, fn store.IndexFunc) error {
 }
 
 // indexesLocked files one write in every index and returns the indexes of
-// its snapshot: last's trees where nothing changed, fresh clones where
-// something did.
+// its snapshot: last's own when no index changed (most writes: a pod's
+// node rarely changes), otherwise a copy with fresh clones of the trees
+// that did.
 func (s *Store) indexesLocked(last *snapshot, key string, prev, next *store.Object) []indexSnap {
-	if len(s.indexes) == 0 {
-		return nil
-	}
-	out := make([]indexSnap, len(s.indexes))
+	out, copied := last.indexes, false
 	for i, ix := range s.indexes {
-		if ix.file(key, prev, next) || i >= len(last.indexes) {
-			out[i] = indexSnap{ix.name, ix.live.Clone()}
+		if !ix.file(key, prev, next) && i < len(last.indexes) {
+			continue
+		}
+		if !copied {
+			out, copied = append(make([]indexSnap, 0, len(s.indexes)), last.indexes...), true
+		}
+		snap := indexSnap{ix.name, ix.live.Clone()}
+		if i < len(out) {
+			out[i] = snap
 		} else {
-			out[i] = last.indexes[i]
+			out = append(out, snap)
 		}
 	}
 	return out
