@@ -70,9 +70,12 @@ func (q *request) watch() {
 	var future *store.FutureRevisionError
 	for errors.As(err, &future) {
 		// kube keeps a watch from a future revision open and silent until the
-		// store gets there.
+		// store gets there, the timeout passes or the client goes away.
 		if !w.begun {
 			w.begin()
+		}
+		if ctx.Err() != nil {
+			return
 		}
 		watcher, err = q.s.store.Watch(ctx, prefix, store.WatchOptions{Revision: start})
 	}

@@ -2,11 +2,14 @@ package apiserver
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -218,4 +221,56 @@ func TestAFutureResourceVersionTimesOutWith504(t *testing.T) {
 		assert.Equal(t, []any{map[string]any{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}}, field(r.body, "details.causes"))
 		assert.EqualValues(t, 1, field(r.body, "details.retryAfterSeconds"))
 	}
+}
+
+// TestAWatchFromAFutureResourceVersionEnds holds the watch handler to kube's
+// behaviour for a revision the store has not reached: the stream opens and
+// stays silent, and the handler returns when timeoutSeconds pass or the
+// client goes away, leaving nothing running behind it.
+func TestAWatchFromAFutureResourceVersionEnds(t *testing.T) {
+	newServer := func(t *testing.T) (url string, running *atomic.Int64) {
+		srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{FutureWait: 20 * time.Millisecond})})
+		require.NoError(t, err)
+		running = new(atomic.Int64)
+		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			running.Add(1)
+			defer running.Add(-1)
+			srv.ServeHTTP(w, r)
+		}))
+		t.Cleanup(hs.Close)
+		return hs.URL, running
+	}
+	handlerEnds := func(t *testing.T, running *atomic.Int64) {
+		require.Eventually(t, func() bool { return running.Load() == 0 }, 2*time.Second, 5*time.Millisecond,
+			"the watch handler is still running after its client left")
+	}
+
+	t.Run("the stream stays silent and ends after timeoutSeconds", func(t *testing.T) {
+		url, running := newServer(t)
+		start := time.Now()
+		client := &http.Client{Timeout: 5 * time.Second} // fails, not hangs, if the stream never ends
+		resp, err := client.Get(url + cmPath + "?watch=1&resourceVersion=99999&timeoutSeconds=1")
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		body, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		assert.Empty(t, body)
+		assert.Less(t, time.Since(start), 1900*time.Millisecond)
+		handlerEnds(t, running)
+	})
+
+	t.Run("the handler returns when the client goes away", func(t *testing.T) {
+		url, running := newServer(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		req, err := http.NewRequestWithContext(ctx, "GET", url+cmPath+"?watch=1&resourceVersion=99999", nil)
+		require.NoError(t, err)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		time.Sleep(50 * time.Millisecond) // past the store's wait, into the retry loop
+		cancel()
+		resp.Body.Close()
+		handlerEnds(t, running)
+	})
 }
