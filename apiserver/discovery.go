@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
+
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -126,7 +128,7 @@ func wantsAggregated(r *http.Request) bool {
 }
 
 // serveNonResource answers discovery, version and health paths.
-func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request, info requestInfo) {
+func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request, info requestinfo.Info) {
 	p := info.Path
 	if len(p) >= 1 && (p[0] == "healthz" || p[0] == "livez" || p[0] == "readyz") {
 		writeHealth(w, r)

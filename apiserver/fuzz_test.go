@@ -3,9 +3,7 @@ package apiserver
 import (
 	"bytes"
 	"encoding/json"
-	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -35,22 +33,6 @@ func FuzzDecodeContinueToken(f *testing.F) {
 		again, err := decodeContinueToken(tok.encode())
 		if err != nil || *again != *tok {
 			t.Fatalf("round trip of %+v gave %+v, %v", tok, again, err)
-		}
-	})
-}
-
-// FuzzParseRequestInfo: no path or query makes the request parser panic,
-// and resource requests always name a resource.
-func FuzzParseRequestInfo(f *testing.F) {
-	for _, p := range []string{"/api/v1/namespaces/default/configmaps/x", "/apis/apps/v1/watch/deployments",
-		"/api/v1/namespaces/x/status", "/apis", "//api//v1", "/api/v1/namespaces/a/b/c/d/e"} {
-		f.Add("GET", p, "watch=true")
-	}
-	f.Fuzz(func(t *testing.T, method, path, query string) {
-		r := &http.Request{Method: method, URL: &url.URL{Path: path, RawQuery: query}}
-		info := parseRequestInfo(r)
-		if info.IsResource && info.Resource == "" {
-			t.Fatalf("resource request without resource: %+v", info)
 		}
 	})
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
+
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/selectors"
 	"github.com/kapi-dev/kapi/store"
@@ -44,9 +46,9 @@ func (q *request) listOptions() (listOptions, error) {
 	var err error
 
 	opts.watch = q.info.Verb == "watch"
-	opts.allowBookmarks = queryBool(query, "allowWatchBookmarks")
+	opts.allowBookmarks = requestinfo.QueryBool(query, "allowWatchBookmarks")
 	if _, ok := query["sendInitialEvents"]; ok {
-		v := queryBool(query, "sendInitialEvents")
+		v := requestinfo.QueryBool(query, "sendInitialEvents")
 		opts.sendInitialEvents = &v
 	}
 	if v := query.Get("limit"); v != "" {

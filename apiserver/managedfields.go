@@ -3,6 +3,8 @@ package apiserver
 import (
 	"sync"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
+
 	"github.com/kapi-dev/kapi/fieldmanager"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -54,9 +56,9 @@ func (q *request) managerOptions(optionsKind string, apply bool) (fieldmanager.O
 			return o, meta.Invalid(gk, "", meta.FieldErrors{{Type: meta.ErrorRequired, Field: "fieldManager",
 				Detail: "is required for apply patch"}})
 		}
-		o.Force = queryBool(query, "force")
+		o.Force = requestinfo.QueryBool(query, "force")
 	} else {
-		if queryBool(query, "force") {
+		if requestinfo.QueryBool(query, "force") {
 			return o, meta.Invalid(gk, "", meta.FieldErrors{{Type: meta.ErrorForbidden, Field: "force",
 				Detail: "may not be specified for non-apply patch"}})
 		}

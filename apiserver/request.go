@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
+
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldmanager"
 	"github.com/kapi-dev/kapi/meta"
@@ -17,7 +19,7 @@ type request struct {
 	s    *Server
 	w    http.ResponseWriter
 	r    *http.Request
-	info requestInfo
+	info requestinfo.Info
 	res  *Resource
 
 	// body is the request body once read.

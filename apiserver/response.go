@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
+
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
@@ -46,7 +48,7 @@ func (s *Server) negotiate(r *http.Request, gvk meta.GroupVersionKind) (codec.Co
 // path has, with the streaming ones on collections, which can be watched.
 func (s *Server) notAcceptable(r *http.Request) *meta.Status {
 	available := s.codecs.MediaTypes()
-	if info := parseRequestInfo(r); info.IsResource && info.Name == "" {
+	if info := requestinfo.From(r); info.IsResource && info.Name == "" {
 		for _, c := range s.codecs {
 			if c.MediaType() != codec.YAML {
 				available = append(available, c.MediaType()+";stream=watch")

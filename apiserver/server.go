@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
+
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
@@ -170,7 +172,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, meta.Internal(fmt.Errorf("%v", p)))
 		}
 	}()
-	info := parseRequestInfo(r)
+	info := requestinfo.From(r)
 	if !info.IsResource {
 		s.serveNonResource(w, r, info)
 		return

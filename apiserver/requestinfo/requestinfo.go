@@ -1,13 +1,14 @@
-package apiserver
+package requestinfo
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
 )
 
-// requestInfo is what a Kubernetes API path and method say about a request.
-type requestInfo struct {
+// Info is what a Kubernetes API path and method say about a request.
+type Info struct {
 	// IsResource is false for discovery and other non-resource paths.
 	IsResource bool
 	// Path segments of a non-resource request, without empty ones.
@@ -27,7 +28,7 @@ type requestInfo struct {
 // collection called "status" inside it.
 var namespaceSubresources = map[string]bool{"status": true, "finalize": true}
 
-// parseRequestInfo splits a request into the parts Kubernetes paths encode:
+// Parse splits a request into the parts Kubernetes paths encode:
 //
 //	/api/v1/namespaces                              list namespaces
 //	/api/v1/namespaces/{ns}                         the namespace {ns}
@@ -37,9 +38,9 @@ var namespaceSubresources = map[string]bool{"status": true, "finalize": true}
 //	/api/v1/watch/...                               legacy watch prefix
 //
 // Anything else (discovery, /version, /healthz...) is a non-resource request.
-func parseRequestInfo(r *http.Request) requestInfo {
+func Parse(r *http.Request) Info {
 	segments := splitPath(r.URL.Path)
-	info := requestInfo{Path: segments}
+	info := Info{Path: segments}
 	var rest []string
 	switch {
 	case len(segments) >= 3 && segments[0] == "api":
@@ -84,7 +85,7 @@ func parseRequestInfo(r *http.Request) requestInfo {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		switch {
-		case watchPrefix || (info.Name == "" && queryBool(r.URL.Query(), "watch")):
+		case watchPrefix || (info.Name == "" && QueryBool(r.URL.Query(), "watch")):
 			info.Verb = "watch"
 		case info.Name == "":
 			info.Verb = "list"
@@ -109,10 +110,10 @@ func parseRequestInfo(r *http.Request) requestInfo {
 	return info
 }
 
-// queryBool reads a boolean query parameter the way kube-apiserver
+// QueryBool reads a boolean query parameter the way kube-apiserver
 // converts its options: absent is false, "false" and "0" (any case) are
 // false, anything else, even empty, is true.
-func queryBool(query url.Values, name string) bool {
+func QueryBool(query url.Values, name string) bool {
 	v, ok := query[name]
 	if !ok || len(v) == 0 {
 		return false
@@ -134,4 +135,22 @@ func splitPath(path string) []string {
 		}
 	}
 	return out
+}
+
+type contextKey struct{}
+
+// With returns ctx carrying info, for the filters and handlers after the
+// one that parsed it.
+func With(ctx context.Context, info Info) context.Context {
+	return context.WithValue(ctx, contextKey{}, info)
+}
+
+// From returns the Info a filter put in the request's context. Without
+// one (a handler called directly) it parses r itself, so callers always
+// get the same answer.
+func From(r *http.Request) Info {
+	if info, ok := r.Context().Value(contextKey{}).(Info); ok {
+		return info
+	}
+	return Parse(r)
 }
