@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kapi-dev/kapi/apiserver/schema"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/store"
 )
 

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver/openapi"
-	"github.com/kapi-dev/kapi/apiserver/schema"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // openAPIDocs are a registry's OpenAPI documents, built on first request

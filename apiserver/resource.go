@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kapi-dev/kapi/apiserver/schema"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/store"
 )
 

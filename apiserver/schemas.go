@@ -5,10 +5,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/kapi-dev/kapi/apiserver/schema"
 	"github.com/kapi-dev/kapi/apiserver/strategicpatch"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // problem is one field validation finding, placed in the body it was

@@ -8,9 +8,9 @@ import (
 	"sync"
 
 	"github.com/kapi-dev/kapi/apiserver/openapi"
-	"github.com/kapi-dev/kapi/apiserver/schema"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 //go:generate go run ./gen -in ../../../shared/kube-openapi/v3

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/kapi-dev/kapi/apiserver/schema"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // Resource describes one served resource type, as the documents need it.

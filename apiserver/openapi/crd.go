@@ -3,7 +3,7 @@ package openapi
 import (
 	"strings"
 
-	"github.com/kapi-dev/kapi/apiserver/schema"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 const (

@@ -13,8 +13,8 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver/builtin"
 	"github.com/kapi-dev/kapi/apiserver/openapi"
-	"github.com/kapi-dev/kapi/apiserver/schema"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // builtinResources describes the built-in kinds the way the server would.

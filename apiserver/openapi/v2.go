@@ -3,8 +3,8 @@ package openapi
 import (
 	"strings"
 
-	"github.com/kapi-dev/kapi/apiserver/schema"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 const definitionsPrefix = "#/definitions/"

@@ -19,7 +19,7 @@
 // The schema gives each field's x-kubernetes-patch-strategy and
 // x-kubernetes-patch-merge-key; a nil Schema (for the whole object or
 // below some field) means unknown: objects merge, lists are replaced. An
-// adapter over apiserver/schema is a few lines:
+// adapter over package schema is a few lines:
 //
 //	type patchSchema struct{ s *schema.Schema }
 //

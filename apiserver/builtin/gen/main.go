@@ -8,7 +8,7 @@
 //   - apiserver/openapi/meta.json: every io.k8s.apimachinery.* component
 //     (ObjectMeta, ListMeta, Status, DeleteOptions, Patch, WatchEvent, ...)
 //     and the query/path parameters kube declares on its operations;
-//   - apiserver/schema/objectmeta.json: ObjectMeta with its references
+//   - schema/objectmeta.json: ObjectMeta with its references
 //     inlined and without descriptions, for pruning metadata.
 //
 // Run it from apiserver/builtin (go generate does):
@@ -145,7 +145,7 @@ func run(in, out string) error {
 	if err != nil {
 		return err
 	}
-	return write(filepath.Join(out, "..", "schema", "objectmeta.json"), om)
+	return write(filepath.Join(out, "..", "..", "schema", "objectmeta.json"), om)
 }
 
 func findKind(schemas map[string]any, group, version, kind string) string {
