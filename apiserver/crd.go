@@ -24,13 +24,62 @@ var crdResource = Resource{
 	StatusSubresource: true, ReturnDeletedObject: true,
 	PrinterColumns: []PrinterColumn{{Name: "Created At", Type: "date", Description: creationTimestampDescription,
 		Cell: func(o meta.Object, _ time.Time) any { return o.CreationTimestamp() }}},
+	Strategy: CRDStrategy{},
 }
+
+// CRDStrategy is what a CustomResourceDefinition does differently, as
+// apiextensions-apiserver does it: a new CRD gets its conversion default
+// and an initial status; it is validated for what the server serves from
+// it; once stored it is established at once and its custom resources are
+// served before the write is answered; a DELETE adds the cleanup
+// finalizer, deletes every custom resource and then the CRD. A
+// registration of apiextensions.k8s.io/v1 CRDs with a strategy of its own
+// should embed it.
+type CRDStrategy struct{ GenericStrategy }
 
 // crdCleanupFinalizer holds a deleted CRD until its custom resources are gone.
 const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io"
 
-func isCRDResource(r *Resource) bool {
-	return r.Group == "apiextensions.k8s.io" && r.Plural == "customresourcedefinitions"
+// PrepareForCreate sets the defaults kube-apiserver gives a new CRD and its
+// initial status.
+func (CRDStrategy) PrepareForCreate(_ *Write, obj meta.Object) { prepareCRD(obj) }
+
+// Validate checks a new CRD.
+func (CRDStrategy) Validate(_ *Write, obj meta.Object) meta.FieldErrors { return validateCRD(obj, nil) }
+
+// ValidateUpdate checks a CRD's spec update; its status is the server's.
+func (CRDStrategy) ValidateUpdate(w *Write, obj, old meta.Object) meta.FieldErrors {
+	if w.Subresource != "" {
+		return nil
+	}
+	return validateCRD(obj, old)
+}
+
+// PrepareForDelete marks the CRD Terminating with the cleanup finalizer:
+// it is always kept until AfterWrite has deleted its custom resources.
+func (CRDStrategy) PrepareForDelete(_ *Write, obj meta.Object) (bool, error) {
+	markCRDTerminating(obj)
+	return true, nil
+}
+
+// AfterWrite establishes a written CRD and serves its types before the
+// write is answered, or, for a CRD marked for deletion, deletes its custom
+// resources and then the CRD.
+func (CRDStrategy) AfterWrite(w *Write, stored *store.Object) (*store.Object, error) {
+	s, ctx := w.s, w.Context
+	if stored.Data().DeletionTimestamp() != "" {
+		return stored, s.cleanupCRD(ctx, stored)
+	}
+	if err := s.establishCRD(ctx, stored.Key()); err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	if err := s.loadRegistry(ctx); err != nil {
+		return nil, err
+	}
+	if latest, err := s.store.Get(ctx, stored.Key()); err == nil {
+		return latest, nil
+	}
+	return stored, nil
 }
 
 // crdVersion is what the server reads from one entry of spec.versions.
@@ -155,6 +204,7 @@ func (c crdSpec) resources(schemaRevision int64) []Resource {
 			StatusSubresource: v.status, Schema: v.schema, PrinterColumns: v.columns,
 			SelectableFields: v.selectableFields, customResource: true, storageVersion: c.storageVersion(),
 			scale: v.scale, schemaRevision: schemaRevision, openAPISchema: v.rawSchema,
+			Strategy: customResourceStrategy{},
 		}
 		for _, other := range c.versions {
 			if other.served && other.name != v.name {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strconv"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -99,9 +100,14 @@ func (q *request) delete() {
 
 // deleteObject deletes or marks for deletion one object. It reports
 // whether the object is gone (true) or now waits for finalizers (false).
+// The kind's strategy decides between the two (PrepareForDelete); an
+// object with finalizers is always kept.
 func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, opts deleteOptions) (*store.Object, bool, error) {
 	key := res.key(ns, name)
 	gr := res.GroupResource()
+	strategy := res.strategy()
+	w := &Write{Context: r.Context(), Operation: OperationDelete, Namespace: ns, Name: name, DryRun: opts.dryRun,
+		Now: s.now(), GracePeriodSeconds: opts.gracePeriodSeconds, res: res, s: s}
 	for {
 		cur, err := s.store.Get(r.Context(), key)
 		if err != nil {
@@ -110,39 +116,31 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 		if err := opts.preconditions.Check(cur); err != nil {
 			return nil, false, deletePreconditionError(err, res, name)
 		}
-		if isNamespaceResource(res) && protectedNamespaces[name] {
-			return nil, false, meta.Forbidden(gr, name, "this namespace may not be deleted")
+		marked, keep, err := s.markedForDeletion(w, cur.Data(), opts)
+		if err != nil {
+			return nil, false, err
 		}
 		if err := s.admitDelete(r, res, cur, opts); err != nil {
 			return nil, false, err
 		}
 		if opts.dryRun {
-			if hasFinalizers(res, cur.Data()) || isCRDResource(res) {
-				return store.NewObject(key, cur.Revision(), s.markedForDeletion(res, cur.Data(), opts)), false, nil
+			if keep {
+				return store.NewObject(key, cur.Revision(), marked), false, nil
 			}
 			return cur, true, nil
 		}
-		if isCRDResource(res) {
-			// A CRD waits for its custom resources to be deleted, which kapi
-			// does at once, as kube's finalizing controller would.
-			out, err := s.markDeleting(r, res, key, cur, opts)
+		if keep {
+			out, err := s.markDeleting(r, res, key, cur, marked, opts)
 			if errors.Is(err, errRetry) {
 				continue
 			}
 			if err != nil {
 				return nil, false, err
 			}
-			if err := s.cleanupCRD(r.Context(), out); err != nil {
+			if out, err = strategy.AfterWrite(w, out); err != nil {
 				return nil, false, err
 			}
 			return out, false, nil
-		}
-		if hasFinalizers(res, cur.Data()) {
-			out, err := s.markDeleting(r, res, key, cur, opts)
-			if errors.Is(err, errRetry) {
-				continue
-			}
-			return out, false, err
 		}
 		out, err := s.store.Delete(r.Context(), key, opts.preconditions, func(o *store.Object) error {
 			if o != cur {
@@ -166,9 +164,6 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 
 var errRetry = errors.New("object changed; retry")
 
-// protectedNamespaces cannot be deleted, as in kube-apiserver.
-var protectedNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true}
-
 // deletePreconditionError words a failed delete precondition as
 // kube-apiserver does (naming the Kind, not the resource).
 func deletePreconditionError(err error, res *Resource, name string) error {
@@ -186,54 +181,49 @@ func deletePreconditionError(err error, res *Resource, name string) error {
 	return st
 }
 
-// hasFinalizers reports whether deleting the object must wait: metadata
-// finalizers for every type, plus spec.finalizers for namespaces.
-func hasFinalizers(res *Resource, obj meta.Object) bool {
-	if len(obj.Finalizers()) > 0 {
-		return true
-	}
-	return isNamespaceResource(res) && len(namespaceSpecFinalizers(obj)) > 0
+// held reports whether an object being deleted must stay: it has
+// finalizers, or its strategy holds it.
+func (r *Resource) held(obj meta.Object) bool {
+	return len(obj.Finalizers()) > 0 || r.strategy().Held(obj)
 }
 
-// markDeleting sets deletionTimestamp (once) on an object with finalizers.
-func (s *Server) markDeleting(r *http.Request, res *Resource, key string, cur *store.Object, opts deleteOptions) (*store.Object, error) {
+// markedForDeletion returns what a DELETE makes of obj if it is kept: a
+// copy carrying deletionTimestamp and deletionGracePeriodSeconds (once),
+// as the kind's strategy prepares it, and whether it is kept.
+func (s *Server) markedForDeletion(w *Write, obj meta.Object, opts deleteOptions) (meta.Object, bool, error) {
+	next := obj.DeepCopy()
+	if obj.DeletionTimestamp() == "" {
+		next.SetMetadataField("deletionTimestamp", meta.FormatTime(w.Now))
+		grace := int64(0)
+		if opts.gracePeriodSeconds != nil {
+			grace = *opts.gracePeriodSeconds
+		}
+		next.SetMetadataField("deletionGracePeriodSeconds", grace)
+	}
+	keep, err := w.res.strategy().PrepareForDelete(w, next)
+	if err != nil {
+		return nil, false, err
+	}
+	return next, keep || w.res.held(next), nil
+}
+
+// markDeleting stores the marked version of an object that a DELETE keeps
+// (nothing when it is unchanged: already terminating).
+func (s *Server) markDeleting(r *http.Request, res *Resource, key string, cur *store.Object, marked meta.Object, opts deleteOptions) (*store.Object, error) {
 	out, err := s.store.Update(r.Context(), key, store.UpdateOptions{Preconditions: opts.preconditions},
 		func(o *store.Object) (meta.Object, error) {
 			if o != cur {
 				return nil, errRetry
 			}
-			if o.Data().DeletionTimestamp() != "" {
-				return nil, store.ErrNoChange // already terminating: nothing to write
+			if reflect.DeepEqual(map[string]any(marked), map[string]any(o.Data())) {
+				return nil, store.ErrNoChange
 			}
-			return s.markedForDeletion(res, o.Data(), opts), nil
+			return marked, nil
 		})
 	if err != nil && !errors.Is(err, errRetry) {
 		return nil, storeError(err, res.GroupResource(), cur.Data().Name())
 	}
 	return out, err
-}
-
-// markedForDeletion returns a copy of obj carrying deletionTimestamp and
-// deletionGracePeriodSeconds (and phase Terminating for a namespace).
-func (s *Server) markedForDeletion(res *Resource, obj meta.Object, opts deleteOptions) meta.Object {
-	if obj.DeletionTimestamp() != "" {
-		return obj
-	}
-	next := obj.DeepCopy()
-	next.SetMetadataField("deletionTimestamp", meta.FormatTime(s.now()))
-	if isNamespaceResource(res) {
-		markNamespaceTerminating(next)
-		return next
-	}
-	if isCRDResource(res) {
-		markCRDTerminating(next)
-	}
-	grace := int64(0)
-	if opts.gracePeriodSeconds != nil {
-		grace = *opts.gracePeriodSeconds
-	}
-	next.SetMetadataField("deletionGracePeriodSeconds", grace)
-	return next
 }
 
 // admitDelete lets the admission plugins see and deny a delete.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
@@ -332,8 +333,8 @@ type subresourceInfo struct {
 // subresources lists the subresources a type serves, for discovery.
 func (r *Resource) subresources() []subresourceInfo {
 	var out []subresourceInfo
-	if isNamespaceResource(r) {
-		out = append(out, subresourceInfo{name: "finalize", verbs: []string{VerbUpdate}})
+	for _, sub := range r.strategy().Subresources() {
+		out = append(out, subresourceInfo{name: sub.Name, verbs: sub.Verbs, kind: sub.Kind})
 	}
 	if r.scale != nil {
 		out = append(out, subresourceInfo{"scale", []string{VerbGet, VerbPatch, VerbUpdate}, scaleKind})
@@ -341,5 +342,16 @@ func (r *Resource) subresources() []subresourceInfo {
 	if r.StatusSubresource {
 		out = append(out, subresourceInfo{name: "status", verbs: []string{VerbGet, VerbPatch, VerbUpdate}})
 	}
+	slices.SortFunc(out, func(a, b subresourceInfo) int { return strings.Compare(a.name, b.name) })
 	return out
+}
+
+// subresource finds a subresource the type serves.
+func (r *Resource) subresource(name string) (subresourceInfo, bool) {
+	for _, sub := range r.subresources() {
+		if sub.name == name {
+			return sub, true
+		}
+	}
+	return subresourceInfo{}, false
 }

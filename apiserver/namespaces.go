@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/schema"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 )
@@ -22,18 +23,38 @@ var namespaceResource = Resource{
 			Cell: func(o meta.Object, _ time.Time) any { s, _ := meta.NestedField(o, "status", "phase"); return s }},
 		AgeColumn(),
 	},
+	Strategy: NamespaceStrategy{},
 }
+
+// NamespaceStrategy is what a Namespace does differently, as kube's
+// namespace registry does it: a new namespace gets the "kubernetes"
+// finalizer, phase Active and its metadata.name label; its name is a DNS
+// label; a DELETE turns it Terminating and it stays while spec.finalizers
+// remain, which only the finalize subresource changes; default,
+// kube-system and kube-public cannot be deleted. A registration of
+// core/v1 namespaces with a strategy of its own should embed it.
+type NamespaceStrategy struct{ GenericStrategy }
 
 // initialNamespaces exist in every new server, as in a fresh cluster.
 var initialNamespaces = []string{"default", "kube-system", "kube-public", "kube-node-lease"}
 
-func (reg *registry) namespaces() *Resource { return reg.lookup("", "v1", "namespaces") }
+// protectedNamespaces cannot be deleted, as in kube-apiserver.
+var protectedNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true}
 
-func isNamespaceResource(res *Resource) bool { return res.Group == "" && res.Plural == "namespaces" }
+// Default gives every namespace its kubernetes.io/metadata.name label, as
+// kube's defaulting does on every write.
+func (NamespaceStrategy) Default(obj meta.Object) {
+	labels, _ := obj.Metadata()["labels"].(map[string]any)
+	if labels == nil {
+		labels = map[string]any{}
+		obj.SetMetadataField("labels", labels)
+	}
+	labels["kubernetes.io/metadata.name"] = obj.Name()
+}
 
-// prepareNamespace sets what kube-apiserver sets on a new namespace: the
-// "kubernetes" finalizer, phase Active and the metadata.name label.
-func prepareNamespace(obj meta.Object) {
+// PrepareForCreate sets what kube-apiserver's namespace strategy sets on a
+// new namespace: the "kubernetes" finalizer and phase Active.
+func (NamespaceStrategy) PrepareForCreate(_ *Write, obj meta.Object) {
 	spec, _ := obj["spec"].(map[string]any)
 	if spec == nil {
 		spec = map[string]any{}
@@ -43,12 +64,58 @@ func prepareNamespace(obj meta.Object) {
 		spec["finalizers"] = []any{"kubernetes"}
 	}
 	obj["status"] = map[string]any{"phase": "Active"}
-	labels, _ := obj.Metadata()["labels"].(map[string]any)
-	if labels == nil {
-		labels = map[string]any{}
-		obj.SetMetadataField("labels", labels)
+}
+
+// PrepareForUpdate lets /finalize change spec.finalizers and nothing else;
+// the object and /status follow the generic split.
+func (NamespaceStrategy) PrepareForUpdate(w *Write, obj, old meta.Object) meta.Object {
+	if w.Subresource != "finalize" {
+		return PrepareStatusUpdate(w, obj, old)
 	}
-	labels["kubernetes.io/metadata.name"] = obj.Name()
+	finalizers, _ := meta.NestedField(obj, "spec", "finalizers")
+	kept := old.DeepCopy()
+	if mf, ok := obj.Metadata()["managedFields"]; ok {
+		kept.MetadataForWrite()["managedFields"] = mf
+	}
+	spec, _ := kept["spec"].(map[string]any)
+	if spec == nil {
+		spec = map[string]any{}
+		kept["spec"] = spec
+	}
+	if finalizers == nil {
+		delete(spec, "finalizers")
+	} else {
+		spec["finalizers"] = finalizers
+	}
+	return kept
+}
+
+// NameErrors requires a DNS label.
+func (NamespaceStrategy) NameErrors(name string) []string { return schema.DNS1123Label(name) }
+
+// PrepareForDelete refuses the protected namespaces and turns the others
+// Terminating; a namespace is kept while spec.finalizers remain.
+func (NamespaceStrategy) PrepareForDelete(w *Write, obj meta.Object) (bool, error) {
+	if protectedNamespaces[obj.Name()] {
+		return false, meta.Forbidden(meta.GroupResource{Resource: "namespaces"}, obj.Name(), "this namespace may not be deleted")
+	}
+	md := obj.MetadataForWrite()
+	delete(md, "deletionGracePeriodSeconds") // kube marks a namespace without one
+	status, _ := obj["status"].(map[string]any)
+	if status == nil {
+		status = map[string]any{}
+		obj["status"] = status
+	}
+	status["phase"] = "Terminating"
+	return len(namespaceSpecFinalizers(obj)) > 0, nil
+}
+
+// Held keeps a namespace being deleted while spec.finalizers remain.
+func (NamespaceStrategy) Held(obj meta.Object) bool { return len(namespaceSpecFinalizers(obj)) > 0 }
+
+// Subresources: finalize, which updates spec.finalizers only.
+func (NamespaceStrategy) Subresources() []Subresource {
+	return []Subresource{{Name: "finalize", Verbs: []string{VerbUpdate}}}
 }
 
 func namespaceSpecFinalizers(obj meta.Object) []any {
@@ -57,14 +124,7 @@ func namespaceSpecFinalizers(obj meta.Object) []any {
 	return l
 }
 
-func markNamespaceTerminating(obj meta.Object) {
-	status, _ := obj["status"].(map[string]any)
-	if status == nil {
-		status = map[string]any{}
-		obj["status"] = status
-	}
-	status["phase"] = "Terminating"
-}
+func (reg *registry) namespaces() *Resource { return reg.lookup("", "v1", "namespaces") }
 
 // checkNamespaceOpen refuses writes into a namespace that does not exist
 // (404 for the namespace) or is being deleted (403), as kube-apiserver's
@@ -89,7 +149,8 @@ func (s *Server) createInitialNamespaces() error {
 		obj := meta.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name}}
 		obj.MetadataForWrite()["uid"] = newUID()
 		obj.MetadataForWrite()["creationTimestamp"] = meta.FormatTime(s.now())
-		prepareNamespace(obj)
+		NamespaceStrategy{}.Default(obj)
+		NamespaceStrategy{}.PrepareForCreate(nil, obj)
 		_, err := s.store.Create(context.Background(), nsRes.key("", name), obj)
 		if err != nil && err != store.ErrExists {
 			return fmt.Errorf("apiserver: creating namespace %s: %w", name, err)

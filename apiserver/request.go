@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 
@@ -49,36 +50,19 @@ func (q *request) fail(err error) { q.s.writeError(q.w, q.r, err) }
 
 // serve dispatches on the verb after checking the type supports it.
 func (q *request) serve() {
-	switch q.info.Subresource {
-	case "":
-	case "scale":
-		if q.res.scale == nil {
-			q.fail(notFoundPath(q.r))
-			return
-		}
-		q.serveScale()
-		return
-	case "finalize":
-		if !isNamespaceResource(q.res) {
-			q.fail(notFoundPath(q.r))
-			return
-		}
-	case "status":
-		if !q.res.StatusSubresource {
-			q.fail(notFoundPath(q.r))
-			return
-		}
-	default:
-		q.fail(notFoundPath(q.r))
-		return
-	}
 	verb := q.info.Verb
 	supported := q.res.Supports(verb)
-	switch q.info.Subresource {
-	case "status":
-		supported = verb == VerbGet || verb == VerbUpdate || verb == VerbPatch
-	case "finalize":
-		supported = verb == VerbUpdate
+	if q.info.Subresource != "" {
+		sub, ok := q.res.subresource(q.info.Subresource)
+		if !ok {
+			q.fail(notFoundPath(q.r))
+			return
+		}
+		if sub.name == "scale" {
+			q.serveScale()
+			return
+		}
+		supported = slices.Contains(sub.verbs, verb)
 	}
 	if !supported {
 		q.fail(q.methodNotSupported(verb))

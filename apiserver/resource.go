@@ -69,9 +69,10 @@ type Resource struct {
 	// for the OpenAPI documents (built-in kinds); without it, the documents
 	// render Schema as kube renders a custom resource's.
 	OpenAPIComponent string
-	// Default applies the type's defaults beyond its schema's, as kube's
-	// defaulting functions do, on every create (create is true) and update.
-	Default func(obj meta.Object, create bool)
+	// Strategy is what the kind does differently from the generic pipeline
+	// (preparation, validation, deletion, subresources); nil means
+	// GenericStrategy.
+	Strategy Strategy
 	// PrinterColumns are the Table columns after Name (kubectl get); none
 	// means kube's default "Created At" column.
 	PrinterColumns []PrinterColumn

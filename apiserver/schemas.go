@@ -56,10 +56,8 @@ func (r *Resource) bodyProblems(obj meta.Object, body func() []byte, duplicates 
 // nulls their Go types cannot hold and are validated before defaulting
 // (their zero-value defaults would otherwise satisfy `required`), so their
 // schema errors are returned here.
-func (r *Resource) applyDefaults(obj meta.Object, create bool) meta.FieldErrors {
-	if r.Default != nil {
-		defer r.Default(obj, create)
-	}
+func (r *Resource) applyDefaults(obj meta.Object) meta.FieldErrors {
+	defer r.strategy().Default(obj)
 	if r.Schema == nil {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -130,16 +131,19 @@ func New(cfg Config) (*Server, error) {
 	}
 	// Namespaces and CustomResourceDefinitions are always served; a
 	// registration of them in cfg (with a schema, say) replaces the default.
+	// A registration without a strategy of its own keeps theirs.
 	resources := []Resource{namespaceResource, crdResource}
 	for _, r := range cfg.Resources {
-		switch {
-		case isNamespaceResource(&r) && r.Version == "v1":
-			resources[0] = r
-		case isCRDResource(&r) && r.Version == "v1":
-			resources[1] = r
-		default:
-			resources = append(resources, r)
+		if i := slices.IndexFunc(resources[:2], func(b Resource) bool {
+			return b.GroupResource() == r.GroupResource() && b.Version == r.Version
+		}); i >= 0 {
+			if r.Strategy == nil {
+				r.Strategy = resources[i].Strategy
+			}
+			resources[i] = r
+			continue
 		}
+		resources = append(resources, r)
 	}
 	for i := range resources {
 		r, err := resources[i].withDefaults()

@@ -31,6 +31,12 @@ func newTestServer(t *testing.T) *testServer {
 	t.Helper()
 	srv, err := New(Config{Resources: testResources})
 	require.NoError(t, err)
+	return newTestServerFor(t, srv)
+}
+
+// newTestServerFor serves srv on a loopback listener for the test.
+func newTestServerFor(t *testing.T, srv *Server) *testServer {
+	t.Helper()
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	return &testServer{t: t, srv: srv, url: hs.URL}

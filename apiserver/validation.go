@@ -19,13 +19,9 @@ func validateObjectMeta(obj meta.Object, res *Resource, ns string) meta.FieldErr
 			Detail: "name or generateName is required"})
 	}
 	if name != "" {
-		nameCheck := schema.DNS1123Subdomain
-		if isNamespaceResource(res) {
-			nameCheck = schema.DNS1123Label
-		}
 		msgs := schema.PathSegmentName(name, false)
 		if len(msgs) == 0 {
-			msgs = nameCheck(name)
+			msgs = res.strategy().NameErrors(name)
 		}
 		for _, msg := range msgs {
 			errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: "metadata.name", Value: name, Detail: msg})

@@ -122,7 +122,7 @@ func (q *request) create() {
 			q.fail(storeError(err, q.gr(), next.Name()))
 			return
 		}
-		if stored, err = q.afterWrite(stored, wo); err != nil {
+		if stored, err = q.afterWrite(OperationCreate, stored, wo); err != nil {
 			q.fail(err)
 			return
 		}
@@ -158,25 +158,30 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 // admitCreate runs a new object through preparation, defaulting,
 // admission and validation.
 func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOptions) (meta.Object, error) {
+	strategy, w := q.res.strategy(), q.newWrite(OperationCreate, wo.dryRun)
 	q.prepareForCreate(obj)
-	if isCRDResource(q.res) {
-		prepareCRD(obj)
-	}
-	schemaErrs := q.res.applyDefaults(obj, true)
+	schemaErrs := q.res.applyDefaults(obj)
 	if err := q.res.typedDecodeError(schemaErrs); err != nil {
 		return nil, err
 	}
 	obj = q.trackUpdate(nil, obj)
 	return obj, q.admit(ctx, OperationCreate, obj, nil, wo, func() error {
+		// As in kube, the kind's preparation follows field tracking and
+		// mutating admission: what it sets is nobody's field.
+		strategy.PrepareForCreate(w, obj)
 		errs := append(validateObjectMeta(obj, q.res, q.info.Namespace), schemaErrs...)
-		if isCRDResource(q.res) {
-			errs = append(errs, validateCRD(obj, nil)...)
-		}
+		errs = append(errs, strategy.Validate(w, obj)...)
 		if errs = append(errs, q.res.validateSchema(obj)...); len(errs) > 0 {
 			return meta.Invalid(q.gk(), obj.Name(), errs)
 		}
 		return nil
 	})
+}
+
+// newWrite describes the request's write to strategy hooks.
+func (q *request) newWrite(op Operation, dryRun bool) *Write {
+	return &Write{Context: q.r.Context(), Operation: op, Subresource: q.info.Subresource,
+		Namespace: q.info.Namespace, Name: q.info.Name, DryRun: dryRun, Now: q.s.now(), res: q.res, s: q.s}
 }
 
 // admit runs admission around the built-in validation for one write.
@@ -224,9 +229,6 @@ func (q *request) prepareForCreate(obj meta.Object) {
 	if q.res.StatusSubresource {
 		delete(obj, "status")
 	}
-	if isNamespaceResource(q.res) {
-		prepareNamespace(obj)
-	}
 }
 
 // update answers PUT on an object or its status.
@@ -262,37 +264,26 @@ func (q *request) respondUpdate(stored *store.Object, created bool, err error) {
 		q.fail(storeError(err, q.gr(), q.info.Name))
 		return
 	}
-	if stored, err = q.afterWrite(stored, q.wo); err != nil {
+	op, code := OperationUpdate, http.StatusOK
+	if created {
+		op, code = OperationCreate, http.StatusCreated
+	}
+	if stored, err = q.afterWrite(op, stored, q.wo); err != nil {
 		q.fail(err)
 		return
 	}
 	compact(stored)
 	q.flushWarnings()
-	code := http.StatusOK
-	if created {
-		code = http.StatusCreated
-	}
 	q.s.writeObject(q.w, q.r, code, q.res.present(stored))
 }
 
-// afterWrite does what a stored write sets off before it is answered: a
-// CRD write updates its status and the served types, so the new types
-// answer as soon as the CRD's create returns.
-func (q *request) afterWrite(stored *store.Object, wo writeOptions) (*store.Object, error) {
-	if !isCRDResource(q.res) || wo.dryRun {
+// afterWrite runs the strategy's AfterWrite on a stored write (a CRD's
+// types are served before its create is answered, for one).
+func (q *request) afterWrite(op Operation, stored *store.Object, wo writeOptions) (*store.Object, error) {
+	if wo.dryRun {
 		return stored, nil
 	}
-	ctx := q.r.Context()
-	if err := q.s.establishCRD(ctx, stored.Key()); err != nil && !errors.Is(err, store.ErrNotFound) {
-		return nil, err
-	}
-	if err := q.s.loadRegistry(ctx); err != nil {
-		return nil, err
-	}
-	if latest, err := q.s.store.Get(ctx, stored.Key()); err == nil {
-		return latest, nil
-	}
-	return stored, nil
+	return q.res.strategy().AfterWrite(q.newWrite(op, false), stored)
 }
 
 // updateObject runs the update pipeline: next computes the client's
@@ -318,7 +309,7 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 		}
 		created = false
 		next, err := q.prepareForUpdate(ctx, obj, cur.Data(), wo)
-		if err == nil && cur.Data().DeletionTimestamp() != "" && !hasFinalizers(q.res, next) {
+		if err == nil && cur.Data().DeletionTimestamp() != "" && !q.res.held(next) {
 			return nil, &lastFinalizerRemoved{current: cur, next: next}
 		}
 		return next, err
@@ -412,33 +403,9 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 		}
 	}
 	delete(m, "selfLink")
-	if q.res.StatusSubresource {
-		next = keepSubresourceParts(next, old, q.info.Subresource == "status")
-	}
-	if isNamespaceResource(q.res) && q.info.Subresource == "" {
-		next["status"] = meta.DeepCopyValue(old["status"]) // namespace phase is server-owned
-	}
-	if q.info.Subresource == "finalize" {
-		// /finalize changes a namespace's spec.finalizers and nothing else; a
-		// terminating namespace left without finalizers is then deleted.
-		finalizers, _ := meta.NestedField(next, "spec", "finalizers")
-		kept := old.DeepCopy()
-		if mf, ok := next.Metadata()["managedFields"]; ok {
-			kept.MetadataForWrite()["managedFields"] = mf
-		}
-		spec, _ := kept["spec"].(map[string]any)
-		if spec == nil {
-			spec = map[string]any{}
-			kept["spec"] = spec
-		}
-		if finalizers == nil {
-			delete(spec, "finalizers")
-		} else {
-			spec["finalizers"] = finalizers
-		}
-		next = kept
-	}
-	schemaErrs := q.res.applyDefaults(next, false)
+	strategy, w := q.res.strategy(), q.newWrite(OperationUpdate, wo.dryRun)
+	next = strategy.PrepareForUpdate(w, next, old)
+	schemaErrs := q.res.applyDefaults(next)
 	if err := q.res.typedDecodeError(schemaErrs); err != nil {
 		return nil, err
 	}
@@ -454,9 +421,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 		}
 		errs = append(errs, validateObjectMeta(next, q.res, q.info.Namespace)...)
 		errs = append(errs, schemaErrs...)
-		if isCRDResource(q.res) && q.info.Subresource == "" {
-			errs = append(errs, validateCRD(next, old)...)
-		}
+		errs = append(errs, strategy.ValidateUpdate(w, next, old)...)
 		if errs = append(errs, q.res.validateSchema(next)...); len(errs) > 0 {
 			return meta.Invalid(q.gk(), q.info.Name, errs)
 		}
@@ -481,32 +446,6 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 type zeroUint struct{}
 
 func (zeroUint) String() string { return "0x0" }
-
-// keepSubresourceParts applies the status subresource split: a write to
-// /status changes only .status (the rest is the stored object's), a write
-// to the main resource changes everything but .status.
-func keepSubresourceParts(next, old meta.Object, statusWrite bool) meta.Object {
-	if statusWrite {
-		status, hasStatus := next["status"]
-		kept := old.DeepCopy()
-		delete(kept, "status")
-		if hasStatus {
-			kept["status"] = status
-		}
-		// managedFields follow the write (an apply through /status records
-		// its own entry); the rest of the metadata is the stored object's.
-		if mf, ok := next.Metadata()["managedFields"]; ok {
-			kept.MetadataForWrite()["managedFields"] = mf
-		}
-		return kept
-	}
-	if status, ok := old["status"]; ok {
-		next["status"] = meta.DeepCopyValue(status)
-	} else {
-		delete(next, "status")
-	}
-	return next
-}
 
 // specChanged reports whether anything besides metadata and status differs.
 func specChanged(old, next meta.Object) bool {

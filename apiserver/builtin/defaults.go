@@ -80,104 +80,12 @@ func pullPolicy(image string) string {
 	return "IfNotPresent"
 }
 
-// defaultPod adds, besides the pod spec defaults, what kube's default
-// admission gives a new pod: the not-ready and unreachable tolerations,
-// priority 0, service links, and a Pending status.
-func defaultPod(o meta.Object, create bool) {
-	spec := obj(o, "spec")
-	defaultPodSpec(spec)
-	setDefault(spec, "enableServiceLinks", true)
-	if !create {
-		return
+// keepMetadata sets metadata[field] of o to old's (absent when old has
+// none), for the status strategies that reset a metadata field.
+func keepMetadata(o, old meta.Object, field string) {
+	if v, ok := old.Metadata()[field]; ok {
+		o.SetMetadataField(field, meta.DeepCopyValue(v))
+	} else {
+		delete(o.MetadataForWrite(), field)
 	}
-	setDefault(spec, "priority", int64(0))
-	setDefault(spec, "preemptionPolicy", "PreemptLowerPriority")
-	tolerations := asList(spec["tolerations"])
-	for _, key := range []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"} {
-		if !hasToleration(tolerations, key) {
-			tolerations = append(tolerations, map[string]any{"key": key, "operator": "Exists",
-				"effect": "NoExecute", "tolerationSeconds": int64(300)})
-		}
-	}
-	spec["tolerations"] = tolerations
-	status := obj(o, "status")
-	setDefault(status, "phase", "Pending")
-	setDefault(status, "qosClass", qosClass(spec))
 }
-
-func hasToleration(list []any, key string) bool {
-	for _, t := range list {
-		if m, ok := t.(map[string]any); ok && (m["key"] == key || (m["key"] == nil && m["operator"] == "Exists")) {
-			return true
-		}
-	}
-	return false
-}
-
-// qosClass is BestEffort without any requests or limits, Guaranteed when
-// every container's requests equal its limits, Burstable otherwise.
-func qosClass(spec map[string]any) string {
-	hasResources, guaranteed := false, true
-	for _, c := range asList(spec["containers"]) {
-		res, _ := meta.NestedField(c.(map[string]any), "resources")
-		r, _ := res.(map[string]any)
-		req, _ := r["requests"].(map[string]any)
-		lim, _ := r["limits"].(map[string]any)
-		if len(req) > 0 || len(lim) > 0 {
-			hasResources = true
-		}
-		for _, k := range []string{"cpu", "memory"} {
-			if lim[k] == nil || (req[k] != nil && req[k] != lim[k]) {
-				guaranteed = false
-			}
-		}
-	}
-	switch {
-	case !hasResources:
-		return "BestEffort"
-	case guaranteed:
-		return "Guaranteed"
-	}
-	return "Burstable"
-}
-
-// defaultDeployment mirrors SetDefaults_Deployment.
-func defaultDeployment(o meta.Object, _ bool) {
-	spec := obj(o, "spec")
-	setDefault(spec, "replicas", int64(1))
-	strategy := obj(spec, "strategy")
-	setDefault(strategy, "type", "RollingUpdate")
-	if strategy["type"] == "RollingUpdate" {
-		ru := obj(strategy, "rollingUpdate")
-		setDefault(ru, "maxUnavailable", "25%")
-		setDefault(ru, "maxSurge", "25%")
-	}
-	setDefault(spec, "revisionHistoryLimit", int64(10))
-	setDefault(spec, "progressDeadlineSeconds", int64(600))
-	template := obj(spec, "template")
-	defaultPodSpec(obj(template, "spec"))
-}
-
-// defaultService mirrors SetDefaults_Service for the common fields.
-func defaultService(o meta.Object, _ bool) {
-	spec := obj(o, "spec")
-	setDefault(spec, "type", "ClusterIP")
-	setDefault(spec, "sessionAffinity", "None")
-	if spec["type"] != "ExternalName" {
-		setDefault(spec, "internalTrafficPolicy", "Cluster")
-		setDefault(spec, "ipFamilyPolicy", "SingleStack")
-		setDefault(spec, "ipFamilies", []any{"IPv4"})
-	}
-	for _, p := range asList(spec["ports"]) {
-		if p, ok := p.(map[string]any); ok {
-			setDefault(p, "protocol", "TCP")
-			if _, ok := p["targetPort"]; !ok {
-				p["targetPort"] = p["port"]
-			}
-		}
-	}
-	setDefault(o, "status", map[string]any{"loadBalancer": map[string]any{}})
-}
-
-// defaultSecret gives a Secret its type.
-func defaultSecret(o meta.Object, _ bool) { setDefault(o, "type", "Opaque") }

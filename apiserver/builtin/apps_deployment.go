@@ -1,0 +1,67 @@
+package builtin
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// deploymentResource is apps/v1 deployments.
+func deploymentResource() apiserver.Resource {
+	return apiserver.Resource{Group: "apps", Version: "v1", Kind: "Deployment", Plural: "deployments", Namespaced: true,
+		ShortNames: []string{"deploy"}, Categories: []string{"all"}, StatusSubresource: true,
+		AnnotationsBumpGeneration: true, PrinterColumns: deploymentColumns, Strategy: deploymentStrategy{}}
+}
+
+// deploymentStrategy is what a Deployment does differently.
+type deploymentStrategy struct{ apiserver.GenericStrategy }
+
+// Default mirrors SetDefaults_Deployment.
+func (deploymentStrategy) Default(o meta.Object) {
+	spec := obj(o, "spec")
+	setDefault(spec, "replicas", int64(1))
+	strategy := obj(spec, "strategy")
+	setDefault(strategy, "type", "RollingUpdate")
+	if strategy["type"] == "RollingUpdate" {
+		ru := obj(strategy, "rollingUpdate")
+		setDefault(ru, "maxUnavailable", "25%")
+		setDefault(ru, "maxSurge", "25%")
+	}
+	setDefault(spec, "revisionHistoryLimit", int64(10))
+	setDefault(spec, "progressDeadlineSeconds", int64(600))
+	template := obj(spec, "template")
+	defaultPodSpec(obj(template, "spec"))
+}
+
+// PrepareForUpdate: a write to /status keeps the stored spec and labels
+// (kube's deployment status strategy), the rest as generic.
+func (deploymentStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
+	o = apiserver.PrepareStatusUpdate(w, o, old)
+	if w.Subresource == "status" {
+		keepMetadata(o, old, "labels")
+	}
+	return o
+}
+
+var deploymentColumns = []apiserver.PrinterColumn{
+	column("Ready", "string", "Number of the pod with ready state", 0, func(o meta.Object, _ time.Time) any {
+		return fmt.Sprintf("%d/%d", integer(o, "status", "readyReplicas"), integer(o, "spec", "replicas"))
+	}),
+	column("Up-to-date", "integer", "Total number of non-terminated pods targeted by this deployment that have the desired template spec.", 0,
+		func(o meta.Object, _ time.Time) any { return integer(o, "status", "updatedReplicas") }),
+	column("Available", "integer", "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.", 0,
+		func(o meta.Object, _ time.Time) any { return integer(o, "status", "availableReplicas") }),
+	apiserver.AgeColumn(),
+	column("Containers", "string", "Names of each container in the template.", 1, func(o meta.Object, _ time.Time) any {
+		return containerField(o, "name")
+	}),
+	column("Images", "string", "Images referenced by each container in the template.", 1, func(o meta.Object, _ time.Time) any {
+		return containerField(o, "image")
+	}),
+	column("Selector", "string", "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.", 1,
+		func(o meta.Object, _ time.Time) any {
+			return selectorString(field(o, "spec", "selector", "matchLabels"))
+		}),
+}
