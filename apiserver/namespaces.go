@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/kapi-dev/kapi/apiserver/schema"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/store"
 )
 

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver/authn"
-	"github.com/kapi-dev/kapi/apiserver/schema"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/store"
 )
 

@@ -11,7 +11,6 @@ import (
 	"github.com/kapi-dev/kapi/store"
 )
 
-
 // The kube answers these tests hold kapi to are recorded in
 // docs/kube-behaviour/07-strategies.md.
 
