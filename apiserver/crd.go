@@ -89,7 +89,7 @@ type crdVersion struct {
 	served, storage  bool
 	schema           *schema.Schema
 	status           bool
-	scale            map[string]any
+	scale            *Scale
 	columns          []PrinterColumn
 	selectableFields []string
 }
@@ -148,7 +148,9 @@ func readCRD(obj meta.Object) (crdSpec, error) {
 		}
 		_, cv.status = meta.NestedField(vm, "subresources", "status")
 		if sc, ok := meta.NestedField(vm, "subresources", "scale"); ok {
-			cv.scale, _ = sc.(map[string]any)
+			m, _ := sc.(map[string]any)
+			cv.scale = &Scale{SpecReplicasPath: str(m, "specReplicasPath"), StatusReplicasPath: str(m, "statusReplicasPath"),
+				LabelSelectorPath: str(m, "labelSelectorPath")}
 		}
 		for _, col := range asMaps(vm["additionalPrinterColumns"]) {
 			p := PrinterColumn{Name: str(col, "name"), Type: str(col, "type"), Format: str(col, "format"),
@@ -203,7 +205,7 @@ func (c crdSpec) resources(schemaRevision int64) []Resource {
 			ListKind: c.listKind, ShortNames: c.shortNames, Categories: c.categories, Namespaced: c.namespaced,
 			StatusSubresource: v.status, Schema: v.schema, PrinterColumns: v.columns,
 			SelectableFields: v.selectableFields, customResource: true, storageVersion: c.storageVersion(),
-			scale: v.scale, schemaRevision: schemaRevision, openAPISchema: v.rawSchema,
+			Scale: v.scale, schemaRevision: schemaRevision, openAPISchema: v.rawSchema,
 			Strategy: customResourceStrategy{},
 		}
 		for _, other := range c.versions {

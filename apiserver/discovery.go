@@ -328,16 +328,18 @@ type subresourceInfo struct {
 	verbs []string
 	// kind is the kind the subresource answers with; empty: the resource's.
 	kind meta.GroupVersionKind
+	// serve answers a subresource that serves itself (Subresource.Serve).
+	serve func(*SubresourceCall) (int, meta.Object, error)
 }
 
 // subresources lists the subresources a type serves, for discovery.
 func (r *Resource) subresources() []subresourceInfo {
 	var out []subresourceInfo
 	for _, sub := range r.strategy().Subresources() {
-		out = append(out, subresourceInfo{name: sub.Name, verbs: sub.Verbs, kind: sub.Kind})
+		out = append(out, subresourceInfo{name: sub.Name, verbs: sub.Verbs, kind: sub.Kind, serve: sub.Serve})
 	}
-	if r.scale != nil {
-		out = append(out, subresourceInfo{"scale", []string{VerbGet, VerbPatch, VerbUpdate}, scaleKind})
+	if r.Scale != nil {
+		out = append(out, subresourceInfo{name: "scale", verbs: []string{VerbGet, VerbPatch, VerbUpdate}, kind: scaleKind})
 	}
 	if r.StatusSubresource {
 		out = append(out, subresourceInfo{name: "status", verbs: []string{VerbGet, VerbPatch, VerbUpdate}})

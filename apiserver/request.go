@@ -63,6 +63,10 @@ func (q *request) serve() {
 			return
 		}
 		supported = slices.Contains(sub.verbs, verb)
+		if supported && sub.serve != nil {
+			q.serveSubresource(sub)
+			return
+		}
 	}
 	if !supported {
 		q.fail(q.methodNotSupported(verb))

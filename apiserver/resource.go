@@ -50,6 +50,9 @@ type Resource struct {
 	// StatusSubresource serves /status: writes to the main resource keep
 	// the stored .status and writes to /status change only .status.
 	StatusSubresource bool
+	// Scale serves /scale (autoscaling/v1 Scale) from these paths; nil
+	// serves none.
+	Scale *Scale
 	// AllowCreateOnUpdate lets PUT create a missing object.
 	AllowCreateOnUpdate bool
 	// ReturnDeletedObject makes DELETE answer with the deleted object instead
@@ -86,11 +89,9 @@ type Resource struct {
 	IndexedFields []string
 
 	// customResource marks types served for a CustomResourceDefinition;
-	// storageVersion is the apiVersion their objects are stored in, and
-	// scale the CRD's scale subresource paths (nil without one).
+	// storageVersion is the apiVersion their objects are stored in.
 	customResource bool
 	storageVersion string
-	scale          map[string]any
 	// schemaRevision is the revision of the CRD that defined Schema: older
 	// objects get its defaults when read, as kube defaults on decode.
 	schemaRevision int64

@@ -13,12 +13,24 @@ import (
 	"github.com/kapi-dev/kapi/store"
 )
 
-// The scale subresource of custom resources: an autoscaling/v1 Scale view
-// of the replica counts at the paths the CRD names, so that
-// `kubectl scale` and autoscalers work on custom resources.
+// Scale describes a kind's scale subresource: an autoscaling/v1 Scale view
+// of the replica counts at these paths, so that `kubectl scale` and
+// autoscalers work on the kind, as on kube's workloads and on custom
+// resources whose CRD declares one. Paths are JSON paths of one field each
+// (".spec.replicas").
+type Scale struct {
+	// SpecReplicasPath is the desired count, which a write of the Scale
+	// sets; StatusReplicasPath the observed count.
+	SpecReplicasPath, StatusReplicasPath string
+	// LabelSelectorPath names a string field holding the selector of what
+	// is scaled, in its string form (CRDs).
+	LabelSelectorPath string
+	// Selector renders the selector when LabelSelectorPath is empty (kube's
+	// workloads render spec.selector in its string form).
+	Selector func(obj meta.Object) string
+}
 
-func scalePath(res *Resource, key string) []string {
-	p, _ := res.scale[key].(string)
+func scalePath(p string) []string {
 	if p == "" {
 		return nil
 	}
@@ -34,16 +46,21 @@ func scaleOf(res *Resource, obj meta.Object) meta.Object {
 			scaleMeta[f] = v
 		}
 	}
+	sc := res.Scale
 	spec, status := map[string]any{}, map[string]any{"replicas": int64(0)}
-	if v, ok := meta.NestedField(obj, scalePath(res, "specReplicasPath")...); ok {
+	if v, ok := meta.NestedField(obj, scalePath(sc.SpecReplicasPath)...); ok {
 		spec["replicas"] = v
 	}
-	if v, ok := meta.NestedField(obj, scalePath(res, "statusReplicasPath")...); ok {
+	if v, ok := meta.NestedField(obj, scalePath(sc.StatusReplicasPath)...); ok {
 		status["replicas"] = v
 	}
-	if p := scalePath(res, "labelSelectorPath"); p != nil {
+	if p := scalePath(sc.LabelSelectorPath); p != nil {
 		if v, ok := meta.NestedField(obj, p...); ok {
 			status["selector"] = v
+		}
+	} else if sc.Selector != nil {
+		if sel := sc.Selector(obj); sel != "" {
+			status["selector"] = sel
 		}
 	}
 	return meta.Object{"kind": "Scale", "apiVersion": "autoscaling/v1", "metadata": scaleMeta, "spec": spec, "status": status}
@@ -99,7 +116,7 @@ func (q *request) writeScale() {
 			return
 		}
 	}
-	specPath := scalePath(q.res, "specReplicasPath")
+	specPath := scalePath(q.res.Scale.SpecReplicasPath)
 	stored, created, err := q.updateObject(wo, false, func(cur *store.Object) (meta.Object, error) {
 		if cur == nil {
 			return nil, store.ErrNotFound

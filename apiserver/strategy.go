@@ -2,6 +2,8 @@ package apiserver
 
 import (
 	"context"
+	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver/authn"
@@ -204,10 +206,118 @@ type Subresource struct {
 	// Verbs are the verbs served (update, patch, get, create).
 	Verbs []string
 	// Kind is what the subresource is read and written as; zero means the
-	// kind itself. An update of a subresource whose Kind is the kind's own
-	// runs the update pipeline, and the strategy's PrepareForUpdate, with
-	// Write.Subresource set to Name, deciding what it may change.
+	// kind itself.
 	Kind meta.GroupVersionKind
+	// Serve answers the subresource itself, for one that is not a view of
+	// the object (a pod's binding or eviction, a ServiceAccount's token);
+	// its answer is sent with code, encoded as the client asks. Without
+	// Serve, the subresource is the object itself: a get reads it, and an
+	// update or patch runs the update pipeline with Write.Subresource set
+	// to Name, the strategy's PrepareForUpdate deciding what may change.
+	Serve func(c *SubresourceCall) (code int, out meta.Object, err error)
+}
+
+// SubresourceCall is one request to a subresource that serves itself.
+type SubresourceCall struct {
+	*Write
+	// Verb is the request's: get, create, update, patch or delete.
+	Verb string
+	// Query is the request's query.
+	Query url.Values
+	// Body is the request body decoded as the subresource's kind (its
+	// apiVersion and kind checked and defaulted); nil when there is none.
+	Body meta.Object
+}
+
+// Object reads the object whose subresource is called.
+func (c *SubresourceCall) Object() (*store.Object, error) {
+	return c.Get(c.res.GroupResource(), c.Namespace, c.Name)
+}
+
+// UpdateObject changes the object whose subresource is called, as a
+// guaranteed update of what is stored (retried on a concurrent write; fn
+// must not have side effects), without the update pipeline: as kube's
+// binding does. Nothing is stored on dry run; the changed object is
+// returned.
+func (c *SubresourceCall) UpdateObject(fn func(cur meta.Object) (meta.Object, error)) (*store.Object, error) {
+	return c.Update(c.res.GroupResource(), c.Namespace, c.Name, fn)
+}
+
+// DeleteObject deletes the object whose subresource is called through the
+// delete pipeline (its strategy, finalizers, preconditions), as an
+// eviction does. It reports whether the object is gone or kept.
+func (c *SubresourceCall) DeleteObject(gracePeriodSeconds *int64, pre store.Preconditions) (*store.Object, bool, error) {
+	r := (&http.Request{}).WithContext(c.Context)
+	return c.s.deleteObject(r, c.res, c.Namespace, c.Name, deleteOptions{
+		writeOptions: writeOptions{dryRun: c.DryRun}, preconditions: pre, gracePeriodSeconds: gracePeriodSeconds})
+}
+
+// Get reads another object a hook needs (a PodDisruptionBudget for an
+// eviction, say), by its group, resource, namespace ("" for
+// cluster-scoped kinds) and name: 404 when it or its kind is not served.
+func (w *Write) Get(gr meta.GroupResource, namespace, name string) (*store.Object, error) {
+	res, err := w.s.served(gr)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := w.s.store.Get(w.Context, res.key(namespace, name))
+	if err != nil {
+		return nil, storeError(err, gr, name)
+	}
+	return obj, nil
+}
+
+// List reads the objects of a kind in a namespace ("" for all).
+func (w *Write) List(gr meta.GroupResource, namespace string) ([]*store.Object, error) {
+	res, err := w.s.served(gr)
+	if err != nil {
+		return nil, err
+	}
+	page, err := w.s.store.List(w.Context, res.collectionPrefix(namespace), store.ListOptions{})
+	if err != nil {
+		return nil, storeError(err, gr, "")
+	}
+	return page.Items, nil
+}
+
+// Update changes another object as a guaranteed update of what is stored
+// (a PodDisruptionBudget's status after an eviction, say), without the
+// update pipeline; fn may run more than once. Nothing is stored on dry
+// run; the changed object is returned.
+func (w *Write) Update(gr meta.GroupResource, namespace, name string, fn func(cur meta.Object) (meta.Object, error)) (*store.Object, error) {
+	res, err := w.s.served(gr)
+	if err != nil {
+		return nil, err
+	}
+	key := res.key(namespace, name)
+	if w.DryRun {
+		cur, err := w.s.store.Get(w.Context, key)
+		if err != nil {
+			return nil, storeError(err, gr, name)
+		}
+		next, err := fn(cur.Data().DeepCopy())
+		if err != nil {
+			return nil, err
+		}
+		return store.NewObject(key, cur.Revision(), next), nil
+	}
+	out, err := w.s.store.Update(w.Context, key, store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
+		return fn(cur.Data().DeepCopy())
+	})
+	if err != nil {
+		return nil, storeError(err, gr, name)
+	}
+	return out, nil
+}
+
+// served finds a served kind by group and resource, in any version.
+func (s *Server) served(gr meta.GroupResource) (*Resource, error) {
+	for _, res := range s.registry.Load().byGVR {
+		if res.GroupResource() == gr {
+			return res, nil
+		}
+	}
+	return nil, meta.NotFound(gr, "")
 }
 
 // strategy is the resource's strategy, generic when it sets none.

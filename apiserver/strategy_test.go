@@ -113,8 +113,29 @@ func (gadgetStrategy) AfterWrite(_ *Write, stored *store.Object) (*store.Object,
 	return store.NewObject(stored.Key(), stored.Revision(), data), nil
 }
 
+var stampKind = meta.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Stamp"}
+
 func (gadgetStrategy) Subresources() []Subresource {
-	return []Subresource{{Name: "paint", Verbs: []string{VerbUpdate, VerbPatch}}}
+	return []Subresource{
+		{Name: "paint", Verbs: []string{VerbUpdate, VerbPatch}},
+		// POST /stamp copies the stamp's text onto the gadget and answers
+		// with the stamp, counting the gadgets in the namespace.
+		{Name: "stamp", Verbs: []string{VerbCreate}, Kind: stampKind, Serve: func(c *SubresourceCall) (int, meta.Object, error) {
+			all, err := c.List(meta.GroupResource{Group: "example.com", Resource: "gadgets"}, c.Namespace)
+			if err != nil {
+				return 0, nil, err
+			}
+			_, err = c.UpdateObject(func(cur meta.Object) (meta.Object, error) {
+				cur["stamp"] = c.Body["text"]
+				return cur, nil
+			})
+			if err != nil {
+				return 0, nil, err
+			}
+			c.Body["gadgets"] = int64(len(all))
+			return http.StatusCreated, c.Body, nil
+		}},
+	}
 }
 
 func TestTheGenericPipelineCallsEveryStrategyHook(t *testing.T) {
@@ -158,13 +179,27 @@ func TestTheGenericPipelineCallsEveryStrategyHook(t *testing.T) {
 		assert.Equal(t, http.StatusMethodNotAllowed, ts.do("GET", gadgets+"/g/paint", "").code)
 		assert.Equal(t, http.StatusNotFound, ts.do("GET", gadgets+"/g/varnish", "").code)
 	})
+	t.Run("a subresource that serves itself answers as its kind", func(t *testing.T) {
+		r := ts.do("POST", gadgets+"/g/stamp", `{"text":"approved"}`)
+		require.Equal(t, http.StatusCreated, r.code, string(r.raw))
+		assert.Equal(t, "Stamp", r.body["kind"])
+		assert.Equal(t, "example.com/v1", r.body["apiVersion"])
+		assert.EqualValues(t, 2, r.body["gadgets"])
+		assert.Equal(t, "approved", ts.do("GET", gadgets+"/g", "").body["stamp"])
+		wrong := ts.do("POST", gadgets+"/g/stamp", `{"kind":"Gadget","text":"x"}`)
+		assert.Equal(t, http.StatusBadRequest, wrong.code, "a body of another kind is refused")
+		assert.Equal(t, http.StatusNotFound, ts.do("POST", gadgets+"/missing/stamp", `{"text":"x"}`).code)
+		dry := ts.do("POST", gadgets+"/g/stamp?dryRun=All", `{"text":"dry"}`)
+		require.Equal(t, http.StatusCreated, dry.code)
+		assert.Equal(t, "approved", ts.do("GET", gadgets+"/g", "").body["stamp"], "a dry run stores nothing")
+	})
 	t.Run("discovery lists the kind's subresource", func(t *testing.T) {
 		r := ts.do("GET", "/apis/example.com/v1", "")
 		var names []string
 		for _, res := range r.body["resources"].([]any) {
 			names = append(names, res.(map[string]any)["name"].(string))
 		}
-		assert.Equal(t, []string{"gadgets", "gadgets/paint"}, names)
+		assert.Equal(t, []string{"gadgets", "gadgets/paint", "gadgets/stamp"}, names)
 	})
 	t.Run("a delete the strategy refuses leaves the object", func(t *testing.T) {
 		require.Equal(t, http.StatusCreated, create(`{"metadata":{"name":"l"},"locked":true}`).code)

@@ -12,7 +12,8 @@ import (
 func deploymentResource() apiserver.Resource {
 	return apiserver.Resource{Group: "apps", Version: "v1", Kind: "Deployment", Plural: "deployments", Namespaced: true,
 		ShortNames: []string{"deploy"}, Categories: []string{"all"}, StatusSubresource: true,
-		AnnotationsBumpGeneration: true, PrinterColumns: deploymentColumns, Strategy: deploymentStrategy{}}
+		AnnotationsBumpGeneration: true, PrinterColumns: deploymentColumns, Strategy: deploymentStrategy{},
+		Scale: workloadScale}
 }
 
 // deploymentStrategy is what a Deployment does differently.

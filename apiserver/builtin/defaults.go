@@ -3,6 +3,7 @@ package builtin
 import (
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -89,3 +90,9 @@ func keepMetadata(o, old meta.Object, field string) {
 		delete(o.MetadataForWrite(), field)
 	}
 }
+
+// workloadScale is the scale subresource of kube's workloads (Deployment,
+// ReplicaSet, StatefulSet): spec.replicas,
+// status.replicas and spec.selector in its string form.
+var workloadScale = &apiserver.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas",
+	Selector: func(o meta.Object) string { return labelSelectorString(field(o, "spec", "selector")) }}

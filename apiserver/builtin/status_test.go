@@ -67,3 +67,37 @@ func TestStatusWritesResetWhatKubesStatusStrategiesReset(t *testing.T) {
 		})
 	}
 }
+
+// TestADeploymentScalesThroughItsScaleSubresource holds deployments/scale
+// to kube's answers (docs/kube-behaviour/07-strategies.md).
+func TestADeploymentScalesThroughItsScaleSubresource(t *testing.T) {
+	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources()})
+	require.NoError(t, err)
+	const d = "/apis/apps/v1/namespaces/default/deployments"
+	code, _ := serve(t, srv, "POST", d, "application/json", `{"metadata":{"name":"d2"},"spec":{"selector":{"matchLabels":{"app":"d","z":"1"},"matchExpressions":[{"key":"tier","operator":"In","values":["web","api"]},{"key":"x","operator":"DoesNotExist"}]},"template":{"metadata":{"labels":{"app":"d","z":"1","tier":"web"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}}`)
+	require.Equal(t, http.StatusCreated, code)
+
+	code, scale := serve(t, srv, "GET", d+"/d2/scale", "", "")
+	require.Equal(t, http.StatusOK, code, scale)
+	assert.Equal(t, "Scale", scale["kind"])
+	assert.Equal(t, "autoscaling/v1", scale["apiVersion"])
+	assert.Equal(t, map[string]any{"replicas": float64(1)}, scale["spec"])
+	assert.Equal(t, map[string]any{"replicas": float64(0), "selector": "app=d,tier in (api,web),!x,z=1"}, scale["status"])
+
+	code, scale = serve(t, srv, "PUT", d+"/d2/scale", "application/json",
+		`{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"d2","namespace":"default"},"spec":{"replicas":3}}`)
+	require.Equal(t, http.StatusOK, code, scale)
+	assert.Equal(t, map[string]any{"replicas": float64(3)}, scale["spec"])
+	code, dep := serve(t, srv, "GET", d+"/d2", "", "")
+	require.Equal(t, http.StatusOK, code)
+	md := dep["metadata"].(map[string]any)
+	assert.EqualValues(t, 2, md["generation"], "a scale is a spec change")
+	var entry map[string]any
+	for _, e := range md["managedFields"].([]any) {
+		if e.(map[string]any)["subresource"] == "scale" {
+			entry = e.(map[string]any)
+		}
+	}
+	require.NotNil(t, entry, "the scale is tracked as the scale subresource's write: %v", md["managedFields"])
+	assert.Equal(t, map[string]any{"f:spec": map[string]any{"f:replicas": map[string]any{}}}, entry["fieldsV1"])
+}
