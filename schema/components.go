@@ -3,12 +3,7 @@ package schema
 import (
 	"fmt"
 	"sort"
-	"strings"
 )
-
-// ComponentRefPrefix is how OpenAPI v3 documents refer to a component
-// schema: "#/components/schemas/<name>".
-const ComponentRefPrefix = "#/components/schemas/"
 
 // Component names whose published schema ("type: object" and nothing
 // else) stands for an arbitrary JSON object.
@@ -69,9 +64,9 @@ func ParseComponents(components map[string]any) (map[string]*Schema, error) {
 		}
 		done[s] = true // before recursing: a cycle copies a partial node
 		if ref, ok := d.refs[s]; ok {
-			name := strings.TrimPrefix(ref, ComponentRefPrefix)
-			t, ok := out[name]
-			if !ok || !strings.HasPrefix(ref, ComponentRefPrefix) {
+			name, ok := RefName(ref)
+			t := out[name]
+			if !ok || t == nil {
 				return fmt.Errorf("schema: reference to unknown component %q", ref)
 			}
 			if err := finalize(t); err != nil {

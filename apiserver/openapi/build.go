@@ -189,7 +189,7 @@ func newBuilder(opts Options) (*builder, error) {
 
 func (b *builder) ref(name string) map[string]any {
 	b.used[name] = true
-	return map[string]any{"$ref": schema.ComponentRefPrefix + name}
+	return map[string]any{"$ref": schema.Ref(name)}
 }
 
 // closure returns the used components and everything they reference.
@@ -205,35 +205,13 @@ func (b *builder) closure() map[string]any {
 			return
 		}
 		out[name] = s
-		for _, r := range refsIn(s) {
+		for _, r := range schema.Refs(s) {
 			visit(r)
 		}
 	}
 	for _, n := range sortedKeys(b.used) {
 		visit(n)
 	}
-	return out
-}
-
-func refsIn(v any) []string {
-	var out []string
-	var walk func(any)
-	walk = func(v any) {
-		switch t := v.(type) {
-		case map[string]any:
-			if r, ok := t["$ref"].(string); ok {
-				out = append(out, strings.TrimPrefix(r, schema.ComponentRefPrefix))
-			}
-			for _, k := range sortedKeys(t) {
-				walk(t[k])
-			}
-		case []any:
-			for _, e := range t {
-				walk(e)
-			}
-		}
-	}
-	walk(v)
 	return out
 }
 

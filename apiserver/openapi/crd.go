@@ -98,7 +98,7 @@ func crdListSchema(r Resource, kindComponent string) map[string]any {
 			"items": map[string]any{
 				"description": "List of " + strings.ToLower(r.Plural) + ". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md",
 				"type":        "array",
-				"items":       map[string]any{"$ref": schema.ComponentRefPrefix + kindComponent},
+				"items":       map[string]any{"$ref": schema.Ref(kindComponent)},
 			},
 		},
 		"x-kubernetes-group-version-kind": []any{map[string]any{"group": r.Group, "kind": r.listKind(), "version": r.Version}},

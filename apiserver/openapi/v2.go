@@ -1,8 +1,6 @@
 package openapi
 
 import (
-	"strings"
-
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
 )
@@ -144,23 +142,28 @@ func anyStrings(ss []string) []any {
 	return out
 }
 
+// definitionRef is the v2 form of a v3 reference to a component:
+// "#/definitions/<name>".
+func definitionRef(ref string) string {
+	name, _ := schema.RefName(ref)
+	return definitionsPrefix + name
+}
+
 // toV2 converts a v3 component schema to a v2 definition.
 func toV2(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
-		if all, ok := t["allOf"].([]any); ok && len(all) == 1 {
-			if inner, ok := all[0].(map[string]any); ok {
-				if ref, ok := inner["$ref"].(string); ok {
-					out := map[string]any{"$ref": definitionsPrefix + strings.TrimPrefix(ref, schema.ComponentRefPrefix)}
-					for k, e := range t {
-						switch k {
-						case "allOf", "default", "nullable":
-						default:
-							out[k] = e
-						}
+		if _, direct := t["$ref"]; !direct {
+			if ref := schema.RefOf(t); ref != "" { // kube's allOf wrapper of a reference
+				out := map[string]any{"$ref": definitionRef(ref)}
+				for k, e := range t {
+					switch k {
+					case "allOf", "default", "nullable":
+					default:
+						out[k] = e
 					}
-					return out
 				}
+				return out
 			}
 		}
 		out := make(map[string]any, len(t))
@@ -169,7 +172,7 @@ func toV2(v any) any {
 			switch k {
 			case "$ref":
 				s, _ := e.(string)
-				out[k] = definitionsPrefix + strings.TrimPrefix(s, schema.ComponentRefPrefix)
+				out[k] = definitionRef(s)
 			case "nullable", "default", "not", "allOf":
 			case "anyOf", "oneOf":
 				alternatives = true

@@ -27,6 +27,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // kinds are the built-in kinds to extract, as group/version/kind.
@@ -106,7 +108,7 @@ func run(in, out string) error {
 			return fmt.Errorf("reference to missing schema %s", name)
 		}
 		closure[name] = true
-		for _, r := range refs(s) {
+		for _, r := range schema.Refs(s) {
 			if err := visit(r); err != nil {
 				return err
 			}
@@ -165,31 +167,6 @@ func findKind(schemas map[string]any, group, version, kind string) string {
 		return ""
 	}
 	return names[0]
-}
-
-const refPrefix = "#/components/schemas/"
-
-func refs(v any) []string {
-	var out []string
-	var walk func(any)
-	walk = func(v any) {
-		switch t := v.(type) {
-		case map[string]any:
-			if r, ok := t["$ref"].(string); ok {
-				out = append(out, strings.TrimPrefix(r, refPrefix))
-			}
-			for _, e := range t {
-				walk(e)
-			}
-		case []any:
-			for _, e := range t {
-				walk(e)
-			}
-		}
-	}
-	walk(v)
-	sort.Strings(out)
-	return out
 }
 
 // parameters collects the operation parameters kube declares, by name;
@@ -282,7 +259,8 @@ func inlineValue(schemas map[string]any, v any, stack map[string]bool) (any, err
 	switch t := v.(type) {
 	case map[string]any:
 		if r, ok := t["$ref"].(string); ok {
-			return inline(schemas, strings.TrimPrefix(r, refPrefix), stack)
+			name, _ := schema.RefName(r)
+			return inline(schemas, name, stack)
 		}
 		// allOf: [{$ref}] wraps a reference to carry a default or a
 		// description: merge.
