@@ -85,7 +85,6 @@ func (CRDStrategy) AfterWrite(w *Write, stored *store.Object) (*store.Object, er
 // crdVersion is what the server reads from one entry of spec.versions.
 type crdVersion struct {
 	name             string
-	rawSchema        map[string]any
 	served, storage  bool
 	schema           *schema.Schema
 	status           bool
@@ -144,7 +143,6 @@ func readCRD(obj meta.Object) (crdSpec, error) {
 				return c, err
 			}
 			cv.schema = s
-			cv.rawSchema, _ = sch.(map[string]any)
 		}
 		_, cv.status = meta.NestedField(vm, "subresources", "status")
 		if sc, ok := meta.NestedField(vm, "subresources", "scale"); ok {
@@ -205,7 +203,7 @@ func (c crdSpec) resources(schemaRevision int64) []Resource {
 			ListKind: c.listKind, ShortNames: c.shortNames, Categories: c.categories, Namespaced: c.namespaced,
 			StatusSubresource: v.status, Schema: v.schema, PrinterColumns: v.columns,
 			SelectableFields: v.selectableFields, customResource: true, storageVersion: c.storageVersion(),
-			Scale: v.scale, schemaRevision: schemaRevision, openAPISchema: v.rawSchema,
+			Scale: v.scale, schemaRevision: schemaRevision,
 			Strategy: customResourceStrategy{},
 		}
 		for _, other := range c.versions {

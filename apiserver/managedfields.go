@@ -18,22 +18,16 @@ type fieldManagerSlot struct {
 	err  error
 }
 
-// fieldManager returns the type's field manager: its schema (a built-in
-// component, a CRD version's openAPIV3Schema, or the deduced schema of
-// schemaless types), its other served versions, and the fields each
-// endpoint resets (status on the main resource, spec through /status).
+// fieldManager returns the type's field manager: its parsed schema (a
+// built-in kind's component, a CRD version's openAPIV3Schema, none for
+// schemaless types: SMD's deduced type), its other served versions, and
+// the fields each endpoint resets (status on the main resource, spec
+// through /status). The schema was parsed when the type was registered;
+// the manager converts it once, on the type's first write.
 func (s *Server) fieldManager(r *Resource) (*fieldmanager.Manager, error) {
 	slot := r.fieldManager
 	slot.once.Do(func() {
-		cfg := fieldmanager.Config{GVK: r.GroupVersionKind(), Versions: r.otherVersions}
-		switch {
-		case r.openAPISchema != nil:
-			cfg.Schema = r.openAPISchema
-		case r.OpenAPIComponent != "":
-			if c, ok := s.openAPIComponents[r.OpenAPIComponent].(map[string]any); ok {
-				cfg.Schema, cfg.Components = c, s.openAPIComponents
-			}
-		}
+		cfg := fieldmanager.Config{GVK: r.GroupVersionKind(), Schema: r.Schema, Versions: r.otherVersions}
 		if r.StatusSubresource {
 			cfg.ResetFields = map[string][]string{"": {"status"}, "status": {"spec"}}
 		}

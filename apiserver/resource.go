@@ -66,7 +66,9 @@ type Resource struct {
 	AnnotationsBumpGeneration bool
 	// Schema is the type's structural schema: unknown fields are pruned
 	// (and reported by field validation), defaults applied and values
-	// validated on every write. Nil keeps everything as sent.
+	// validated on every write, and server-side apply tracks fields by its
+	// list and map types. Nil keeps everything as sent (and tracks fields
+	// as kube does for kinds without a schema).
 	Schema *schema.Schema
 	// OpenAPIComponent names the type's schema in Config.OpenAPIComponents
 	// for the OpenAPI documents (built-in kinds); without it, the documents
@@ -95,9 +97,8 @@ type Resource struct {
 	// schemaRevision is the revision of the CRD that defined Schema: older
 	// objects get its defaults when read, as kube defaults on decode.
 	schemaRevision int64
-	// openAPISchema is a CRD version's raw schema and otherVersions its
-	// other served versions, for server-side apply.
-	openAPISchema map[string]any
+	// otherVersions are a CRD version's other served versions, for
+	// server-side apply.
 	otherVersions []string
 	fieldManager  *fieldManagerSlot
 	fieldsKey     *fieldsKey

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // differential is one kind the fast walk is held to SMD on, with an
@@ -24,7 +25,6 @@ type differential struct {
 
 func differentials(t testing.TB) []differential {
 	t.Helper()
-	c := builtinComponents(t)
 	mk := func(cfg Config) *Manager {
 		m, err := NewWithConfig(cfg)
 		require.NoError(t, err)
@@ -80,14 +80,14 @@ binaryData: {b: AAAA}`)
 	return []differential{
 		{"Deployment", deploymentManager(t), deployment},
 		{"ConfigMap", mk(Config{GVK: meta.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-			Schema: c["io.k8s.api.core.v1.ConfigMap"].(map[string]any), Components: c}), configMap},
+			Schema: builtinComponent(t, "io.k8s.api.core.v1.ConfigMap")}), configMap},
 		{"Widget", mk(Config{GVK: gvkWidget, Schema: widgetCRDSchema(t), Versions: []string{"v2"},
 			ResetFields: map[string][]string{"": {"status"}, "status": {"spec"}}}), widget},
 		{"deduced", mk(Config{GVK: gvkWidget}), widget},
 	}
 }
 
-func widgetCRDSchema(t testing.TB) map[string]any {
+func widgetCRDSchema(t testing.TB) *schema.Schema {
 	t.Helper()
 	b, err := os.ReadFile("testdata/widget-crd.yaml")
 	require.NoError(t, err)
@@ -96,7 +96,9 @@ func widgetCRDSchema(t testing.TB) map[string]any {
 	require.True(t, ok)
 	s, ok := meta.NestedField(v.([]any)[0].(map[string]any), "schema", "openAPIV3Schema")
 	require.True(t, ok)
-	return s.(map[string]any)
+	parsed, err := schema.Parse(s)
+	require.NoError(t, err)
+	return parsed
 }
 
 // mutator makes random edits to decoded JSON: the kinds of change

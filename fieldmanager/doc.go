@@ -6,8 +6,9 @@
 //
 // # Two calls
 //
-// A [Manager] serves one kind (New converts the kind's OpenAPI schema to
-// SMD's; a nil schema means none). Every write goes through one of:
+// A [Manager] serves one kind (New converts the kind's parsed schema to
+// SMD's, see Schemas below; a nil schema means none). Every write goes
+// through one of:
 //
 //   - [Manager.Update] for create, update and (non-apply) patch: given
 //     the stored object (nil on create) and the object about to be stored,
@@ -64,6 +65,28 @@
 // check, the before-first-apply entry, the kubectl retry and the
 // last-applied annotation.
 //
+// # Schemas
+//
+// A Manager takes its kind's schema parsed by package schema, never raw
+// OpenAPI: a CRD version's openAPIV3Schema from schema.Parse (the one
+// apiserver validates custom resources with), or a built-in kind's
+// component from schema.ParseComponents (package builtin's). Package
+// schema resolves every $ref; this package only reads the parsed model
+// (types, formats, properties and their defaults, additionalProperties,
+// items, nullable, x-kubernetes-list-type, -list-map-keys, -map-type,
+// -patch-strategy, -patch-merge-key, -preserve-unknown-fields,
+// -int-or-string, -embedded-resource, and Schema.Component, which keeps
+// each component a named SMD type as schemaconv keeps $refs). A schema
+// whose metadata is not a component (a CRD's) gets schema.ObjectMeta(),
+// and so does every embedded resource, as apiextensions-apiserver does.
+// The zero value a built-in object starts from (zero.go) is read from the
+// same model.
+//
+// New converts the schema once; a Manager keeps only what it derived.
+// Build one Manager per parsed schema and keep it (apiserver keeps it with
+// the type's registration, built on the type's first write), never one
+// per request.
+//
 // All versions of a kind share one schema and convert to each other by
 // identity (a CRD with conversion strategy None); Config.Versions names
 // the versions whose entries are kept.
@@ -80,7 +103,7 @@
 //
 // A ConfigMap created by one client, then applied to by another:
 //
-//	m, _ := fieldmanager.New(meta.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, nil, nil)
+//	m, _ := fieldmanager.New(meta.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, nil)
 //
 //	created := m.Update(nil, meta.Object{
 //		"apiVersion": "v1", "kind": "ConfigMap",

@@ -10,7 +10,7 @@ import (
 )
 
 func Example() {
-	m, err := fieldmanager.New(meta.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, nil, nil)
+	m, err := fieldmanager.New(meta.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -21,7 +21,7 @@ import (
 // successful apply must leave decodable managedFields and be repeatable
 // without conflicts.
 func FuzzApply(f *testing.F) {
-	deduced, err := New(meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, nil, nil)
+	deduced, err := New(meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, nil)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/fieldmanager"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // This file is the scenario harness, in the style of structured-merge-diff's
@@ -299,11 +300,11 @@ func managers(t testing.TB) map[string]*fieldmanager.Manager {
 	return map[string]*fieldmanager.Manager{
 		configMap: mk(fieldmanager.Config{
 			GVK:    meta.GroupVersionKind{Version: "v1", Kind: "ConfigMap"},
-			Schema: builtin["io.k8s.api.core.v1.ConfigMap"].(map[string]any), Components: builtin,
+			Schema: builtin["io.k8s.api.core.v1.ConfigMap"],
 		}),
 		deployment: mk(fieldmanager.Config{
-			GVK:    meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
-			Schema: builtin["io.k8s.api.apps.v1.Deployment"].(map[string]any), Components: builtin,
+			GVK:         meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
+			Schema:      builtin["io.k8s.api.apps.v1.Deployment"],
 			ResetFields: map[string][]string{"": {"status"}, "status": {"spec", "metadata.labels"}},
 		}),
 		widget: mk(fieldmanager.Config{
@@ -318,16 +319,18 @@ func managers(t testing.TB) map[string]*fieldmanager.Manager {
 	}
 }
 
-func builtinSchemas(t testing.TB) map[string]any {
+func builtinSchemas(t testing.TB) map[string]*schema.Schema {
 	t.Helper()
 	b, err := os.ReadFile("testdata/builtin-schemas.json")
 	require.NoError(t, err)
 	v, err := codec.DecodeValue(b)
 	require.NoError(t, err)
-	return v.(map[string]any)["components"].(map[string]any)["schemas"].(map[string]any)
+	parsed, err := schema.ParseComponents(v.(map[string]any)["components"].(map[string]any)["schemas"].(map[string]any))
+	require.NoError(t, err)
+	return parsed
 }
 
-func widgetSchema(t testing.TB) map[string]any {
+func widgetSchema(t testing.TB) *schema.Schema {
 	t.Helper()
 	b, err := os.ReadFile("testdata/widget-crd.yaml")
 	require.NoError(t, err)
@@ -337,7 +340,9 @@ func widgetSchema(t testing.TB) map[string]any {
 	versions := v.(map[string]any)["versions"].([]any)
 	s, ok := meta.NestedField(versions[0].(map[string]any), "schema", "openAPIV3Schema")
 	require.True(t, ok)
-	return s.(map[string]any)
+	parsed, err := schema.Parse(s)
+	require.NoError(t, err)
+	return parsed
 }
 
 // runScenarios runs every scenario as a subtest named after it.

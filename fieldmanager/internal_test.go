@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 func init() {
@@ -40,6 +42,8 @@ func jsonOf(t testing.TB, v any) string {
 	return string(bytes.TrimSpace(buf.Bytes()))
 }
 
+// builtinComponents returns the raw component schemas of
+// testdata/builtin-schemas.json (kube-apiserver 1.33's).
 func builtinComponents(t testing.TB) map[string]any {
 	t.Helper()
 	b, err := os.ReadFile("testdata/builtin-schemas.json")
@@ -49,12 +53,33 @@ func builtinComponents(t testing.TB) map[string]any {
 	return v.(map[string]any)["components"].(map[string]any)["schemas"].(map[string]any)
 }
 
+// builtinComponent returns one component of testdata/builtin-schemas.json,
+// parsed (the file is parsed once per test binary).
+func builtinComponent(t testing.TB, name string) *schema.Schema {
+	t.Helper()
+	parsed, err := parsedBuiltins(builtinComponents(t))
+	require.NoError(t, err)
+	s := parsed[name]
+	require.NotNil(t, s, name)
+	return s
+}
+
+var (
+	parsedBuiltinsOnce sync.Once
+	parsedBuiltinsVal  map[string]*schema.Schema
+	parsedBuiltinsErr  error
+)
+
+func parsedBuiltins(raw map[string]any) (map[string]*schema.Schema, error) {
+	parsedBuiltinsOnce.Do(func() { parsedBuiltinsVal, parsedBuiltinsErr = schema.ParseComponents(raw) })
+	return parsedBuiltinsVal, parsedBuiltinsErr
+}
+
 func deploymentManager(t testing.TB) *Manager {
 	t.Helper()
-	c := builtinComponents(t)
 	m, err := NewWithConfig(Config{
-		GVK:    meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
-		Schema: c["io.k8s.api.apps.v1.Deployment"].(map[string]any), Components: c,
+		GVK:         meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"},
+		Schema:      builtinComponent(t, "io.k8s.api.apps.v1.Deployment"),
 		ResetFields: map[string][]string{"": {"status"}, "status": {"spec", "metadata.labels"}},
 	})
 	require.NoError(t, err)

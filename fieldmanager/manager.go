@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/merge"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -35,12 +36,15 @@ type Config struct {
 	// GVK is the kind, and the version an Options.APIVersion defaults to.
 	GVK meta.GroupVersionKind
 
-	// Schema is the kind's OpenAPI v3 schema as JSON: a CRD version's
-	// openAPIV3Schema, or a built-in kind's component schema whose $refs
-	// (#/components/schemas/<name>) resolve through Components. nil means
-	// no schema: every map is granular and every list atomic (SMD's
-	// deduced type, what kube uses for kinds without one).
-	Schema, Components map[string]any
+	// Schema is the kind's parsed schema: a CRD version's openAPIV3Schema
+	// (schema.Parse), or a built-in kind's component
+	// (schema.ParseComponents, whose references stay named types). A
+	// schema whose metadata is not a component gets ObjectMeta's, as kube
+	// gives custom resources. nil means no schema: every map is granular
+	// and every list atomic (SMD's deduced type, what kube uses for kinds
+	// without one). The Manager reads it once, in New, and keeps nothing
+	// that refers to it but what it derived.
+	Schema *schema.Schema
 
 	// Versions names the other versions of the kind (in GVK's group)
 	// whose managedFields entries are kept. All versions share Schema, as
@@ -62,24 +66,25 @@ type Config struct {
 	ResetFields map[string][]string
 }
 
-// New returns the Manager of one kind, converting its OpenAPI schema (see
+// New returns the Manager of one kind, converting its parsed schema (see
 // Config.Schema) to structured-merge-diff's; nil schema means none. It
-// fails when the schema cannot be converted: an unknown type, list type or
-// map type, a list-type map without keys, a dangling $ref.
-func New(gvk meta.GroupVersionKind, schema, components map[string]any) (*Manager, error) {
-	return NewWithConfig(Config{GVK: gvk, Schema: schema, Components: components})
+// fails when the schema cannot be converted: an unknown type, list type,
+// map type or patch strategy, a list-type map without keys, an array
+// without items (all of which schema.Parse already refuses in a CRD).
+func New(gvk meta.GroupVersionKind, s *schema.Schema) (*Manager, error) {
+	return NewWithConfig(Config{GVK: gvk, Schema: s})
 }
 
 // NewWithConfig is New with the less common settings.
 func NewWithConfig(cfg Config) (*Manager, error) {
-	pt, err := parseableType(cfg.Schema, cfg.Components)
+	pt, err := parseableType(cfg.Schema)
 	if err != nil {
 		return nil, err
 	}
 	m := &Manager{
 		gvk:       cfg.GVK,
 		typed:     pt,
-		zero:      zeroTemplate(cfg.Schema, cfg.Components),
+		zero:      zeroTemplate(cfg.Schema),
 		versions:  map[string]bool{cfg.GVK.GroupVersion().String(): true},
 		reset:     map[string]*fieldpath.Set{},
 		resetKeys: map[string][][]string{},

@@ -1,9 +1,10 @@
 package fieldmanager
 
 import (
-	"path"
+	"slices"
 
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // The object a write starts from when there is none.
@@ -21,7 +22,8 @@ import (
 // The published OpenAPI of a built-in kind says which fields those are:
 // kube-openapi gives a field that is always serialized its zero value as
 // default ({}, "", 0, false), and a required field without default is a
-// pointer, slice or map (null). Custom resources are unstructured in kube:
+// pointer, slice or map (null). A built-in kind is one whose metadata is a
+// component (schema.ParseComponents), as in kube's published schemas. Custom resources are unstructured in kube:
 // they start from apiVersion and kind only.
 
 // maxZeroDepth bounds the expansion of value structs (Go value structs
@@ -30,57 +32,43 @@ const maxZeroDepth = 32
 
 // zeroTemplate returns the fields of the zero value of a built-in kind
 // (without apiVersion and kind), or nil for a kind that is not built in
-// (its metadata is not a $ref: a CRD's schema) or has no schema.
-func zeroTemplate(root, components map[string]any) map[string]any {
+// (its metadata is not a component: a CRD's schema) or has no schema.
+func zeroTemplate(root *schema.Schema) map[string]any {
 	if root == nil {
 		return nil
 	}
-	props, _ := root["properties"].(map[string]any)
-	if md, _ := props["metadata"].(map[string]any); refOf(md) == "" {
+	if md := root.Properties["metadata"]; md == nil || md.Component == nil {
 		return nil
 	}
-	z := zeroStruct(root, components, 0)
+	z := zeroStruct(root, 0)
 	delete(z, "apiVersion")
 	delete(z, "kind")
 	return z
 }
 
-func zeroStruct(s, components map[string]any, depth int) map[string]any {
+// zeroStruct returns the fields of the zero value of an object schema.
+// A property that refers to a component is that component, with the
+// referring schema's default (see schema.Schema.Component).
+func zeroStruct(s *schema.Schema, depth int) map[string]any {
 	out := map[string]any{}
 	if depth > maxZeroDepth {
 		return out
 	}
-	props, _ := s["properties"].(map[string]any)
-	required := map[string]bool{}
-	if req, ok := s["required"].([]any); ok {
-		for _, r := range req {
-			if name, ok := r.(string); ok {
-				required[name] = true
-			}
-		}
-	}
-	for name, p := range props {
-		ps, ok := p.(map[string]any)
-		if !ok {
+	for name, ps := range s.Properties {
+		if ps == nil {
 			continue
 		}
-		target := ps
-		ref := refOf(ps)
-		if ref != "" {
-			_, n := path.Split(ref)
-			target, _ = components[n].(map[string]any)
-			if n == "io.k8s.apimachinery.pkg.apis.meta.v1.Time" && name == "creationTimestamp" {
-				out[name] = nil // metav1.Time, a value struct marshalled as null
-				continue
-			}
+		if ps.Component != nil && ps.Component.Name == timeName && name == "creationTimestamp" {
+			out[name] = nil // metav1.Time, a value struct marshalled as null
+			continue
 		}
-		def, hasDefault := ps["default"]
+		def := ps.DefaultValue
 		switch {
-		case hasDefault && isEmptyObject(def) && target != nil && isObject(target):
-			out[name] = zeroStruct(target, components, depth+1)
-		case hasDefault && isZeroScalar(def):
+		case isEmptyObject(def) && isObject(ps):
+			out[name] = zeroStruct(ps, depth+1)
+		case isZeroScalar(def):
 			out[name] = def
-		case !hasDefault && required[name]:
+		case def == nil && slices.Contains(s.Required, name):
 			out[name] = nil
 		}
 	}
@@ -92,9 +80,8 @@ func isEmptyObject(v any) bool {
 	return ok && len(m) == 0
 }
 
-func isObject(s map[string]any) bool {
-	t, _ := s["type"].(string)
-	return t == "object" || s["properties"] != nil
+func isObject(s *schema.Schema) bool {
+	return s.Type == "object" || s.Properties != nil
 }
 
 func isZeroScalar(v any) bool {

@@ -15,9 +15,11 @@ var arbitraryObjects = map[string]bool{
 
 // ParseComponents parses the component schemas of an OpenAPI v3 document
 // in the dialect kube-apiserver publishes (components.schemas: name →
-// schema), resolving each "$ref" to "#/components/schemas/<name>" into a
-// shared node, so that every kind's schema can be navigated, pruned,
-// defaulted and validated:
+// schema), resolving each "$ref" to "#/components/schemas/<name>" (see
+// [RefName]): the referring node takes the component's fields, and its
+// [Schema.Component] names the component, so that every kind's schema can
+// be navigated, pruned, defaulted and validated without lookups, and
+// converted with its named types kept:
 //
 //   - {"allOf": [{"$ref": X}], "description": …, "default": …}, kube's way
 //     of annotating a reference, becomes X with that description and default;
@@ -49,6 +51,7 @@ func ParseComponents(components map[string]any) (map[string]*Schema, error) {
 		if arbitraryObjects[n] {
 			s.XPreserveUnknownFields = true
 		}
+		s.Component = &Component{Name: n, Schema: s} // references copy it with the node
 		out[n] = s
 	}
 	for s := range d.info {

@@ -1,7 +1,11 @@
 // Package schema is kapi's OpenAPI v3 schema engine: the structural schemas
 // of CustomResourceDefinitions (and the published schemas of built-in
 // kinds), checked, navigated and applied to objects the way kube-apiserver
-// 1.33 does, with its wording.
+// 1.33 does, with its wording. It is kapi's one schema model: apiserver
+// validates, prunes and defaults with it, apiserver/openapi publishes it,
+// and fieldmanager converts it to structured-merge-diff's schema for
+// server-side apply. It imports nothing of kapi but meta, so every layer
+// above may use it.
 //
 // # What it does
 //
@@ -12,7 +16,14 @@
 //     specified object fields`). [ParseWithOptions] relaxes the checks for
 //     non-structural schemas and returns unknown keywords;
 //     [ParseComponents] reads the components of a published OpenAPI
-//     document, resolving $refs.
+//     document, resolving $refs: each reference's node carries the
+//     component's fields and names it ([Schema.Component]), so the model
+//     keeps both what navigation needs and the named types server-side
+//     apply keeps apart. [ObjectMeta] is metav1.ObjectMeta's component.
+//   - $refs are read in one place, ref.go: [RefName], [RefOf] (kube's
+//     allOf wrapper of a reference), [Refs] (every component a raw
+//     document refers to) and [Ref], which the OpenAPI document builders
+//     use to write references into what they publish.
 //   - [Schema.Prune] drops unknown fields and returns their paths for the
 //     `unknown field "spec.foo"` warnings (fieldValidation=Warn) or errors
 //     (Strict); at a resource root and in embedded resources apiVersion,
@@ -27,8 +38,12 @@
 //
 // # Contract
 //
-// A *Schema from Parse is immutable and safe for concurrent use; its nodes
-// may be shared (built-in kinds share ObjectMeta, PodSpec, ...). Prune and
+// Parse a schema once per type (a CRD version, a built-in kind) and keep
+// the *Schema with the type: parsing checks and compiles the whole schema
+// (patterns, sorted property names), the operations then cost only what
+// the object costs. A *Schema from Parse or ParseComponents is immutable
+// and safe for concurrent use; its nodes may be shared (built-in kinds
+// share ObjectMeta, PodSpec, ...). Prune and
 // Default change the object they are given (the caller owns it: see meta's
 // immutability rule); Validate only reads. None of the operations panics on
 // any JSON-shaped input (maps, slices, strings, bools, int64/float64 and

@@ -75,7 +75,25 @@ type Schema struct {
 	// reproduced by ToOpenAPI but otherwise ignored.
 	Extensions map[string]any
 
+	// Component is set by [ParseComponents] on a node that is a named
+	// component schema of an OpenAPI document, or a reference to one
+	// ("$ref", or kube's allOf wrapper of one); nil for a schema written
+	// in place (every CRD's). A reference's node holds the component's
+	// fields with what the referring schema says beside the reference
+	// (description, default, nullable, x-kubernetes-*) laid over them, so
+	// navigation never looks a reference up; Component.Schema is the
+	// component as declared, for consumers that keep named types apart
+	// (the structured-merge-diff schema of fieldmanager).
+	Component *Component
+
 	c *compiled // derived by Parse; nil for hand-built values
+}
+
+// Component is one named schema of an OpenAPI document's components
+// ("io.k8s.api.core.v1.PodSpec"), as [ParseComponents] resolved it.
+type Component struct {
+	Name   string
+	Schema *Schema
 }
 
 // SchemaOrBool is the value of additionalProperties: `false`

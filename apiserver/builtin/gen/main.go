@@ -8,8 +8,9 @@
 //   - apiserver/openapi/meta.json: every io.k8s.apimachinery.* component
 //     (ObjectMeta, ListMeta, Status, DeleteOptions, Patch, WatchEvent, ...)
 //     and the query/path parameters kube declares on its operations;
-//   - schema/objectmeta.json: ObjectMeta with its references
-//     inlined and without descriptions, for pruning metadata.
+//   - schema/objectmeta.json: ObjectMeta and the components it refers to
+//     (OwnerReference, ManagedFieldsEntry, FieldsV1, Time), without
+//     descriptions, for the metadata of every object and server-side apply.
 //
 // Run it from apiserver/builtin (go generate does):
 //
@@ -143,8 +144,25 @@ func run(in, out string) error {
 	if err := write(filepath.Join(out, "..", "openapi", "meta.json"), map[string]any{"schemas": metaSchemas, "parameters": params}); err != nil {
 		return err
 	}
-	om, err := inline(schemas, "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", map[string]bool{})
-	if err != nil {
+	om := map[string]any{}
+	var visitMeta func(string) error
+	visitMeta = func(name string) error {
+		if _, done := om[name]; done {
+			return nil
+		}
+		s, ok := schemas[name]
+		if !ok {
+			return fmt.Errorf("reference to missing schema %s", name)
+		}
+		om[name] = withoutDescriptions(s)
+		for _, r := range schema.Refs(s) {
+			if err := visitMeta(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := visitMeta("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"); err != nil {
 		return err
 	}
 	return write(filepath.Join(out, "..", "..", "schema", "objectmeta.json"), om)
@@ -231,74 +249,27 @@ func copyMap(m map[string]any) map[string]any {
 	return out
 }
 
-// inline returns a copy of the named schema with references inlined and
-// descriptions dropped; Time and MicroTime stay date-time strings, FieldsV1
-// keeps unknown fields.
-func inline(schemas map[string]any, name string, stack map[string]bool) (any, error) {
-	if stack[name] {
-		return nil, fmt.Errorf("recursive schema %s", name)
-	}
-	s, ok := schemas[name]
-	if !ok {
-		return nil, fmt.Errorf("missing schema %s", name)
-	}
-	stack[name] = true
-	defer delete(stack, name)
-	out, err := inlineValue(schemas, s, stack)
-	if err != nil {
-		return nil, err
-	}
-	if strings.HasSuffix(name, ".FieldsV1") {
-		m := out.(map[string]any)
-		m["x-kubernetes-preserve-unknown-fields"] = true
-	}
-	return out, nil
-}
-
-func inlineValue(schemas map[string]any, v any, stack map[string]bool) (any, error) {
+// withoutDescriptions returns a copy of a schema without its
+// descriptions and x-kubernetes-group-version-kind.
+func withoutDescriptions(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
-		if r, ok := t["$ref"].(string); ok {
-			name, _ := schema.RefName(r)
-			return inline(schemas, name, stack)
-		}
-		// allOf: [{$ref}] wraps a reference to carry a default or a
-		// description: merge.
-		if all, ok := t["allOf"].([]any); ok && len(all) == 1 {
-			inner, err := inlineValue(schemas, all[0], stack)
-			if err != nil {
-				return nil, err
-			}
-			m := copyMap(inner.(map[string]any))
-			if d, ok := t["default"]; ok {
-				m["default"] = d
-			}
-			return m, nil
-		}
 		out := map[string]any{}
 		for k, e := range t {
 			if k == "description" || k == "x-kubernetes-group-version-kind" {
 				continue
 			}
-			c, err := inlineValue(schemas, e, stack)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = c
+			out[k] = withoutDescriptions(e)
 		}
-		return out, nil
+		return out
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			c, err := inlineValue(schemas, e, stack)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = c
+			out[i] = withoutDescriptions(e)
 		}
-		return out, nil
+		return out
 	}
-	return v, nil
+	return v
 }
 
 func write(path string, v any) error {
