@@ -82,10 +82,12 @@
 // The zero value a built-in object starts from (zero.go) is read from the
 // same model.
 //
-// New converts the schema once; a Manager keeps only what it derived.
-// Build one Manager per parsed schema and keep it (apiserver keeps it with
-// the type's registration, built on the type's first write), never one
-// per request.
+// The conversion is done once per parsed schema: New keeps it with the
+// schema (schema.Schema.Derived), so every Manager of one schema (every
+// registration of a CRD version, every server of a built-in kind) shares
+// it. Keep a Manager with its kind (apiserver keeps it with the type's
+// registration, built on the type's first write), never make one per
+// request.
 //
 // All versions of a kind share one schema and convert to each other by
 // identity (a CRD with conversion strategy None); Config.Versions names

@@ -42,8 +42,9 @@ type Config struct {
 	// schema whose metadata is not a component gets ObjectMeta's, as kube
 	// gives custom resources. nil means no schema: every map is granular
 	// and every list atomic (SMD's deduced type, what kube uses for kinds
-	// without one). The Manager reads it once, in New, and keeps nothing
-	// that refers to it but what it derived.
+	// without one). What New derives from it (the SMD type, the zero
+	// value) is kept with the parsed schema (schema.Schema.Derived) and
+	// shared by every Manager of it.
 	Schema *schema.Schema
 
 	// Versions names the other versions of the kind (in GVK's group)
@@ -77,14 +78,14 @@ func New(gvk meta.GroupVersionKind, s *schema.Schema) (*Manager, error) {
 
 // NewWithConfig is New with the less common settings.
 func NewWithConfig(cfg Config) (*Manager, error) {
-	pt, err := parseableType(cfg.Schema)
-	if err != nil {
-		return nil, err
+	d := fromSchema(cfg.Schema)
+	if d.err != nil {
+		return nil, d.err
 	}
 	m := &Manager{
 		gvk:       cfg.GVK,
-		typed:     pt,
-		zero:      zeroTemplate(cfg.Schema),
+		typed:     d.typed,
+		zero:      d.zero,
 		versions:  map[string]bool{cfg.GVK.GroupVersion().String(): true},
 		reset:     map[string]*fieldpath.Set{},
 		resetKeys: map[string][][]string{},

@@ -290,15 +290,30 @@ func (c *schemaConverter) listRelationship(where string, s *schema.Schema) (smd.
 	}
 }
 
-// parseableType returns the SMD type of objects of the kind: the converted
-// schema, or the deduced type kube uses for kinds without one.
-func parseableType(root *schema.Schema) (typed.ParseableType, error) {
+// derivedKey names what this package derives from a parsed schema
+// (schema.Schema.Derived).
+type derivedKey struct{}
+
+// derived is what every Manager of one parsed schema shares: its SMD type
+// and the zero value of its kind (zero.go). Both are read-only.
+type derived struct {
+	typed typed.ParseableType
+	zero  map[string]any
+	err   error
+}
+
+// fromSchema returns what a Manager needs of its kind's schema: the SMD
+// type of its objects (the deduced type kube uses for kinds without a
+// schema) and its zero value. It is derived once per parsed schema.
+func fromSchema(root *schema.Schema) derived {
 	if root == nil {
-		return typed.DeducedParseableType, nil
+		return derived{typed: typed.DeducedParseableType}
 	}
-	s, err := convertSchema(root)
-	if err != nil {
-		return typed.ParseableType{}, err
-	}
-	return typed.ParseableType{Schema: s, TypeRef: named(rootName)}, nil
+	return root.Derived(derivedKey{}, func() any {
+		s, err := convertSchema(root)
+		if err != nil {
+			return derived{err: err}
+		}
+		return derived{typed: typed.ParseableType{Schema: s, TypeRef: named(rootName)}, zero: zeroTemplate(root)}
+	}).(derived)
 }

@@ -3,6 +3,7 @@ package fieldmanager
 import (
 	"maps"
 	"os"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,6 +11,7 @@ import (
 	schema "sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
+	"github.com/kapi-dev/kapi/meta"
 	kapischema "github.com/kapi-dev/kapi/schema"
 )
 
@@ -334,4 +336,25 @@ func TestTheZeroValueOfABuiltinKind(t *testing.T) {
 	assert.Nil(t, zeroTemplate(kapischema.MustParse(map[string]any(obj(t, `{type: object, properties: {spec: {type: object, default: {}}}}`)))),
 		"a custom resource starts from apiVersion and kind only")
 	assert.Nil(t, zeroTemplate(nil))
+}
+
+func TestManagersOfOneParsedSchemaShareItsConversion(t *testing.T) {
+	s := widgetCRDSchema(t)
+	a, err := New(gvkWidget, s)
+	require.NoError(t, err)
+	b, err := NewWithConfig(Config{GVK: gvkWidget, Schema: s, Versions: []string{"v2"}})
+	require.NoError(t, err)
+	assert.Same(t, a.typed.Schema, b.typed.Schema, "converted once, kept with the parsed schema")
+
+	c, err := New(gvkWidget, widgetCRDSchema(t))
+	require.NoError(t, err)
+	assert.NotSame(t, a.typed.Schema, c.typed.Schema, "another parse is another schema")
+
+	deployment := builtinComponent(t, "io.k8s.api.apps.v1.Deployment")
+	d1, err := New(meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, deployment)
+	require.NoError(t, err)
+	d2, err := New(meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}, deployment)
+	require.NoError(t, err)
+	assert.Same(t, d1.typed.Schema, d2.typed.Schema)
+	assert.Equal(t, reflect.ValueOf(d1.zero).Pointer(), reflect.ValueOf(d2.zero).Pointer(), "and so is the zero value")
 }

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -28,4 +29,38 @@ func TestNavigation(t *testing.T) {
 	assert.Empty(t, missing.ListType())
 	assert.Nil(t, missing.ItemSchema())
 	assert.False(t, missing.PreservesUnknownFields())
+}
+
+func TestDerivedValuesAreBuiltOncePerParsedSchema(t *testing.T) {
+	type key struct{}
+	s := MustParse(map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "string"}}})
+	builds := 0
+	build := func() any { builds++; return builds }
+	assert.Equal(t, 1, s.Derived(key{}, build))
+	assert.Equal(t, 1, s.Derived(key{}, build), "the value is kept with the schema")
+	assert.Equal(t, 1, builds)
+	type other struct{}
+	assert.Equal(t, 2, s.Derived(other{}, build), "another key, another value")
+
+	hand := &Schema{Type: "object"}
+	assert.Equal(t, 3, hand.Derived(key{}, build), "a hand-built schema keeps nothing")
+	assert.Equal(t, 4, hand.Derived(key{}, build))
+}
+
+func TestDerivedIsSafeForConcurrentFirstCalls(t *testing.T) {
+	type key struct{}
+	s := MustParse(map[string]any{"type": "object"})
+	var wg sync.WaitGroup
+	got := make([]any, 8)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = s.Derived(key{}, func() any { return new(int) })
+		}()
+	}
+	wg.Wait()
+	for _, v := range got {
+		assert.Same(t, got[0].(*int), v.(*int), "every caller gets the one value kept")
+	}
 }

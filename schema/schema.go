@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"sync"
+	"sync/atomic"
 )
 
 // Schema is one node of an OpenAPI v3 schema in the dialect of a
@@ -118,6 +120,8 @@ type compiled struct {
 
 	hasEmbedded  bool // this node or one below it is an embedded resource
 	hasKeyedList bool // this node or one below it is a list of type set or map
+
+	derived atomic.Pointer[sync.Map] // Derived's values, by key; nil until the first
 }
 
 func (s *Schema) comp() *compiled {
@@ -157,6 +161,31 @@ func (s *Schema) compileInto(c *compiled) {
 			c.format = s.Format
 		}
 	}
+}
+
+// Derived returns the value build derives from s, built once and kept
+// with s: a consumer that turns a parsed schema into a form of its own
+// (fieldmanager's structured-merge-diff schema) asks for it through
+// Derived, so the work is done once per parsed schema however many
+// registrations, servers or managers ask. key names the value (a type of
+// the consumer's own, as for context keys); build must depend on s alone,
+// and its result must never change. Concurrent first calls may each build;
+// all get the value kept. A hand-built Schema (not from a Parse function)
+// keeps nothing: build runs on every call.
+func (s *Schema) Derived(key any, build func() any) any {
+	if s == nil || s.c == nil {
+		return build()
+	}
+	m := s.c.derived.Load()
+	if m == nil {
+		s.c.derived.CompareAndSwap(nil, &sync.Map{})
+		m = s.c.derived.Load()
+	}
+	if v, ok := m.Load(key); ok {
+		return v
+	}
+	v, _ := m.LoadOrStore(key, build())
+	return v
 }
 
 // Property returns the schema of field name in an object: the declared
