@@ -165,3 +165,31 @@ func TestNamespaceStrategyRunsAfterFieldTracking(t *testing.T) {
 		kubeSays(t, a, 200, map[string]string{"spec.finalizers": `["kubernetes"]`})
 	})
 }
+
+// Field validation warnings are written on every answer, errors included.
+func TestWarningsGoWithErrorAnswers(t *testing.T) {
+	ks := newKubeServer(t)
+	ks.must(201, "POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"cm1"}}`)
+	tests := []struct {
+		name, method, path, body string
+		code                     int
+		warnings                 []string
+	}{
+		{name: "a create of an existing name warns of its unknown and duplicate fields", method: "POST",
+			path: "/api/v1/namespaces/default/configmaps",
+			body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm1","bogusMeta":"y"},"data":{"k":"v","k":"w"},"unknownTop":"x"}`,
+			code: 409, warnings: []string{`299 - "unknown field \"metadata.bogusMeta\""`, `299 - "duplicate field \"data.k\""`,
+				`299 - "unknown field \"unknownTop\""`}},
+		{name: "an update of a missing object warns of its unknown field", method: "PUT",
+			path: "/api/v1/namespaces/default/configmaps/missing",
+			body: `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"missing","bogusMeta":"y"}}`,
+			code: 404, warnings: []string{`299 - "unknown field \"metadata.bogusMeta\""`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := ks.do(tt.method, tt.path, tt.body)
+			require.Equal(t, tt.code, a.code, a.raw)
+			assert.Equal(t, tt.warnings, a.header.Values("Warning"))
+		})
+	}
+}

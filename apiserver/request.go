@@ -46,7 +46,14 @@ func (q *request) flushWarnings() {
 func (q *request) gr() meta.GroupResource { return q.res.GroupResource() }
 func (q *request) gk() meta.GroupKind     { return q.res.GroupVersionKind().GroupKind() }
 
-func (q *request) fail(err error) { q.s.writeError(q.w, q.r, err) }
+// fail answers err. The warnings found so far go with it: kube records
+// them as the request is decoded, and writes them on whatever the answer
+// is (a create of an existing name with an unknown field is a 409 that
+// warns of the field).
+func (q *request) fail(err error) {
+	q.flushWarnings()
+	q.s.writeError(q.w, q.r, err)
+}
 
 // serve dispatches on the verb after checking the type supports it.
 func (q *request) serve() {
