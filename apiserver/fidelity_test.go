@@ -193,3 +193,27 @@ func TestWarningsGoWithErrorAnswers(t *testing.T) {
 		})
 	}
 }
+
+// An error Status that no representation the client accepts can carry is
+// written as raw, indented JSON without a trailing newline.
+func TestErrorsNoAcceptedRepresentationCarriesAreIndentedJSON(t *testing.T) {
+	ks := newKubeServer(t)
+	for _, accept := range []string{
+		"application/json;as=Table;v=v1;g=meta.k8s.io",
+		"application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io",
+	} {
+		t.Run(accept, func(t *testing.T) {
+			a := ks.do("GET", "/api/v1/namespaces/default/configmaps/missing", "", "Accept", accept)
+			kubeSays(t, a, 404, map[string]string{"reason": `"NotFound"`, "details": `{"name":"missing","kind":"configmaps"}`})
+			assert.Equal(t, "application/json", a.header.Get("Content-Type"))
+			assert.True(t, strings.HasPrefix(a.raw, "{\n  \"kind\": \"Status\",\n"), a.raw)
+			assert.True(t, strings.HasSuffix(a.raw, "\n  \"code\": 404\n}"), a.raw)
+		})
+	}
+	t.Run("an accepted representation besides is compact", func(t *testing.T) {
+		a := ks.do("GET", "/api/v1/namespaces/default/configmaps/missing", "", "Accept",
+			"application/json;as=Table;v=v1;g=meta.k8s.io, application/json")
+		require.Equal(t, 404, a.code)
+		assert.True(t, strings.HasSuffix(a.raw, "}\n") && !strings.Contains(a.raw, "\n  "), a.raw)
+	})
+}
