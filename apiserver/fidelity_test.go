@@ -217,3 +217,48 @@ func TestErrorsNoAcceptedRepresentationCarriesAreIndentedJSON(t *testing.T) {
 		assert.True(t, strings.HasSuffix(a.raw, "}\n") && !strings.Contains(a.raw, "\n  "), a.raw)
 	})
 }
+
+// A list with resourceVersion=0 ignores limit, as kube's watch cache
+// serves it; list options are validated before the field selector is
+// converted, and the continue token is read before the resourceVersion.
+func TestListOptionsAsKubeReadsThem(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	ks.must(201, "POST", path, `{"metadata":{"name":"cm1"}}`)
+	ks.must(201, "POST", path, `{"metadata":{"name":"cm2"}}`)
+	t.Run("resourceVersion=0 lists everything, without continue", func(t *testing.T) {
+		kubeSays(t, ks.do("GET", path+"?limit=1&resourceVersion=0", ""), 200, map[string]string{
+			"items.1.metadata.name": `"cm2"`, "metadata.continue": absent, "metadata.remainingItemCount": absent})
+	})
+	t.Run("resourceVersion=0 with NotOlderThan too", func(t *testing.T) {
+		kubeSays(t, ks.do("GET", path+"?limit=1&resourceVersion=0&resourceVersionMatch=NotOlderThan", ""), 200, map[string]string{
+			"items.1.metadata.name": `"cm2"`, "metadata.continue": absent})
+	})
+	t.Run("a limit without resourceVersion pages", func(t *testing.T) {
+		kubeSays(t, ks.do("GET", path+"?limit=1", ""), 200, map[string]string{"items.1": absent, "metadata.remainingItemCount": "1"})
+	})
+	tests := []struct{ name, query, reason, message string }{
+		{"resourceVersionMatch without resourceVersion is Invalid before an unknown field selector", "?fieldSelector=data.k1%3Dv1&resourceVersionMatch=NotOlderThan",
+			"Invalid", `ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided`},
+		{"sendInitialEvents on a list is Invalid before an unknown field selector", "?fieldSelector=metadata.uid%3Dx&sendInitialEvents=true&resourceVersion=abc",
+			"Invalid", `ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list`},
+		{"an unknown field selector is refused before a bad resourceVersion", "?fieldSelector=metadata.uid%3Dx&resourceVersion=abc",
+			"BadRequest", `"metadata.uid" is not a known field selector: only "metadata.name", "metadata.namespace"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := ks.do("GET", path+tt.query, "")
+			code := 400
+			if tt.reason == "Invalid" {
+				code = 422
+			}
+			kubeSays(t, a, code, map[string]string{"reason": strconv.Quote(tt.reason), "message": strconv.Quote(tt.message)})
+		})
+	}
+	t.Run("a bad continue token is refused before a bad resourceVersion", func(t *testing.T) {
+		a := ks.do("GET", path+"?continue=garbage&resourceVersion=abc", "")
+		require.Equal(t, 400, a.code)
+		msg, _ := at(a.body, "message")
+		assert.Contains(t, msg, "invalid continue token")
+	})
+}

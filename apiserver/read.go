@@ -267,8 +267,12 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 		if so.Revision <= 0 { // a token from an expired list: continue at the newest revision
 			so.Revision, so.Match = 0, store.NotOlderThan
 		}
-	case opts.resourceVersion == "" || opts.resourceVersion == "0":
-		// most recent, or any: the current snapshot
+	case opts.resourceVersion == "0":
+		// any: the current snapshot, whole. kube serves resourceVersion=0
+		// from its watch cache, which ignores the limit.
+		so.Limit = 0
+	case opts.resourceVersion == "":
+		// most recent: the current snapshot
 	case opts.match == "Exact" || (opts.match == "" && opts.limit > 0):
 		so.Revision, so.Match = opts.revision, store.Exact
 	default:
