@@ -46,8 +46,39 @@ type Decoded struct {
 	Duplicates []Field
 }
 
-// ErrNotObject means the body parsed but is not a JSON object.
-var ErrNotObject = errors.New("Object 'Kind' is missing in the body: not a JSON object")
+// ErrNotObject means the body parsed but is not a JSON object; errors.Is
+// matches the *NotObjectError the decoders return.
+var ErrNotObject = errors.New("not a JSON object")
+
+// NotObjectError is a body that parsed but is not a JSON object, worded as
+// kube's decoder words it when it reads the body's apiVersion and kind.
+type NotObjectError struct {
+	// Type is the JSON type the body is: array, string, number, bool or null.
+	Type string
+}
+
+func (e *NotObjectError) Error() string {
+	return "json: cannot unmarshal " + e.Type +
+		` into Go value of type struct { APIVersion string "json:\"apiVersion,omitempty\""; Kind string "json:\"kind,omitempty\"" }`
+}
+
+// Is makes errors.Is(err, ErrNotObject) true.
+func (e *NotObjectError) Is(target error) bool { return target == ErrNotObject }
+
+// jsonType names a decoded JSON value's type as Go's decoder does.
+func jsonType(v any) string {
+	switch v.(type) {
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case nil:
+		return "null"
+	}
+	return "number"
+}
 
 // JSONCodec reads and writes application/json.
 type JSONCodec struct{}
@@ -138,7 +169,7 @@ func (JSONCodec) Decode(data []byte) (Decoded, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return Decoded{}, ErrNotObject
+		return Decoded{}, &NotObjectError{Type: jsonType(v)}
 	}
 	return Decoded{Object: m, Duplicates: dups}, nil
 }

@@ -44,6 +44,16 @@ func TestJSONDecodeErrors(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNotObject)
 }
 
+// A body that is not an object is worded as kube's decoder words it when it
+// reads apiVersion and kind (docs/kube-behaviour/07-fidelity.md).
+func TestNotAnObjectIsWordedAsKube(t *testing.T) {
+	for in, typ := range map[string]string{`[]`: "array", `"x"`: "string", `5`: "number", `true`: "bool"} {
+		_, err := JSONCodec{}.Decode([]byte(in))
+		assert.Equal(t, `json: cannot unmarshal `+typ+` into Go value of type struct { APIVersion string "json:\"apiVersion,omitempty\""; Kind string "json:\"kind,omitempty\"" }`,
+			err.Error(), in)
+	}
+}
+
 func TestFieldOffsets(t *testing.T) {
 	body := []byte(`{"bar":1,"metadata":{"name":"a"},"l":[{"k":1}]}`)
 	assert.Equal(t, map[string]int{"bar": 1, "metadata": 9, "metadata.name": 21, "l": 33, "l[0].k": 39}, FieldOffsets(body))
