@@ -262,3 +262,129 @@ func TestListOptionsAsKubeReadsThem(t *testing.T) {
 		assert.Contains(t, msg, "invalid continue token")
 	})
 }
+
+// DeleteOptions come from the body when there is one (the query is then not
+// read) or from the query, whose uid and resourceVersion are
+// preconditions; they are validated as kube validates them.
+func TestDeleteOptionsAsKubeReadsThem(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	ks.must(201, "POST", path, `{"metadata":{"name":"d1"}}`)
+	tests := []struct {
+		name, query, body string
+		code              int
+		want              map[string]string
+	}{
+		{name: "an unknown propagationPolicy is Invalid", query: "?propagationPolicy=Bogus", code: 422, want: map[string]string{
+			"message": `"DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \"Bogus\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\""`,
+			"details": `{"group":"meta.k8s.io","kind":"DeleteOptions","causes":[{"reason":"FieldValueNotSupported","message":"Unsupported value: \"Bogus\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"","field":"propagationPolicy"}]}`}},
+		{name: "an unknown propagationPolicy in the body is Invalid", body: `{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Bogus"}`,
+			code: 422, want: map[string]string{"details.causes.0.field": `"propagationPolicy"`}},
+		{name: "orphanDependents with a propagationPolicy is Invalid", body: `{"orphanDependents":true,"propagationPolicy":"Background"}`,
+			code: 422, want: map[string]string{
+				"message": `"DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Invalid value: \"Background\": orphanDependents and deletionPropagation cannot be both set"`}},
+		{name: "a dryRun other than All in the body is Invalid", body: `{"dryRun":["Bogus"]}`, code: 422, want: map[string]string{
+			"message": `"DeleteOptions.meta.k8s.io \"\" is invalid: dryRun: Unsupported value: []string{\"Bogus\"}: supported values: \"All\""`}},
+		{name: "the query's resourceVersion is a precondition", query: "?resourceVersion=0", code: 409, want: map[string]string{
+			"reason": `"Conflict"`, "details": `{"name":"d1","kind":"ConfigMap"}`}},
+		{name: "the query's uid is a precondition", query: "?uid=abc", code: 409, want: map[string]string{
+			"reason": `"Conflict"`, "details": `{"name":"d1","kind":"ConfigMap"}`}},
+		{name: "a gracePeriodSeconds that is no number is BadRequest", query: "?gracePeriodSeconds=abc", code: 400, want: map[string]string{
+			"message": `"strconv.ParseInt: parsing \"abc\": invalid syntax"`}},
+		{name: "a body wins over the query, which is not read", query: "?dryRun=All&propagationPolicy=Bogus", body: `null`, code: 200,
+			want: map[string]string{"status": `"Success"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kubeSays(t, ks.do("DELETE", path+"/d1"+tt.query, tt.body), tt.code, tt.want)
+		})
+	}
+	ks.must(404, "GET", path+"/d1", "")
+}
+
+// A DeleteOptions body kube cannot decode is a 500 in kube-apiserver; kapi
+// answers 400 BadRequest with kube's message (an intended difference).
+func TestMalformedDeleteOptionsBodiesAreBadRequests(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	ks.must(201, "POST", path, `{"metadata":{"name":"d1"}}`)
+	tests := []struct{ body, message string }{
+		{`{"preconditions":`, "couldn't get version/kind; json parse error: unexpected end of JSON input"},
+		{`[]`, `couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\"apiVersion,omitempty\""; Kind string "json:\"kind,omitempty\"" }`},
+		{`{"kind":"Pod","apiVersion":"v1"}`, `no kind "Pod" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"`},
+		{`{"kind":"Status","apiVersion":"v1"}`, `converting (v1.Status) to (v1.DeleteOptions): unknown conversion`},
+		{`{"gracePeriodSeconds":"x"}`, "json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64"},
+		{`{"dryRun":"All"}`, "json: cannot unmarshal string into Go struct field DeleteOptions.dryRun of type []string"},
+		{`{"orphanDependents":"yes"}`, "json: cannot unmarshal string into Go struct field DeleteOptions.orphanDependents of type bool"},
+		{`{"preconditions":{"uid":5}}`, "json: cannot unmarshal number into Go struct field Preconditions.preconditions.uid of type types.UID"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.body, func(t *testing.T) {
+			kubeSays(t, ks.do("DELETE", path+"/d1", tt.body), 400, map[string]string{
+				"reason": `"BadRequest"`, "message": strconv.Quote(tt.message)})
+		})
+	}
+	ks.must(200, "GET", path+"/d1", "")
+}
+
+// A delete's propagation policy sets the garbage collector's finalizers
+// before anything else; an object left with finalizers is marked and
+// returned, one left without is deleted.
+func TestDeletionPropagationSetsFinalizers(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	for _, n := range []string{"d2", "d3"} {
+		ks.must(201, "POST", path, `{"metadata":{"name":"`+n+`"}}`)
+	}
+	t.Run("Foreground adds foregroundDeletion and marks the object, with grace 0 whatever was asked", func(t *testing.T) {
+		kubeSays(t, ks.do("DELETE", path+"/d2?propagationPolicy=Foreground&gracePeriodSeconds=30", ""), 200, map[string]string{
+			"kind": `"ConfigMap"`, "metadata.finalizers": `["foregroundDeletion"]`, "metadata.deletionGracePeriodSeconds": "0"})
+		kubeSays(t, ks.do("GET", path+"/d2", ""), 200, map[string]string{"metadata.finalizers": `["foregroundDeletion"]`})
+	})
+	t.Run("Orphan in the body adds orphan", func(t *testing.T) {
+		kubeSays(t, ks.do("DELETE", path+"/d3", `{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Orphan"}`), 200, map[string]string{
+			"kind": `"ConfigMap"`, "metadata.finalizers": `["orphan"]`, "metadata.deletionGracePeriodSeconds": "0"})
+	})
+	t.Run("Background takes orphan away, and the object without finalizers goes", func(t *testing.T) {
+		kubeSays(t, ks.do("DELETE", path+"/d3?propagationPolicy=Background", ""), 200, map[string]string{
+			"kind": `"Status"`, "status": `"Success"`})
+		ks.must(404, "GET", path+"/d3", "")
+	})
+	t.Run("a dry run shows the finalizer and stores nothing", func(t *testing.T) {
+		ks.must(201, "POST", path, `{"metadata":{"name":"d4"}}`)
+		kubeSays(t, ks.do("DELETE", path+"/d4?propagationPolicy=Orphan&dryRun=All", ""), 200, map[string]string{
+			"metadata.finalizers": `["orphan"]`})
+		kubeSays(t, ks.do("GET", path+"/d4", ""), 200, map[string]string{"metadata.finalizers": absent, "metadata.deletionTimestamp": absent})
+	})
+	t.Run("a marked object with a generation has it bumped", func(t *testing.T) {
+		ks.must(201, "POST", "/apis/apps/v1/namespaces/default/deployments", `{"metadata":{"name":"web"},"spec":{"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}}`)
+		kubeSays(t, ks.do("DELETE", "/apis/apps/v1/namespaces/default/deployments/web?propagationPolicy=Foreground", ""), 200, map[string]string{
+			"metadata.generation": "2", "metadata.finalizers": `["foregroundDeletion"]`})
+	})
+}
+
+// deletecollection answers the list as it read it, before the deletions;
+// with a limit it deletes and answers only the first page.
+func TestDeleteCollectionAnswersWhatItListed(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	held := ks.must(201, "POST", path, `{"metadata":{"name":"held","labels":{"g":"y"},"finalizers":["example.com/hold"]}}`)
+	for _, n := range []string{"a", "b", "c"} {
+		ks.must(201, "POST", path, `{"metadata":{"name":"`+n+`","labels":{"g":"x"}}}`)
+	}
+	rv, _ := at(held.body, "metadata.resourceVersion")
+	t.Run("an object its finalizer keeps shows as listed", func(t *testing.T) {
+		kubeSays(t, ks.do("DELETE", path+"?labelSelector=g%3Dy", ""), 200, map[string]string{
+			"items.0.metadata.name": `"held"`, "items.0.metadata.deletionTimestamp": absent,
+			"items.0.metadata.resourceVersion": strconv.Quote(rv.(string))})
+		kubeSays(t, ks.do("GET", path+"/held", ""), 200, map[string]string{"metadata.deletionGracePeriodSeconds": "0"})
+	})
+	t.Run("a limit deletes the first page only and answers it with its continue", func(t *testing.T) {
+		a := ks.do("DELETE", path+"?labelSelector=g%3Dx&limit=2", "")
+		kubeSays(t, a, 200, map[string]string{"items.0.metadata.name": `"a"`, "items.1.metadata.name": `"b"`, "items.2": absent})
+		cont, _ := at(a.body, "metadata.continue")
+		assert.NotEmpty(t, cont)
+		ks.must(200, "GET", path+"/c", "")
+		ks.must(404, "GET", path+"/a", "")
+	})
+}
