@@ -388,3 +388,29 @@ func TestDeleteCollectionAnswersWhatItListed(t *testing.T) {
 		ks.must(404, "GET", path+"/a", "")
 	})
 }
+
+// A patch body is decoded after the object is read: a bad patch of a
+// missing object is a 404, of an existing one a 400.
+func TestPatchOfAMissingObjectIsNotFoundWhateverItsBody(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	ks.must(201, "POST", path, `{"metadata":{"name":"cm1"}}`)
+	for _, tt := range []struct{ contentType, body string }{
+		{"application/json-patch+json", `[{"op":"add",`},
+		{"application/json-patch+json", `{"op":"add"}`},
+		{"application/merge-patch+json", `[1,2]`},
+		{"application/merge-patch+json", `{"data":`},
+		{"application/strategic-merge-patch+json", `{"data":`},
+	} {
+		t.Run(tt.contentType+" "+tt.body, func(t *testing.T) {
+			kubeSays(t, ks.do("PATCH", path+"/missing", tt.body, "Content-Type", tt.contentType), 404, map[string]string{
+				"reason": `"NotFound"`, "details": `{"name":"missing","kind":"configmaps"}`})
+			kubeSays(t, ks.do("PATCH", path+"/cm1", tt.body, "Content-Type", tt.contentType), 400, map[string]string{"reason": `"BadRequest"`})
+		})
+	}
+	t.Run("an apply through /status, which does not create, is a 404 too", func(t *testing.T) {
+		kubeSays(t, ks.do("PATCH", "/apis/apps/v1/namespaces/default/deployments/missing/status?fieldManager=m", "a: [b",
+			"Content-Type", "application/apply-patch+yaml"), 404, map[string]string{
+			"details": `{"name":"missing","group":"apps","kind":"deployments"}`})
+	})
+}

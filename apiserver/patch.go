@@ -65,8 +65,8 @@ func (q *request) patch() {
 	case jsonPatchType:
 		p, err := jsonpatch.DecodePatch(body)
 		if err != nil {
-			q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", jsonSyntaxError(body))))
-			return
+			apply = patchError(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", jsonSyntaxError(body))))
+			break
 		}
 		apply = q.bytePatch(func(current []byte) (out []byte, err error) {
 			// The JSON patch library panics on some malformed operations
@@ -106,8 +106,8 @@ func (q *request) patch() {
 		// read into a map, and hands the rest (null) to the library as bytes.
 		var probe map[string]any
 		if err := json.Unmarshal(body, &probe); err != nil {
-			q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err)))
-			return
+			apply = patchError(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err)))
+			break
 		}
 		apply = q.bytePatch(func(current []byte) ([]byte, error) {
 			out, err := jsonpatch.MergePatch(current, body)
@@ -124,8 +124,8 @@ func (q *request) patch() {
 			if uerr := json.Unmarshal(body, &probe); uerr != nil {
 				err = uerr
 			}
-			q.fail(meta.BadRequest(err.Error()))
-			return
+			apply = patchError(meta.BadRequest(err.Error()))
+			break
 		}
 		// kube reports field problems of a strategic merge against the patch
 		// itself, printed as a Go map.
@@ -137,8 +137,8 @@ func (q *request) patch() {
 	case applyPatchType:
 		d, err := codec.YAMLCodec{}.Decode(body)
 		if err != nil {
-			q.fail(meta.BadRequest(fmt.Sprintf("error decoding YAML: %v", err)))
-			return
+			apply = patchError(meta.BadRequest(fmt.Sprintf("error decoding YAML: %v", err)))
+			break
 		}
 		fm, err := q.s.fieldManager(q.res)
 		if err != nil {
@@ -199,6 +199,13 @@ func (q *request) patch() {
 		}
 		return obj, nil
 	}))
+}
+
+// patchError is the apply of a patch body that cannot be decoded: kube
+// decodes the body when it applies it to the object it has read, so the
+// error comes after the object's lookup (a 404 first).
+func patchError(err error) func(cur *store.Object) (meta.Object, func() []byte, error) {
+	return func(*store.Object) (meta.Object, func() []byte, error) { return nil, nil, err }
 }
 
 // bytePatch applies a patch that works on JSON bytes: to the current
