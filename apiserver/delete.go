@@ -35,7 +35,7 @@ var deleteOptionsGroupKind = meta.GroupKind{Group: "meta.k8s.io", Kind: "DeleteO
 // A body kube cannot decode (bad JSON, a field of the wrong type, another
 // kind) is a 500 in kube-apiserver, an error it did not mean to send; kapi
 // answers 400 BadRequest with kube's message
-// (docs/kube-behaviour/07-fidelity.md, intended differences).
+// (docs/kube-behaviour/08-fidelity.md, intended differences).
 func (q *request) deleteOptions() (deleteOptions, error) {
 	var opts deleteOptions
 	body, err := q.readBody()

@@ -2,7 +2,7 @@ package apiserver_test
 
 // Regression tests of issue 20 (fidelity under difftest): each holds kapi
 // to what kube-apiserver 1.33 answered to the same request, as recorded in
-// docs/kube-behaviour/07-fidelity.md.
+// docs/kube-behaviour/08-fidelity.md.
 
 import (
 	"encoding/json"

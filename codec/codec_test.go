@@ -45,7 +45,7 @@ func TestJSONDecodeErrors(t *testing.T) {
 }
 
 // A body that is not an object is worded as kube's decoder words it when it
-// reads apiVersion and kind (docs/kube-behaviour/07-fidelity.md).
+// reads apiVersion and kind (docs/kube-behaviour/08-fidelity.md).
 func TestNotAnObjectIsWordedAsKube(t *testing.T) {
 	for in, typ := range map[string]string{`[]`: "array", `"x"`: "string", `5`: "number", `true`: "bool"} {
 		_, err := JSONCodec{}.Decode([]byte(in))
