@@ -414,3 +414,28 @@ func TestPatchOfAMissingObjectIsNotFoundWhateverItsBody(t *testing.T) {
 			"details": `{"name":"missing","group":"apps","kind":"deployments"}`})
 	})
 }
+
+// A built-in kind's body is decoded into a Go type in kube: a key given
+// twice with object values merges; a custom resource's keeps the last.
+func TestDuplicateKeysMergeInBuiltinKindsOnly(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	t.Run("a ConfigMap merges its duplicate objects, arrays are replaced", func(t *testing.T) {
+		kubeSays(t, ks.do("POST", path+"?fieldValidation=Ignore",
+			`{"metadata":{"name":"m1"},"metadata":{"labels":{"a":"b"},"finalizers":["a.io/x"]},"metadata":{"finalizers":["b.io/y"]},"data":{"x":"1"},"data":{"y":"2"}}`),
+			201, map[string]string{"metadata.name": `"m1"`, "metadata.labels": `{"a":"b"}`, "metadata.finalizers": `["b.io/y"]`,
+				"data": `{"x":"1","y":"2"}`})
+	})
+	t.Run("an update merges its duplicate labels", func(t *testing.T) {
+		kubeSays(t, ks.do("PUT", path+"/m1?fieldValidation=Ignore",
+			`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"labels":{"dup":"1","dup":"2"},"labels":{"tier":"be"},"name":"m1"}}`),
+			200, map[string]string{"metadata.labels": `{"dup":"2","tier":"be"}`,
+				"metadata.managedFields.0.fieldsV1": `{"f:metadata":{"f:labels":{".":{},"f:dup":{},"f:tier":{}}}}`})
+	})
+	t.Run("a custom resource keeps the last value", func(t *testing.T) {
+		ks.must(201, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.fid.example.com"},"spec":{"group":"fid.example.com","scope":"Namespaced","names":{"plural":"widgets","kind":"Widget"},"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}`)
+		kubeSays(t, ks.do("POST", "/apis/fid.example.com/v1/namespaces/default/widgets?fieldValidation=Ignore",
+			`{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":{"name":"w2"},"spec":{"x":"1"},"spec":{"y":"2"}}`),
+			201, map[string]string{"spec": `{"y":"2"}`})
+	})
+}

@@ -148,7 +148,11 @@ func (q *request) decodeBody() (codec.Decoded, error) {
 	if trimmed := bytes.TrimSpace(body); c.MediaType() == codec.JSON && bytes.Equal(trimmed, []byte("null")) {
 		body = []byte("{}") // kube decodes null as an empty object
 	}
-	d, err := c.Decode(body)
+	decode := c.Decode
+	if typed, ok := c.(codec.TypedDecoder); ok && !q.res.customResource {
+		decode = typed.DecodeTyped // built-in kinds decode into Go types: a duplicate object merges
+	}
+	d, err := decode(body)
 	if err != nil {
 		return codec.Decoded{}, meta.BadRequest(fmt.Sprintf(
 			"the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)",

@@ -161,9 +161,31 @@ func DecodeValue(data []byte) (any, error) {
 	return v, err
 }
 
-// Decode implements Codec.
+// Decode implements Codec. A duplicate key keeps its last value, as
+// decoding into Kubernetes' unstructured objects (custom resources) does.
 func (JSONCodec) Decode(data []byte) (Decoded, error) {
-	v, dups, err := decodeJSON(data)
+	return decodeObject(data, false)
+}
+
+// TypedDecoder is a Codec that can also decode as kube-apiserver decodes a
+// body into a Go type (a built-in kind).
+type TypedDecoder interface {
+	// DecodeTyped is Decode, except that a duplicate key whose values are
+	// both objects merges the second into the first (recursively, by the
+	// same rule), as encoding/json fills the same struct field or map
+	// twice: {"data":{"a":"1"},"data":{"b":"2"}} is data a and b. Other
+	// duplicates (arrays, scalars) keep their last value.
+	DecodeTyped(data []byte) (Decoded, error)
+}
+
+// DecodeTyped implements TypedDecoder.
+func (JSONCodec) DecodeTyped(data []byte) (Decoded, error) {
+	return decodeObject(data, true)
+}
+
+func decodeObject(data []byte, mergeDuplicates bool) (Decoded, error) {
+	d := jsonDecoder{data: data, mergeDuplicates: mergeDuplicates}
+	v, dups, err := d.decode()
 	if err != nil {
 		return Decoded{}, err
 	}
@@ -199,11 +221,20 @@ func (YAMLCodec) Encode(v any) ([]byte, error) {
 
 // Decode implements Codec. Duplicate keys are reported like JSON's.
 func (YAMLCodec) Decode(data []byte) (Decoded, error) {
+	return decodeYAML(data, false)
+}
+
+// DecodeTyped implements TypedDecoder.
+func (YAMLCodec) DecodeTyped(data []byte) (Decoded, error) {
+	return decodeYAML(data, true)
+}
+
+func decodeYAML(data []byte, typed bool) (Decoded, error) {
 	j, err := yaml.YAMLToJSON(data)
 	if err != nil {
 		return Decoded{}, fmt.Errorf("error converting YAML to JSON: %w", err)
 	}
-	d, err := JSONCodec{}.Decode(j)
+	d, err := decodeObject(j, typed)
 	if err != nil {
 		return Decoded{}, err
 	}

@@ -186,3 +186,25 @@ func TestTypeMetaPrefixQuotesLikeEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// DecodeTyped merges a duplicate key's objects as encoding/json fills a Go
+// field twice; Decode keeps the last value, as unstructured decoding does.
+func TestDuplicateKeysMergeOnlyWhenDecodedAsATypedKind(t *testing.T) {
+	body := []byte(`{"metadata":{"name":"m1","labels":{"a":"1"}},"metadata":{"labels":{"b":"2","a":"3"}},"data":{"x":"1"},"data":{"y":"2"},"finalizers":["a"],"finalizers":["b"],"n":1,"n":{"k":1}}`)
+	typed, err := JSONCodec{}.DecodeTyped(body)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{
+		"metadata":   map[string]any{"name": "m1", "labels": map[string]any{"a": "3", "b": "2"}},
+		"data":       map[string]any{"x": "1", "y": "2"},
+		"finalizers": []any{"b"},
+		"n":          map[string]any{"k": int64(1)},
+	}, map[string]any(typed.Object))
+	assert.Len(t, typed.Duplicates, 4)
+	last, err := JSONCodec{}.Decode(body)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"labels": map[string]any{"b": "2", "a": "3"}}, last.Object["metadata"])
+	assert.Equal(t, map[string]any{"y": "2"}, last.Object["data"])
+	yamlTyped, err := YAMLCodec{}.DecodeTyped([]byte("data: {x: '1'}\nmetadata: {name: m}\n"))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"x": "1"}, yamlTyped.Object["data"])
+}
