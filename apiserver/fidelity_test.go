@@ -439,3 +439,19 @@ func TestDuplicateKeysMergeInBuiltinKindsOnly(t *testing.T) {
 			201, map[string]string{"spec": `{"y":"2"}`})
 	})
 }
+
+// A timeout that is no Go duration is refused in front of every request
+// but the long-running ones, as kube's request-deadline filter does.
+func TestAnInvalidTimeoutIsABadRequest(t *testing.T) {
+	ks := newKubeServer(t)
+	for _, path := range []string{"/api/v1/namespaces/default/configmaps?timeout=invalid", "/version?timeout=invalid", "/api?timeout=invalid"} {
+		t.Run(path, func(t *testing.T) {
+			kubeSays(t, ks.do("GET", path, ""), 400, map[string]string{"reason": `"BadRequest"`,
+				"message": `"invalid timeout specified in the request URL - time: invalid duration \"invalid\""`})
+		})
+	}
+	for _, path := range []string{"/api/v1/namespaces/default/configmaps?timeout=5s", "/api/v1/namespaces/default/configmaps?timeout=-5s",
+		"/api/v1/namespaces/default/configmaps?watch=1&timeout=invalid&timeoutSeconds=1"} {
+		t.Run(path, func(t *testing.T) { ks.must(200, "GET", path, "") })
+	}
+}
