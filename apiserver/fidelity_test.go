@@ -455,3 +455,18 @@ func TestAnInvalidTimeoutIsABadRequest(t *testing.T) {
 		t.Run(path, func(t *testing.T) { ks.must(200, "GET", path, "") })
 	}
 }
+
+// A built-in kind's list in YAML has items without apiVersion and kind, as
+// in JSON; a custom resource's items keep theirs.
+func TestYAMLListItemsOfBuiltinKindsHaveNoTypeMeta(t *testing.T) {
+	ks := newKubeServer(t)
+	ks.must(201, "POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"cm1"}}`)
+	a := ks.must(200, "GET", "/api/v1/namespaces/default/configmaps", "", "Accept", "application/yaml")
+	assert.Equal(t, "application/yaml", a.header.Get("Content-Type"))
+	assert.True(t, strings.HasPrefix(a.raw, "apiVersion: v1\nitems:\n- metadata:\n"), a.raw)
+	assert.Equal(t, 1, strings.Count(a.raw, "apiVersion:"), a.raw)
+	ks.must(201, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.fid.example.com"},"spec":{"group":"fid.example.com","scope":"Namespaced","names":{"plural":"widgets","kind":"Widget"},"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}`)
+	ks.must(201, "POST", "/apis/fid.example.com/v1/namespaces/default/widgets", `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":{"name":"w"}}`)
+	a = ks.must(200, "GET", "/apis/fid.example.com/v1/namespaces/default/widgets", "", "Accept", "application/yaml")
+	assert.True(t, strings.HasPrefix(a.raw, "apiVersion: fid.example.com/v1\nitems:\n- apiVersion: fid.example.com/v1\n  kind: Widget\n"), a.raw)
+}

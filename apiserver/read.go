@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"strconv"
 	"sync"
@@ -331,9 +332,17 @@ func (q *request) encodeList(c codec.Codec, page listPage) (listBody, error) {
 		return body, nil
 	}
 	if c.MediaType() != codec.JSON {
+		// Items of built-in kinds' lists carry no apiVersion and kind (a
+		// typed list's items have no type meta), as in JSON below.
 		items := make([]any, len(page.items))
 		for i, it := range page.items {
 			items[i] = it.Data()
+			if !q.res.customResource {
+				item := maps.Clone(it.Data())
+				delete(item, "apiVersion")
+				delete(item, "kind")
+				items[i] = item
+			}
 		}
 		b, err := c.Encode(map[string]any{
 			"apiVersion": q.res.APIVersion(), "kind": q.res.ListKind, "metadata": page.meta, "items": items,
