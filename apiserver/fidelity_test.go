@@ -470,3 +470,39 @@ func TestYAMLListItemsOfBuiltinKindsHaveNoTypeMeta(t *testing.T) {
 	a = ks.must(200, "GET", "/apis/fid.example.com/v1/namespaces/default/widgets", "", "Accept", "application/yaml")
 	assert.True(t, strings.HasPrefix(a.raw, "apiVersion: fid.example.com/v1\nitems:\n- apiVersion: fid.example.com/v1\n  kind: Widget\n"), a.raw)
 }
+
+// CRD names are validated as kube validates them: DNS-1035 labels, kind and
+// listKind lower-cased first, so a lower-case kind or listKind is accepted.
+func TestCRDNamesAreValidatedAsKubeDoes(t *testing.T) {
+	ks := newKubeServer(t)
+	crd := func(plural, names string) string {
+		return `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"` + plural +
+			`.fid.example.com"},"spec":{"group":"fid.example.com","scope":"Namespaced","names":` + names +
+			`,"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}`
+	}
+	const crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
+	t.Run("a lower-case kind and listKind are accepted and served", func(t *testing.T) {
+		ks.must(201, "POST", crds, crd("fooxxs5jas", `{"plural":"fooxxs5jas","kind":"fooxxs5ja","listKind":"fooxxs5jalist"}`))
+		ks.must(201, "POST", "/apis/fid.example.com/v1/namespaces/default/fooxxs5jas", `{"apiVersion":"fid.example.com/v1","kind":"fooxxs5ja","metadata":{"name":"f"}}`)
+		kubeSays(t, ks.do("GET", "/apis/fid.example.com/v1/namespaces/default/fooxxs5jas", ""), 200, map[string]string{
+			"kind": `"fooxxs5jalist"`, "items.0.metadata.name": `"f"`})
+	})
+	t.Run("invalid names are reported in kube's order and words", func(t *testing.T) {
+		const label = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+		a := ks.do("POST", crds, crd("bads", `{"plural":"bads","kind":"Foo_Bar","listKind":"9List","shortNames":["Bad"],"categories":["all","x_y"],"singular":"Bad"}`))
+		require.Equal(t, 422, a.code, a.raw)
+		causes, _ := at(a.body, "details.causes")
+		var got [][2]string
+		for _, c := range causes.([]any) {
+			m := c.(map[string]any)
+			got = append(got, [2]string{m["field"].(string), m["message"].(string)})
+		}
+		assert.Equal(t, [][2]string{
+			{"spec.names.singular", `Invalid value: "Bad": ` + label},
+			{"spec.names.kind", `Invalid value: "Foo_Bar": may have mixed case, but should otherwise match: ` + label},
+			{"spec.names.listKind", `Invalid value: "9List": may have mixed case, but should otherwise match: ` + label},
+			{"spec.names.shortNames[0]", `Invalid value: "Bad": ` + label},
+			{"spec.names.categories[1]", `Invalid value: "x_y": ` + label},
+		}, got)
+	})
+}
