@@ -506,3 +506,110 @@ func TestCRDNamesAreValidatedAsKubeDoes(t *testing.T) {
 		}, got)
 	})
 }
+
+// Metadata is validated as kube composes its validation: on create the
+// kind's checks (finalizer names of built-in kinds included), and the
+// registry's path-segment name check only when they pass; on update the
+// registry's checks, the kind's metadata-update checks, and for ConfigMaps
+// the create checks again, so one problem can be several causes.
+func TestObjectMetaValidationIsComposedAsKubes(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	const (
+		labelMsg = `Invalid value: "bad value!": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`
+		annoMsg  = `Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`
+		finMsg   = `Invalid value: "Bad Fin!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`
+		hold     = `Invalid value: "hold": name is neither a standard finalizer name nor is it fully qualified`
+		badFin   = `Invalid value: "Bad Fin!": name is neither a standard finalizer name nor is it fully qualified`
+		subdom   = `a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`
+	)
+	badMeta := `"labels":{"a":"bad value!"},"finalizers":["hold","Bad Fin!"],"annotations":{"bad key!":"x"}`
+	causes := func(a kubeAnswer) [][2]string {
+		var out [][2]string
+		list, _ := at(a.body, "details.causes")
+		for _, c := range list.([]any) {
+			m := c.(map[string]any)
+			out = append(out, [2]string{m["field"].(string), m["message"].(string)})
+		}
+		return out
+	}
+	t.Run("a create reports each problem once, finalizer names twice", func(t *testing.T) {
+		a := ks.do("POST", path, `{"metadata":{"name":"u2",`+badMeta+`}}`)
+		require.Equal(t, 422, a.code, a.raw)
+		assert.Equal(t, [][2]string{{"metadata.labels", labelMsg}, {"metadata.annotations", annoMsg}, {"metadata.finalizers", finMsg},
+			{"metadata.finalizers[0]", hold}, {"metadata.finalizers[1]", badFin}}, causes(a))
+	})
+	t.Run("an update of a ConfigMap reports them as kube's four passes do", func(t *testing.T) {
+		ks.must(201, "POST", path, `{"metadata":{"name":"u1"}}`)
+		a := ks.do("PUT", path+"/u1", `{"metadata":{"name":"u1",`+badMeta+`}}`)
+		require.Equal(t, 422, a.code, a.raw)
+		assert.Equal(t, [][2]string{
+			{"metadata.labels", labelMsg}, {"metadata.annotations", annoMsg}, {"metadata.finalizers", finMsg},
+			{"metadata.labels", labelMsg}, {"metadata.annotations", annoMsg},
+			{"metadata.labels", labelMsg}, {"metadata.annotations", annoMsg}, {"metadata.finalizers[0]", hold}, {"metadata.finalizers[1]", badFin},
+			{"metadata.labels", labelMsg}, {"metadata.annotations", annoMsg}, {"metadata.finalizers", finMsg},
+			{"metadata.finalizers[0]", hold}, {"metadata.finalizers[1]", badFin},
+		}, causes(a))
+		msg, _ := at(a.body, "message")
+		assert.Equal(t, 5, strings.Count(msg.(string), ": Invalid value: "), "the message names each problem once")
+	})
+	t.Run("a new finalizer on an object being deleted is two causes, one message", func(t *testing.T) {
+		ks.must(201, "POST", path, `{"metadata":{"name":"held","finalizers":["example.com/hold"]}}`)
+		ks.must(200, "DELETE", path+"/held", "")
+		a := ks.do("PATCH", path+"/held", `{"metadata":{"finalizers":["example.com/other"]}}`, "Content-Type", "application/merge-patch+json")
+		const forbidden = `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/other"}`
+		assert.Equal(t, [][2]string{{"metadata.finalizers", forbidden}, {"metadata.finalizers", forbidden}}, causes(a))
+		kubeSays(t, a, 422, map[string]string{"message": strconv.Quote(`ConfigMap "held" is invalid: metadata.finalizers: ` + forbidden)})
+	})
+	t.Run("a name with a slash fails the kind's rule; the path-segment rule is not reached", func(t *testing.T) {
+		a := ks.do("POST", path, `{"metadata":{"name":"with/slash"}}`)
+		assert.Equal(t, [][2]string{{"metadata.name", `Invalid value: "with/slash": ` + subdom}}, causes(a))
+	})
+	t.Run("an invalid generateName is reported before the name generated from it", func(t *testing.T) {
+		a := ks.do("POST", path, `{"metadata":{"generateName":"Gen_"}}`)
+		got := causes(a)
+		require.Len(t, got, 2, a.raw)
+		assert.Equal(t, [2]string{"metadata.generateName", `Invalid value: "Gen_": ` + subdom}, got[0])
+		assert.Equal(t, "metadata.name", got[1][0])
+	})
+	t.Run("a generateName may end with a dash", func(t *testing.T) {
+		ks.must(201, "POST", path, `{"metadata":{"generateName":"gen-"}}`)
+	})
+}
+
+// A ConfigMap's keys and size are validated as kube's ValidateConfigMap
+// does, and an immutable one refuses changes.
+func TestConfigMapValidation(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	k254 := strings.Repeat("k", 254)
+	t.Run("bad keys, a key in data and binaryData", func(t *testing.T) {
+		a := ks.do("POST", path, `{"metadata":{"name":"v1"},"data":{"`+k254+`":"v","bad key":"x","..a":"y","k1":"v1"},"binaryData":{"k1":"djE=",".":"eA=="}}`)
+		require.Equal(t, 422, a.code, a.raw)
+		var fields []string
+		list, _ := at(a.body, "details.causes")
+		for _, c := range list.([]any) {
+			fields = append(fields, c.(map[string]any)["field"].(string))
+		}
+		assert.Equal(t, []string{"data[..a]", "data[bad key]", "data[k1]", "data[" + k254 + "]", "binaryData[.]"}, fields)
+		kubeSays(t, a, 422, map[string]string{
+			"details.causes.1.message": `"Invalid value: \"bad key\": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"`,
+			"details.causes.0.message": `"Invalid value: \"..a\": must not start with '..'"`,
+			"details.causes.2.message": `"Invalid value: \"k1\": duplicate of key present in binaryData"`,
+			"details.causes.4.message": `"Invalid value: \".\": must not be '.'"`,
+		})
+		msg, _ := at(a.body, "details.causes.3.message")
+		assert.True(t, strings.HasSuffix(msg.(string), `": must be no more than 253 characters`), msg)
+	})
+	t.Run("more than 1 MiB of values", func(t *testing.T) {
+		kubeSays(t, ks.do("POST", path, `{"metadata":{"name":"big"},"data":{"a":"`+strings.Repeat("x", 1<<20+1)+`"}}`), 422, map[string]string{
+			"message": `"ConfigMap \"big\" is invalid: []: Too long: may not be more than 1048576 bytes"`,
+			"details": `{"name":"big","kind":"ConfigMap","causes":[{"reason":"FieldValueTooLong","message":"Too long: may not be more than 1048576 bytes","field":"[]"}]}`})
+	})
+	t.Run("an immutable ConfigMap refuses a new value and a mutable flag", func(t *testing.T) {
+		ks.must(201, "POST", path, `{"metadata":{"name":"frozen"},"immutable":true,"data":{"a":"1"}}`)
+		kubeSays(t, ks.do("PUT", path+"/frozen", `{"metadata":{"name":"frozen"},"data":{"a":"2"}}`), 422, map[string]string{
+			"message": "\"ConfigMap \\\"frozen\\\" is invalid: [immutable: Forbidden: field is immutable when `immutable` is set, data: Forbidden: field is immutable when `immutable` is set]\""})
+		ks.must(200, "PATCH", path+"/frozen", `{"metadata":{"labels":{"a":"b"}}}`, "Content-Type", "application/merge-patch+json")
+	})
+}

@@ -169,9 +169,13 @@ func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOpti
 		// As in kube, the kind's preparation follows field tracking and
 		// mutating admission: what it sets is nobody's field.
 		strategy.PrepareForCreate(w, obj)
-		errs := append(validateObjectMeta(obj, q.res, q.info.Namespace), schemaErrs...)
+		errs := append(q.res.createMetaErrors(obj), schemaErrs...)
 		errs = append(errs, strategy.Validate(w, obj)...)
-		if errs = append(errs, q.res.validateSchema(obj)...); len(errs) > 0 {
+		errs = append(errs, q.res.validateSchema(obj)...)
+		if len(errs) == 0 {
+			errs = q.res.genericMetaErrors(obj) // kube's registry checks, after the kind's
+		}
+		if len(errs) > 0 {
 			return meta.Invalid(q.gk(), obj.Name(), errs)
 		}
 		return nil
@@ -411,15 +415,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 	}
 	next = q.trackUpdate(old, next)
 	validate := func() error {
-		var errs meta.FieldErrors
-		if old.DeletionTimestamp() != "" {
-			if added := newFinalizers(old.Finalizers(), next.Finalizers()); len(added) > 0 {
-				errs = append(errs, meta.FieldError{Type: meta.ErrorForbidden, Field: "metadata.finalizers",
-					Detail: fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v",
-						added)})
-			}
-		}
-		errs = append(errs, validateObjectMeta(next, q.res, q.info.Namespace)...)
+		errs := q.res.updateMetaErrors(next, old)
 		errs = append(errs, schemaErrs...)
 		errs = append(errs, strategy.ValidateUpdate(w, next, old)...)
 		if errs = append(errs, q.res.validateSchema(next)...); len(errs) > 0 {
