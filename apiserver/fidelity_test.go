@@ -613,3 +613,34 @@ func TestConfigMapValidation(t *testing.T) {
 		ks.must(200, "PATCH", path+"/frozen", `{"metadata":{"labels":{"a":"b"}}}`, "Content-Type", "application/merge-patch+json")
 	})
 }
+
+// A create that conflicts while it has a generateName, its name generated
+// or given, is kube's GenerateNameConflict; a long generateName is cut to
+// 58 characters before the suffix.
+func TestGenerateNameConflictAndLength(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	ks.must(201, "POST", path, `{"metadata":{"name":"cm-b"}}`)
+	for _, query := range []string{"", "?dryRun=All"} {
+		t.Run("a name with a generateName"+query, func(t *testing.T) {
+			a := ks.do("POST", path+query, `{"metadata":{"name":"cm-b","generateName":"gen-"}}`)
+			kubeSays(t, a, 409, map[string]string{"reason": `"AlreadyExists"`,
+				"message": `"configmaps \"cm-b\" already exists, the server was not able to generate a unique name for the object"`,
+				"details": `{"name":"cm-b","kind":"configmaps","retryAfterSeconds":1}`})
+			assert.Equal(t, "1", a.header.Get("Retry-After"))
+		})
+	}
+	t.Run("a name without generateName is the plain AlreadyExists", func(t *testing.T) {
+		a := ks.do("POST", path, `{"metadata":{"name":"cm-b"}}`)
+		kubeSays(t, a, 409, map[string]string{"details": `{"name":"cm-b","kind":"configmaps"}`})
+		assert.Empty(t, a.header.Get("Retry-After"))
+	})
+	t.Run("a 71-character generateName keeps 58", func(t *testing.T) {
+		prefix := strings.Repeat("g", 71)
+		a := ks.must(201, "POST", path, `{"metadata":{"generateName":"`+prefix+`"}}`)
+		name, _ := at(a.body, "metadata.name")
+		assert.Len(t, name, 63)
+		assert.True(t, strings.HasPrefix(name.(string), prefix[:58]))
+		kubeSays(t, a, 201, map[string]string{"metadata.generateName": strconv.Quote(prefix)})
+	})
+}

@@ -118,6 +118,11 @@ func (q *request) create() {
 		if errors.Is(err, store.ErrExists) && generated && attempt < generateNameAttempts {
 			continue
 		}
+		if errors.Is(err, store.ErrExists) && next.GenerateName() != "" {
+			// kube words any conflict of an object with a generateName so,
+			// its name generated or not.
+			err = meta.GenerateNameConflict(q.gr(), next.Name())
+		}
 		if err != nil {
 			q.fail(storeError(err, q.gr(), next.Name()))
 			return
@@ -219,8 +224,11 @@ func (q *request) checkNamespace(obj meta.Object) error {
 // generating its name from generateName when it has none.
 func (q *request) prepareForCreate(obj meta.Object) {
 	m := obj.MetadataForWrite()
-	if obj.Name() == "" && obj.GenerateName() != "" {
-		m["name"] = obj.GenerateName() + randomSuffix()
+	if prefix := obj.GenerateName(); obj.Name() == "" && prefix != "" {
+		if len(prefix) > maxGeneratedNamePrefix {
+			prefix = prefix[:maxGeneratedNamePrefix]
+		}
+		m["name"] = prefix + randomSuffix()
 	}
 	m["uid"] = newUID()
 	m["creationTimestamp"] = meta.FormatTime(q.s.now())
@@ -474,6 +482,10 @@ func newFinalizers(old, next []string) []string {
 	}
 	return added
 }
+
+// maxGeneratedNamePrefix is how much of a generateName kube keeps, so that
+// a generated name fits a DNS label (58 + 5 = 63).
+const maxGeneratedNamePrefix = 58
 
 // randomSuffix is the 5-character suffix kube appends to generateName,
 // drawn from its alphabet without vowels or confusable characters.

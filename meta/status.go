@@ -133,6 +133,16 @@ func AlreadyExists(gr GroupResource, name string) *Status {
 		fmt.Sprintf("%s %q already exists", gr, name), objectDetails(gr, name))
 }
 
+// GenerateNameConflict is the AlreadyExists of a create whose name came
+// from generateName (or that gave generateName with a name): kube asks the
+// client to retry after a second.
+func GenerateNameConflict(gr GroupResource, name string) *Status {
+	d := objectDetails(gr, name)
+	d.RetryAfterSeconds = 1
+	return failure(http.StatusConflict, ReasonAlreadyExists,
+		fmt.Sprintf("%s %q already exists, the server was not able to generate a unique name for the object", gr, name), d)
+}
+
 // Conflict is 409: `Operation cannot be fulfilled on configmaps "x": why`.
 func Conflict(gr GroupResource, name, why string) *Status {
 	return failure(http.StatusConflict, ReasonConflict,
