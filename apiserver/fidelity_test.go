@@ -644,3 +644,38 @@ func TestGenerateNameConflictAndLength(t *testing.T) {
 		kubeSays(t, a, 201, map[string]string{"metadata.generateName": strconv.Quote(prefix)})
 	})
 }
+
+// What kube's typed encoding omits is not stored: empty metadata values of
+// every kind, empty optional maps and lists of built-in kinds; nor tracked.
+func TestEmptyValuesKubeOmitsAreNotStored(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	t.Run("a ConfigMap's empty metadata, data and binaryData", func(t *testing.T) {
+		kubeSays(t, ks.do("POST", path, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"e1","labels":{},"annotations":{},"finalizers":[],"generateName":""},"data":{},"binaryData":{}}`),
+			201, map[string]string{"data": absent, "binaryData": absent, "metadata.labels": absent, "metadata.annotations": absent,
+				"metadata.finalizers": absent, "metadata.generateName": absent, "metadata.managedFields": absent})
+	})
+	t.Run("a merge patch that empties the labels leaves none, tracked by nobody", func(t *testing.T) {
+		ks.must(201, "POST", path, `{"metadata":{"name":"p1","labels":{"app":"web"}},"data":{"k3":"v"}}`)
+		kubeSays(t, ks.do("PATCH", path+"/p1", `{"data":{"k3":"m1"},"metadata":{"labels":{"app":null}}}`, "Content-Type", "application/merge-patch+json"),
+			200, map[string]string{"metadata.labels": absent, "data": `{"k3":"m1"}`,
+				"metadata.managedFields.0.fieldsV1": `{"f:data":{".":{},"f:k3":{}}}`})
+	})
+	t.Run("a merge patch of empty labels onto none changes nothing", func(t *testing.T) {
+		before := ks.must(200, "GET", path+"/p1", "")
+		after := ks.must(200, "PATCH", path+"/p1", `{"metadata":{"labels":{}}}`, "Content-Type", "application/merge-patch+json")
+		rv1, _ := at(before.body, "metadata.resourceVersion")
+		rv2, _ := at(after.body, "metadata.resourceVersion")
+		assert.Equal(t, rv1, rv2)
+	})
+	t.Run("a strategic merge patch deleting data leaves none", func(t *testing.T) {
+		kubeSays(t, ks.do("PATCH", path+"/p1", `{"data":{"$patch":"delete"}}`, "Content-Type", "application/strategic-merge-patch+json"),
+			200, map[string]string{"data": absent, "metadata.managedFields.0.fieldsV1": absent})
+	})
+	t.Run("a custom resource drops empty metadata but keeps its own empty values", func(t *testing.T) {
+		ks.must(201, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.fid.example.com"},"spec":{"group":"fid.example.com","scope":"Namespaced","names":{"plural":"widgets","kind":"Widget"},"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}`)
+		kubeSays(t, ks.do("POST", "/apis/fid.example.com/v1/namespaces/default/widgets", `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":{"name":"w1","labels":{},"annotations":{},"finalizers":[]},"spec":{"m":{},"l":[]}}`),
+			201, map[string]string{"spec": `{"m":{},"l":[]}`, "metadata.labels": absent, "metadata.finalizers": absent,
+				"metadata.managedFields.0.fieldsV1": `{"f:spec":{".":{},"f:l":{},"f:m":{}}}`})
+	})
+}

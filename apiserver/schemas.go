@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -56,8 +57,16 @@ func (r *Resource) bodyProblems(obj meta.Object, body func() []byte, duplicates 
 // nulls their Go types cannot hold and are validated before defaulting
 // (their zero-value defaults would otherwise satisfy `required`), so their
 // schema errors are returned here.
+//
+// Last, what kube's encoding of the object would omit is dropped (omitEmpty).
 func (r *Resource) applyDefaults(obj meta.Object) meta.FieldErrors {
-	defer r.strategy().Default(obj)
+	errs := r.schemaDefaults(obj)
+	r.strategy().Default(obj)
+	r.omitEmpty(obj)
+	return errs
+}
+
+func (r *Resource) schemaDefaults(obj meta.Object) meta.FieldErrors {
 	if r.Schema == nil {
 		return nil
 	}
@@ -69,6 +78,98 @@ func (r *Resource) applyDefaults(obj meta.Object) meta.FieldErrors {
 	errs := r.Schema.Validate(obj)
 	r.Schema.Default(obj)
 	return errs
+}
+
+// omitEmpty drops, in place, the empty values kube would not store because
+// it holds the object in a Go type whose JSON fields are omitempty:
+//
+//   - in the metadata of every kind (kube decodes even a custom resource's
+//     metadata into its typed ObjectMeta): empty strings, maps and lists,
+//     nulls, and generation 0 (not managedFields, whose empty list in a
+//     request asks field tracking to start over);
+//   - in a built-in kind, empty maps and lists of the fields its schema
+//     does not require (Kubernetes' API conventions give every optional
+//     map and slice omitempty): `data: {}`, `labels: {}` after a merge
+//     patch removed the last label.
+//
+// Empty strings and zeros outside metadata are kept: the schema does not
+// tell a Go string from a *string. A custom resource keeps everything else
+// as sent, as kube's unstructured objects do.
+func (r *Resource) omitEmpty(obj meta.Object) {
+	if md, ok := obj["metadata"].(map[string]any); ok {
+		for k, v := range md {
+			if k != "managedFields" && k != "creationTimestamp" && (isEmptyValue(v) || k == "generation" && v == int64(0)) {
+				delete(md, k)
+			}
+		}
+	}
+	if r.customResource || r.Schema == nil {
+		return
+	}
+	for k, v := range obj {
+		if ps, ok := r.Schema.Properties[k]; ok && k != "metadata" {
+			if isEmptyCollection(v) && !slices.Contains(r.Schema.Required, k) && collectionSchema(ps) {
+				delete(obj, k)
+				continue
+			}
+			omitEmptyIn(v, ps)
+		}
+	}
+}
+
+// omitEmptyIn applies the built-in kinds' rule of omitEmpty below v.
+func omitEmptyIn(v any, s *schema.Schema) {
+	switch t := v.(type) {
+	case map[string]any:
+		if len(s.Properties) == 0 {
+			if vs := s.AdditionalPropertiesSchema(); vs != nil {
+				for _, e := range t {
+					omitEmptyIn(e, vs)
+				}
+			}
+			return
+		}
+		for k, e := range t {
+			ps, ok := s.Properties[k]
+			if !ok {
+				continue
+			}
+			if isEmptyCollection(e) && !slices.Contains(s.Required, k) && collectionSchema(ps) {
+				delete(t, k)
+				continue
+			}
+			omitEmptyIn(e, ps)
+		}
+	case []any:
+		if items := s.ItemSchema(); items != nil {
+			for _, e := range t {
+				omitEmptyIn(e, items)
+			}
+		}
+	}
+}
+
+// collectionSchema reports a Go map or slice: an array, or an object whose
+// keys are free (additionalProperties) rather than a struct's fields.
+func collectionSchema(s *schema.Schema) bool {
+	return s.Type == "array" || s.Type == "object" && len(s.Properties) == 0 && s.AdditionalPropertiesSchema() != nil
+}
+
+func isEmptyCollection(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		return len(t) == 0
+	case []any:
+		return len(t) == 0
+	}
+	return false
+}
+
+func isEmptyValue(v any) bool {
+	if s, ok := v.(string); ok {
+		return s == ""
+	}
+	return v == nil || isEmptyCollection(v)
 }
 
 // typedDecodeError is how kube-apiserver answers a value of the wrong JSON
