@@ -163,7 +163,7 @@ func (q *request) patch() {
 	// an object to patch.
 	allowCreate := q.applying && q.info.Subresource == ""
 	q.respondUpdate(q.updateObject(wo, allowCreate, func(cur *store.Object) (meta.Object, error) {
-		if cur == nil && !q.applying {
+		if cur == nil && !allowCreate {
 			return nil, store.ErrNotFound
 		}
 		obj, patched, err := apply(cur)

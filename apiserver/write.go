@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -265,7 +266,13 @@ func (q *request) update() {
 		return
 	}
 	allowCreate := q.res.AllowCreateOnUpdate && q.info.Subresource == ""
+	uid := obj.UID()
 	q.respondUpdate(q.updateObject(wo, allowCreate, func(cur *store.Object) (meta.Object, error) {
+		// kube's storage checks the body's uid as a precondition before
+		// anything else, a missing object included.
+		if uid != "" && (cur == nil || cur.Data().UID() != uid) {
+			return nil, q.uidPreconditionFailed(cur, uid)
+		}
 		return obj.DeepCopy(), nil // the update may be retried: never change obj itself
 	}))
 }
@@ -308,12 +315,12 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 	key := q.res.key(q.info.Namespace, q.info.Name)
 	created := false
 	tryUpdate := func(cur *store.Object) (meta.Object, error) {
-		if cur == nil && !allowCreate {
-			return nil, store.ErrNotFound
-		}
 		obj, err := next(cur)
 		if err != nil {
 			return nil, err
+		}
+		if cur == nil && !allowCreate {
+			return nil, store.ErrNotFound
 		}
 		if cur == nil {
 			created = true
@@ -330,7 +337,9 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 		if wo.dryRun {
 			return q.dryRunUpdate(key, tryUpdate, &created)
 		}
-		stored, err := q.s.store.Update(ctx, key, store.UpdateOptions{AllowCreate: allowCreate}, tryUpdate)
+		// The store calls tryUpdate for a missing object too: preconditions are
+		// checked before NotFound, which tryUpdate answers.
+		stored, err := q.s.store.Update(ctx, key, store.UpdateOptions{AllowCreate: true}, tryUpdate)
 		var last *lastFinalizerRemoved
 		if errors.As(err, &last) {
 			// kube deletes the object instead of storing the finalizer-free
@@ -347,6 +356,25 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 		}
 		return stored, created, err
 	}
+}
+
+// uidPreconditionFailed is kube's answer to an update whose body's uid is
+// not the stored object's (or there is none): its storage's precondition
+// error, as a Conflict.
+func (q *request) uidPreconditionFailed(cur *store.Object, uid string) error {
+	storedUID, rv := "", "0"
+	if cur != nil {
+		storedUID, rv = cur.Data().UID(), cur.Data().ResourceVersion()
+	}
+	key := "/registry/" + q.res.Plural + "/"
+	if q.res.customResource {
+		key = "/registry/" + q.res.Group + "/" + q.res.Plural + "/"
+	}
+	if q.info.Namespace != "" {
+		key += q.info.Namespace + "/"
+	}
+	return meta.Conflict(q.gr(), q.info.Name, fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s%s, ResourceVersion: %s, "+
+		"AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", key, q.info.Name, rv, uid, storedUID))
 }
 
 // lastFinalizerRemoved stops an update that leaves an object being
@@ -393,8 +421,17 @@ func (q *request) dryRunUpdate(key string, tryUpdate store.UpdateFunc, created *
 // nothing changes.
 func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, wo writeOptions) (meta.Object, error) {
 	rv := next.ResourceVersion()
-	if rv != "" && rv != old.ResourceVersion() {
-		return nil, meta.ConflictModified(q.gr(), q.info.Name)
+	if rv != "" {
+		// kube's storage reads the version as a number; one it cannot read
+		// fails the update as its internal error.
+		sent, err := strconv.ParseUint(rv, 10, 64)
+		if err != nil {
+			return nil, &meta.Status{Kind: "Status", APIVersion: "v1", Status: "Failure", Code: http.StatusInternalServerError,
+				Message: err.Error()}
+		}
+		if cur, _ := strconv.ParseUint(old.ResourceVersion(), 10, 64); sent != cur {
+			return nil, meta.ConflictModified(q.gr(), q.info.Name)
+		}
 	}
 	if rv == "" && q.res.customResource && q.r.Method == http.MethodPut {
 		// Custom resources do not allow unconditional updates.
