@@ -706,3 +706,30 @@ func TestUpdatePreconditionsAsKubesStorageChecksThem(t *testing.T) {
 		ks.must(404, "PUT", path+"/missing", `{"metadata":{"name":"missing","resourceVersion":"abc"}}`)
 	})
 }
+
+// as=PartialObjectMetadata is chosen from Accept whether the request reads a
+// list or not, and a list then refuses it with 406 (and the reverse); an
+// empty PartialObjectMetadataList has null items.
+func TestPartialObjectMetadataAsKubeNegotiatesIt(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	ks.must(201, "POST", path, `{"metadata":{"name":"cm-c"}}`)
+	t.Run("a list asked for PartialObjectMetadata is a 406, even with a fallback", func(t *testing.T) {
+		for _, accept := range []string{"application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io",
+			"application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io, application/json"} {
+			kubeSays(t, ks.do("GET", path, "", "Accept", accept), 406, map[string]string{"reason": `"NotAcceptable"`, "details": absent,
+				"message": `"you requested PartialObjectMetadata, but the requested object is a list (*core.ConfigMapList)"`})
+		}
+	})
+	t.Run("an object asked for PartialObjectMetadataList is a 406", func(t *testing.T) {
+		ks.must(201, "POST", "/apis/apps/v1/namespaces/default/deployments", `{"metadata":{"name":"x"},"spec":{"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}}`)
+		kubeSays(t, ks.do("GET", "/apis/apps/v1/namespaces/default/deployments/x", "", "Accept", "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io"),
+			406, map[string]string{"message": `"you requested PartialObjectMetadataList, but the requested object is not a list (*apps.Deployment)"`})
+		kubeSays(t, ks.do("GET", path+"/cm-c", "", "Accept", "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io"),
+			406, map[string]string{"message": `"you requested PartialObjectMetadataList, but the requested object is not a list (*core.ConfigMap)"`})
+	})
+	t.Run("an empty PartialObjectMetadataList has null items", func(t *testing.T) {
+		a := ks.do("GET", path+"?labelSelector=nothing%3Dhere", "", "Accept", "application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io")
+		kubeSays(t, a, 200, map[string]string{"kind": `"PartialObjectMetadataList"`, "items": "null"})
+	})
+}

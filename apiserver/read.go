@@ -64,7 +64,7 @@ func queryParam(r *http.Request, name string) string {
 // writeTable answers with a Table or PartialObjectMetadata when the client
 // asked for one, and reports whether it did (or failed trying).
 func (q *request) writeTable(items []*store.Object, lm meta.ListMeta) bool {
-	tr, err := q.s.wantsTable(q.r, q.info.Verb)
+	tr, err := q.s.wantsTable(q.r, q.info.Verb, q.res)
 	if err != nil {
 		q.fail(err)
 		return true
