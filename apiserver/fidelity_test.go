@@ -733,3 +733,34 @@ func TestPartialObjectMetadataAsKubeNegotiatesIt(t *testing.T) {
 		kubeSays(t, a, 200, map[string]string{"kind": `"PartialObjectMetadataList"`, "items": "null"})
 	})
 }
+
+// A JSON patch is applied as kube's library (json-patch v4) applies it: any
+// list of operations decodes, one it cannot apply is the generic 422, and a
+// replace of a member an object lacks adds it.
+func TestJSONPatchAsKubesLibraryAppliesIt(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	ks.must(201, "POST", path, `{"metadata":{"name":"jp","finalizers":["example.com/hold"]},"data":{"k1":"a"}}`)
+	ks.must(200, "DELETE", path+"/jp", "")
+	const generic = `"the server rejected our request due to an error in our request"`
+	tests := []struct {
+		name, patch string
+		code        int
+		want        map[string]string
+	}{
+		{"an unknown operation does not apply", `[{"op":"frob","path":"/data/k1","value":"x"}]`, 422, map[string]string{"message": generic, "details": "{}"}},
+		{"an operation without path does not apply", `[{"op":"add"}]`, 422, map[string]string{"message": generic}},
+		{"an element that is no operation is a BadRequest", `[1]`, 400, map[string]string{
+			"message": `"error decoding patch: json: cannot unmarshal number into Go value of type handlers.jsonPatchOp"`}},
+		{"re-adding the finalizers an object being deleted has is no new finalizer", `[{"op":"add","path":"/metadata/finalizers","value":["example.com/hold"]}]`,
+			200, map[string]string{"metadata.finalizers": `["example.com/hold"]`}},
+		{"a replace of a missing data key adds it", `[{"op":"replace","path":"/data/k2","value":"v1"}]`, 200, map[string]string{"data": `{"k1":"a","k2":"v1"}`}},
+		{"a replace under a missing object does not apply", `[{"op":"replace","path":"/nope/k3","value":"v1"}]`, 422, map[string]string{"message": generic}},
+		{"a remove of a missing key does not apply", `[{"op":"remove","path":"/data/zz"}]`, 422, map[string]string{"message": generic}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kubeSays(t, ks.do("PATCH", path+"/jp", tt.patch, "Content-Type", "application/json-patch+json"), tt.code, tt.want)
+		})
+	}
+}

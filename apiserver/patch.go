@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
@@ -65,7 +69,14 @@ func (q *request) patch() {
 	case jsonPatchType:
 		p, err := jsonpatch.DecodePatch(body)
 		if err != nil {
-			apply = patchError(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", jsonSyntaxError(body))))
+			if syntaxErr := jsonSyntaxError(body); syntaxErr != nil {
+				apply = patchError(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", syntaxErr)))
+			} else {
+				// A list of operations the library refuses (an unknown op, a
+				// missing path): kube's decoder takes any, and applying it
+				// fails.
+				apply = patchError(patchFailed(err))
+			}
 			break
 		}
 		apply = q.bytePatch(func(current []byte) (out []byte, err error) {
@@ -77,7 +88,7 @@ func (q *request) patch() {
 					out, err = nil, patchFailed(fmt.Errorf("%v", r))
 				}
 			}()
-			if out, err = p.Apply(current); err != nil {
+			if out, err = applyJSONPatch(p, current); err != nil {
 				return nil, patchFailed(err)
 			}
 			return out, nil
@@ -201,6 +212,74 @@ func (q *request) patch() {
 	}))
 }
 
+// applyJSONPatch applies a JSON patch as kube's library
+// (evanphx/json-patch v4) does. Where it parts from v5, clients meet one
+// difference: a replace of a member an object lacks adds it (v5 refuses).
+// The patch is applied whole first; only when that fails and it has a
+// replace is it applied again operation by operation, each such replace
+// made an add.
+func applyJSONPatch(p jsonpatch.Patch, doc []byte) ([]byte, error) {
+	out, err := p.Apply(doc)
+	if err == nil || !slices.ContainsFunc(p, func(op jsonpatch.Operation) bool { return op.Kind() == "replace" }) {
+		return out, err
+	}
+	for _, op := range p {
+		next, err := jsonpatch.Patch{op}.Apply(doc)
+		if err != nil && op.Kind() == "replace" && missingObjectMember(doc, op) {
+			add := maps.Clone(op)
+			kind := json.RawMessage(`"add"`)
+			add["op"] = &kind
+			next, err = jsonpatch.Patch{add}.Apply(doc)
+		}
+		if err != nil {
+			return nil, err
+		}
+		doc = next
+	}
+	return doc, nil
+}
+
+// missingObjectMember reports whether op's path names a member missing
+// from an object of doc, finding the object as kube's JSON patch library
+// does (the path's first segment is dropped, so "data/k1" names the top
+// level's k1).
+func missingObjectMember(doc []byte, op jsonpatch.Operation) bool {
+	path, err := op.Path()
+	if err != nil {
+		return false
+	}
+	segments := strings.Split(path, "/")
+	if len(segments) < 2 {
+		return false
+	}
+	cur, err := codec.DecodeValue(doc)
+	if err != nil {
+		return false
+	}
+	unescape := strings.NewReplacer("~1", "/", "~0", "~")
+	for _, seg := range segments[1 : len(segments)-1] {
+		seg = unescape.Replace(seg)
+		switch c := cur.(type) {
+		case map[string]any:
+			cur = c[seg]
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(c) {
+				return false
+			}
+			cur = c[i]
+		default:
+			return false
+		}
+	}
+	obj, ok := cur.(map[string]any)
+	if !ok {
+		return false
+	}
+	_, exists := obj[unescape.Replace(segments[len(segments)-1])]
+	return !exists
+}
+
 // patchError is the apply of a patch body that cannot be decoded: kube
 // decodes the body when it applies it to the object it has read, so the
 // error comes after the object's lookup (a 404 first).
@@ -252,17 +331,21 @@ func patchFailed(error) error {
 }
 
 // jsonSyntaxError is how kube's decoder words a JSON patch document that
-// is not a list of operations.
+// is not a list of operations; nil when it is one.
 func jsonSyntaxError(body []byte) error {
 	var ops []map[string]any
 	if err := json.Unmarshal(body, &ops); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
-			return fmt.Errorf("json: cannot unmarshal %s into Go value of type []handlers.jsonPatchOp", typeErr.Value)
+			target := "[]handlers.jsonPatchOp" // the document is not a list
+			if typeErr.Type.Kind() == reflect.Map {
+				target = "handlers.jsonPatchOp" // an element is not an operation
+			}
+			return fmt.Errorf("json: cannot unmarshal %s into Go value of type %s", typeErr.Value, target)
 		}
 		return err
 	}
-	return errors.New("invalid JSON patch")
+	return nil
 }
 
 func contains(list []string, s string) bool {
