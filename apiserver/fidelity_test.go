@@ -764,3 +764,24 @@ func TestJSONPatchAsKubesLibraryAppliesIt(t *testing.T) {
 		})
 	}
 }
+
+// A write's options are validated all at once, in kube's order: force (any
+// value, on a non-apply patch) or a missing fieldManager for apply, the
+// fieldManager, dryRun, fieldValidation.
+func TestWriteOptionsAreValidatedAtOnce(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	tests := []struct{ name, method, path, contentType, message string }{
+		{"force=false on a merge patch is forbidden, with a bad dryRun", "PATCH", path + "/cm-c?dryRun=&force=false", "application/merge-patch+json",
+			`PatchOptions.meta.k8s.io "" is invalid: [force: Forbidden: may not be specified for non-apply patch, dryRun: Unsupported value: []string{""}: supported values: "All"]`},
+		{"a create's three bad options", "POST", path + "?dryRun=Bogus&fieldValidation=Bogus&fieldManager=a%01b", "application/json",
+			`CreateOptions.meta.k8s.io "" is invalid: [fieldManager: Invalid value: "a\x01b": invalid character U+0001 (at position 1), dryRun: Unsupported value: []string{"Bogus"}: supported values: "All", fieldValidation: Unsupported value: "Bogus": supported values: "", "Ignore", "Strict", "Warn"]`},
+		{"an apply without fieldManager, with a bad dryRun", "PATCH", path + "/cm-c?dryRun=x", "application/apply-patch+yaml",
+			`PatchOptions.meta.k8s.io "" is invalid: [fieldManager: Required value: is required for apply patch, dryRun: Unsupported value: []string{"x"}: supported values: "All"]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kubeSays(t, ks.do(tt.method, tt.path, `{}`, "Content-Type", tt.contentType), 422, map[string]string{"message": strconv.Quote(tt.message)})
+		})
+	}
+}

@@ -35,11 +35,7 @@ var patchTypes = []string{jsonPatchType, mergePatchType, applyPatchType, strateg
 // so no concurrent update is lost. A patch that sets
 // metadata.resourceVersion only applies to that version (409 otherwise).
 func (q *request) patch() {
-	wo, err := q.writeOptions("PatchOptions")
-	if err != nil {
-		q.fail(err)
-		return
-	}
+
 	ct, _ := codec.ParseMediaType(q.r.Header.Get("Content-Type"))
 	patchType := ct.MediaType()
 	supported := q.supportedPatchTypes()
@@ -52,9 +48,10 @@ func (q *request) patch() {
 		return
 	}
 	body, err := q.readBody()
+	var wo writeOptions
 	if err == nil {
 		q.applying = patchType == applyPatchType
-		q.mo, err = q.managerOptions("PatchOptions", q.applying)
+		wo, err = q.requestOptions("PatchOptions", q.applying)
 	}
 	if err != nil {
 		q.fail(err)

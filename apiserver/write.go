@@ -23,17 +23,41 @@ type writeOptions struct {
 	fieldValidation string // Ignore, Warn or Strict
 }
 
-// writeOptions parses dryRun, which kube-apiserver validates as part of the
-// verb's options object (CreateOptions, UpdateOptions, PatchOptions,
-// DeleteOptions): anything but "All" is 422 Invalid.
+// writeOptions parses dryRun and fieldValidation, which kube-apiserver
+// validates as part of the verb's options object (CreateOptions,
+// UpdateOptions, PatchOptions): a dryRun other than "All", or an unknown
+// fieldValidation, is 422 Invalid.
 func (q *request) writeOptions(optionsKind string) (writeOptions, error) {
+	opts, errs := q.parseWriteOptions()
+	if len(errs) > 0 {
+		return opts, meta.Invalid(meta.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "", errs)
+	}
+	q.wo = opts
+	return opts, nil
+}
+
+// requestOptions reads and validates a write's options, its writer's
+// included (q.mo), as kube's Validate{Create,Update,Patch}Options do: every
+// problem at once, in kube's order (force, or a missing fieldManager for
+// apply; the fieldManager; dryRun; fieldValidation).
+func (q *request) requestOptions(optionsKind string, apply bool) (writeOptions, error) {
+	mo, errs := q.managerOptions(apply)
+	opts, werrs := q.parseWriteOptions()
+	if errs = append(errs, werrs...); len(errs) > 0 {
+		return opts, meta.Invalid(meta.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "", errs)
+	}
+	q.mo, q.wo = mo, opts
+	return opts, nil
+}
+
+func (q *request) parseWriteOptions() (writeOptions, meta.FieldErrors) {
 	var opts writeOptions
+	var errs meta.FieldErrors
 	values := q.r.URL.Query()["dryRun"]
 	for _, v := range values {
 		if v != "All" {
-			return opts, meta.Invalid(meta.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "", meta.FieldErrors{{
-				Type: meta.ErrorNotSupported, Field: "dryRun", Value: values, Detail: `supported values: "All"`,
-			}})
+			errs = append(errs, meta.FieldError{Type: meta.ErrorNotSupported, Field: "dryRun", Value: values, Detail: `supported values: "All"`})
+			break
 		}
 	}
 	opts.dryRun = len(values) > 0
@@ -43,15 +67,10 @@ func (q *request) writeOptions(optionsKind string) (writeOptions, error) {
 	case "Ignore", "Strict":
 		opts.fieldValidation = fv
 	default:
-		if optionsKind != "DeleteOptions" {
-			return opts, meta.Invalid(meta.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "", meta.FieldErrors{{
-				Type: meta.ErrorNotSupported, Field: "fieldValidation", Value: fv,
-				Detail: `supported values: "", "Ignore", "Strict", "Warn"`,
-			}})
-		}
+		errs = append(errs, meta.FieldError{Type: meta.ErrorNotSupported, Field: "fieldValidation", Value: fv,
+			Detail: `supported values: "", "Ignore", "Strict", "Warn"`})
 	}
-	q.wo = opts
-	return opts, nil
+	return opts, errs
 }
 
 // checkFields applies field validation to the problems found in a request
@@ -76,11 +95,8 @@ func (q *request) checkFields(wo writeOptions, problems []string, patch string) 
 // decodeWrite reads what a create or update starts from: its options, who
 // writes, and the body decoded, pruned and field-validated.
 func (q *request) decodeWrite(optionsKind string) (writeOptions, meta.Object, error) {
-	wo, err := q.writeOptions(optionsKind)
+	wo, err := q.requestOptions(optionsKind, false)
 	if err != nil {
-		return wo, nil, err
-	}
-	if q.mo, err = q.managerOptions(optionsKind, false); err != nil {
 		return wo, nil, err
 	}
 	d, err := q.decodeBody()
