@@ -785,3 +785,31 @@ func TestWriteOptionsAreValidatedAtOnce(t *testing.T) {
 		})
 	}
 }
+
+// A value kube's typed decoding refuses is a 400 before anything else: an
+// update's too, before the object is looked up; metadata that is no object
+// too. Go's decoder names the struct holding the field and its Go type.
+func TestTypedDecodeErrorsComeFirst(t *testing.T) {
+	ks := newKubeServer(t)
+	const prefix = `ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal `
+	tests := []struct{ body, message string }{
+		{`{"metadata":"str"}`, `string into Go struct field ConfigMap.metadata of type v1.ObjectMeta`},
+		{`{"metadata":{"name":"t1","labels":"x"}}`, `string into Go struct field ObjectMeta.metadata.labels of type map[string]string`},
+		{`{"metadata":{"name":"t1"},"data":"x"}`, `string into Go struct field ConfigMap.data of type map[string]string`},
+		{`{"metadata":{"name":"t1"},"data":{"a":1}}`, `number into Go struct field ConfigMap.data of type string`},
+		{`{"metadata":{"name":"t1","finalizers":"x"}}`, `string into Go struct field ObjectMeta.metadata.finalizers of type []string`},
+		{`{"metadata":{"name":5}}`, `number into Go struct field ObjectMeta.metadata.name of type string`},
+		{`{"metadata":{"name":"t1"},"immutable":"yes"}`, `string into Go struct field ConfigMap.immutable of type bool`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.body, func(t *testing.T) {
+			for _, method := range []string{"PUT", "POST"} {
+				path := "/api/v1/namespaces/default/configmaps"
+				if method == "PUT" {
+					path += "/t1" // missing: the 400 comes before the 404
+				}
+				kubeSays(t, ks.do(method, path, tt.body), 400, map[string]string{"message": `"` + prefix + strings.ReplaceAll(tt.message, `"`, `\"`) + `"`})
+			}
+		})
+	}
+}

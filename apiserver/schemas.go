@@ -195,6 +195,29 @@ func (r *Resource) typedDecodeError(errs meta.FieldErrors) error {
 	return nil
 }
 
+// typedDecodeCheck finds, before anything else is done with a request's
+// object of a built-in kind, what kube's decoding into its Go type refuses
+// (400): metadata that is not an object, and, when types is set, any value
+// of the wrong JSON type (an update reports it before looking up the
+// object; a create finds it while defaulting). Nulls the Go types cannot
+// hold are dropped on the way, as applyDefaults would.
+func (r *Resource) typedDecodeCheck(obj meta.Object, types bool) error {
+	if r.customResource || r.Schema == nil {
+		return nil
+	}
+	if md, ok := obj["metadata"]; ok && md != nil {
+		if _, isMap := md.(map[string]any); !isMap {
+			return meta.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: json: cannot unmarshal %s into Go struct field %s.metadata of type v1.ObjectMeta",
+				r.Kind, r.Version, r.Kind, jsonKind(md), r.Kind))
+		}
+	}
+	if !types {
+		return nil
+	}
+	r.Schema.PruneNulls(obj)
+	return r.typedDecodeError(r.Schema.Validate(obj))
+}
+
 // goField names a field path as Go's JSON decoder names the struct field
 // (map keys and list indices dropped) and the Go type its schema maps to.
 func (r *Resource) goField(path string) (string, string) {
@@ -229,11 +252,22 @@ func (r *Resource) goField(path string) (string, string) {
 			goType = "bool"
 		case "object":
 			goType = "map[string]interface {}"
+			if v := s.AdditionalPropertiesSchema(); v != nil && v.Type == "string" {
+				goType = "map[string]string"
+			}
 		case "array":
 			goType = "[]interface {}"
+			if it := s.ItemSchema(); it != nil && it.Type == "string" {
+				goType = "[]string"
+			}
 		}
 	}
-	return r.Kind + "." + strings.Join(names, "."), goType
+	// Go names the struct that holds the field: the kind, or ObjectMeta.
+	owner := r.Kind
+	if len(names) > 1 && names[0] == "metadata" {
+		owner = "ObjectMeta"
+	}
+	return owner + "." + strings.Join(names, "."), goType
 }
 
 // validateSchema checks a custom resource against its schema after

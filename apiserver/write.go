@@ -103,6 +103,9 @@ func (q *request) decodeWrite(optionsKind string) (writeOptions, meta.Object, er
 	if err != nil {
 		return wo, nil, err
 	}
+	if err := q.res.typedDecodeCheck(d.Object, optionsKind == "UpdateOptions"); err != nil {
+		return wo, nil, err
+	}
 	if err := q.checkFields(wo, q.res.bodyProblems(d.Object, func() []byte { return q.body }, d.Duplicates), ""); err != nil {
 		return wo, nil, err
 	}
