@@ -813,3 +813,18 @@ func TestTypedDecodeErrorsComeFirst(t *testing.T) {
 		})
 	}
 }
+
+// A field selector that pins metadata.name reads that one key in a
+// namespace: no pages, so no continue whatever the limit.
+func TestAListPinnedToANameHasNoPages(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	for _, n := range []string{"cm-a", "cm-b", "cm-c"} {
+		ks.must(201, "POST", path, `{"metadata":{"name":"`+n+`"}}`)
+	}
+	kubeSays(t, ks.do("GET", path+"?limit=1&fieldSelector=metadata.name%3Dcm-a", ""), 200, map[string]string{
+		"items.0.metadata.name": `"cm-a"`, "metadata.continue": absent, "metadata.remainingItemCount": absent})
+	a := ks.do("GET", path+"?limit=1&fieldSelector=metadata.name%21%3Dcm-a", "")
+	cont, _ := at(a.body, "metadata.continue")
+	assert.NotEmpty(t, cont, "another selector still pages")
+}

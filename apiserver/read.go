@@ -279,7 +279,15 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 	default:
 		so.Revision, so.Match = opts.revision, store.NotOlderThan
 	}
-	res, err := q.s.store.List(q.r.Context(), prefix, so)
+	listPrefix := prefix
+	if name, ok := opts.fields.RequiresExactMatch("metadata.name"); ok && opts.continueToken == nil &&
+		(!q.res.Namespaced || q.info.Namespace != "") {
+		// A field selector that pins the name reads that one key, as kube's
+		// registry does (its storage lists it without pages: no limit, no
+		// continue).
+		listPrefix, so.Limit = q.res.key(q.info.Namespace, name), 0
+	}
+	res, err := q.s.store.List(q.r.Context(), listPrefix, so)
 	if err != nil {
 		if opts.continueToken != nil {
 			return listPage{}, expiredContinue(err, q.res, opts.continueToken, prefix)
