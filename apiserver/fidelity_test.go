@@ -828,3 +828,64 @@ func TestAListPinnedToANameHasNoPages(t *testing.T) {
 	cont, _ := at(a.body, "metadata.continue")
 	assert.NotEmpty(t, cont, "another selector still pages")
 }
+
+// More of json-patch v4: a member an object lacks reads as null, so a copy
+// from it copies null (a "" in a map of strings) and a test of it for null
+// passes.
+func TestJSONPatchReadsAMissingMemberAsNull(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	ks.must(201, "POST", path, `{"metadata":{"name":"cp"},"data":{"k1":"a"}}`)
+	kubeSays(t, ks.do("PATCH", path+"/cp", `[{"from":"/data/k2","op":"copy","path":"/data/k3"}]`, "Content-Type", "application/json-patch+json"),
+		200, map[string]string{"data": `{"k1":"a","k3":""}`})
+	ks.must(200, "PATCH", path+"/cp", `[{"op":"test","path":"/data/zz","value":null}]`, "Content-Type", "application/json-patch+json")
+	ks.must(422, "PATCH", path+"/cp", `[{"op":"test","path":"/data/zz","value":"x"}]`, "Content-Type", "application/json-patch+json")
+	ks.must(422, "PATCH", path+"/cp", `[{"op":"move","from":"/data/zz","path":"/data/k5"}]`, "Content-Type", "application/json-patch+json")
+}
+
+// A null in a built-in kind's map of strings is the Go zero value, "".
+func TestNullsInTypedMapsAreZeroValues(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	kubeSays(t, ks.do("POST", path, `{"metadata":{"name":"nv","labels":{"x":null}},"data":{"a":null,"b":"x"}}`), 201,
+		map[string]string{"data": `{"a":"","b":"x"}`, "metadata.labels": `{"x":""}`})
+	kubeSays(t, ks.do("PATCH", path+"/nv", `{"data":{"b":null}}`, "Content-Type", "application/merge-patch+json"), 200,
+		map[string]string{"data": `{"a":""}`})
+}
+
+// Field validation of patches as kube's: a strategic merge patch's own
+// duplicate keys are reported, before unknown fields; an apply body is
+// decoded strictly after it is applied (go-yaml's messages, one warning
+// each, or a 400 under Strict).
+func TestPatchFieldValidationAsKubes(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	ks.must(201, "POST", path, `{"metadata":{"name":"la"}}`)
+	t.Run("a strategic merge patch warns of its duplicate keys", func(t *testing.T) {
+		a := ks.must(200, "PATCH", path+"/la?fieldValidation=Warn", `{"data":{"k9":"dup1","k9":"dup2"},"spec":{"x":1}}`,
+			"Content-Type", "application/strategic-merge-patch+json")
+		assert.Equal(t, []string{`299 - "duplicate field \"data.k9\""`, `299 - "unknown field \"spec\""`}, a.header.Values("Warning"))
+	})
+	apply := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: la\n  name: la\ndata:\n  x: \"1\"\n  x: \"2\"\n"
+	t.Run("an apply body's duplicate keys are warnings", func(t *testing.T) {
+		a := ks.must(200, "PATCH", path+"/la?fieldManager=m2", apply, "Content-Type", "application/apply-patch+yaml")
+		assert.Equal(t, []string{`299 - "line 5: key \"name\" already set in map"`, `299 - "line 8: key \"x\" already set in map"`},
+			a.header.Values("Warning"))
+		assert.Empty(t, ks.must(200, "PATCH", path+"/la?fieldManager=m2&fieldValidation=Ignore", apply,
+			"Content-Type", "application/apply-patch+yaml").header.Values("Warning"))
+	})
+	t.Run("and under Strict a BadRequest", func(t *testing.T) {
+		kubeSays(t, ks.do("PATCH", path+"/la?fieldManager=m2&fieldValidation=Strict",
+			"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: la\nkind: ConfigMap\n", "Content-Type", "application/apply-patch+yaml"),
+			400, map[string]string{"message": `"error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 5: key \"kind\" already set in map"`})
+	})
+}
+
+// An exact list of a future resourceVersion is etcd's refusal, at once.
+func TestAnExactListOfAFutureRevisionIsEtcdsError(t *testing.T) {
+	ks := newKubeServer(t)
+	for _, q := range []string{"?resourceVersion=1000000&resourceVersionMatch=Exact", "?resourceVersion=1000000&limit=2"} {
+		kubeSays(t, ks.do("GET", "/api/v1/namespaces/default/configmaps"+q, ""), 500, map[string]string{
+			"reason": absent, "message": `"etcdserver: mvcc: required revision is a future revision"`})
+	}
+}

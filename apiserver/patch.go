@@ -62,6 +62,9 @@ func (q *request) patch() {
 	// JSON (whose document order the warnings follow) or, for strategic
 	// merge, the patch. It is made only when there are problems.
 	var apply func(cur *store.Object) (meta.Object, func() []byte, error)
+	// duplicates are the patch's own duplicate keys that field validation
+	// reports (a strategic merge patch's, as kube decodes it strictly).
+	var duplicates []codec.Field
 	switch patchType {
 	case jsonPatchType:
 		p, err := jsonpatch.DecodePatch(body)
@@ -138,6 +141,7 @@ func (q *request) patch() {
 		// kube reports field problems of a strategic merge against the patch
 		// itself, printed as a Go map.
 		patchDesc := func() []byte { return []byte(fmt.Sprint(map[string]any(patchObj.Object))) }
+		duplicates = patchObj.Duplicates
 		apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
 			out, err := q.s.strategicMerge(q.res, q.res.present(cur).Data(), patchObj.Object)
 			return out, patchDesc, err
@@ -179,7 +183,16 @@ func (q *request) patch() {
 			return nil, err
 		}
 		q.warnings = nil // the patch may be applied again after a conflict
-		problems := q.res.bodyProblems(obj, patched, nil)
+		if q.applying && wo.fieldValidation != "Ignore" {
+			// kube decodes an apply body strictly once it has applied it.
+			if problems, err := codec.YAMLStrictErrors(body); err != nil {
+				if wo.fieldValidation == "Strict" {
+					return nil, meta.BadRequest("error strict decoding YAML: " + err.Error())
+				}
+				q.warnings = append(q.warnings, problems...)
+			}
+		}
+		problems := q.res.bodyProblems(obj, patched, duplicates)
 		text := ""
 		if len(problems) > 0 && patched != nil {
 			text = string(patched())
@@ -210,23 +223,38 @@ func (q *request) patch() {
 }
 
 // applyJSONPatch applies a JSON patch as kube's library
-// (evanphx/json-patch v4) does. Where it parts from v5, clients meet one
-// difference: a replace of a member an object lacks adds it (v5 refuses).
-// The patch is applied whole first; only when that fails and it has a
-// replace is it applied again operation by operation, each such replace
-// made an add.
+// (evanphx/json-patch v4) does. Where v4 parts from v5, it reads a member
+// an object lacks as null instead of failing: a replace of it adds it, a
+// copy from it copies null, and a test of it for null passes. The patch is
+// applied whole first; only when that fails and it has such an operation
+// is it applied again operation by operation, each of those as v4 does it.
 func applyJSONPatch(p jsonpatch.Patch, doc []byte) ([]byte, error) {
 	out, err := p.Apply(doc)
-	if err == nil || !slices.ContainsFunc(p, func(op jsonpatch.Operation) bool { return op.Kind() == "replace" }) {
+	lenient := func(op jsonpatch.Operation) bool {
+		k := op.Kind()
+		return k == "replace" || k == "copy" || k == "test"
+	}
+	if err == nil || !slices.ContainsFunc(p, lenient) {
 		return out, err
 	}
 	for _, op := range p {
 		next, err := jsonpatch.Patch{op}.Apply(doc)
-		if err != nil && op.Kind() == "replace" && missingObjectMember(doc, op) {
-			add := maps.Clone(op)
-			kind := json.RawMessage(`"add"`)
-			add["op"] = &kind
-			next, err = jsonpatch.Patch{add}.Apply(doc)
+		if err != nil && lenient(op) {
+			switch path, _ := op.Path(); op.Kind() {
+			case "replace":
+				if missingObjectMember(doc, path) {
+					next, err = jsonpatch.Patch{withOp(op, "add", nil)}.Apply(doc)
+				}
+			case "copy":
+				if from, ferr := op.From(); ferr == nil && missingObjectMember(doc, from) {
+					null := json.RawMessage("null")
+					next, err = jsonpatch.Patch{withOp(op, "add", &null)}.Apply(doc)
+				}
+			case "test":
+				if v, ok := op["value"]; missingObjectMember(doc, path) && (!ok || v == nil || string(*v) == "null") {
+					next, err = doc, nil
+				}
+			}
 		}
 		if err != nil {
 			return nil, err
@@ -236,15 +264,24 @@ func applyJSONPatch(p jsonpatch.Patch, doc []byte) ([]byte, error) {
 	return doc, nil
 }
 
-// missingObjectMember reports whether op's path names a member missing
+// withOp is op as another operation kind, with another value when value
+// is not nil.
+func withOp(op jsonpatch.Operation, kind string, value *json.RawMessage) jsonpatch.Operation {
+	out := maps.Clone(op)
+	k := json.RawMessage(strconv.Quote(kind))
+	out["op"] = &k
+	delete(out, "from")
+	if value != nil {
+		out["value"] = value
+	}
+	return out
+}
+
+// missingObjectMember reports whether path names a member missing
 // from an object of doc, finding the object as kube's JSON patch library
 // does (the path's first segment is dropped, so "data/k1" names the top
 // level's k1).
-func missingObjectMember(doc []byte, op jsonpatch.Operation) bool {
-	path, err := op.Path()
-	if err != nil {
-		return false
-	}
+func missingObjectMember(doc []byte, path string) bool {
 	segments := strings.Split(path, "/")
 	if len(segments) < 2 {
 		return false

@@ -276,6 +276,12 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 		// most recent: the current snapshot
 	case opts.match == "Exact" || (opts.match == "" && opts.limit > 0):
 		so.Revision, so.Match = opts.revision, store.Exact
+		if so.Revision > q.s.store.Revision() {
+			// kube reads an exact revision from etcd, which refuses a
+			// future one at once; the error reaches the client as is.
+			return listPage{}, &meta.Status{Kind: "Status", APIVersion: "v1", Status: "Failure",
+				Code: http.StatusInternalServerError, Message: "etcdserver: mvcc: required revision is a future revision"}
+		}
 	default:
 		so.Revision, so.Match = opts.revision, store.NotOlderThan
 	}

@@ -74,10 +74,50 @@ func (r *Resource) schemaDefaults(obj meta.Object) meta.FieldErrors {
 		r.Schema.Default(obj)
 		return nil
 	}
-	r.Schema.PruneNulls(obj)
+	r.typedNulls(obj)
 	errs := r.Schema.Validate(obj)
 	r.Schema.Default(obj)
 	return errs
+}
+
+// typedNulls does to a built-in kind's nulls what decoding it into its Go
+// type does: zero values in maps of scalars, the others gone.
+func (r *Resource) typedNulls(obj meta.Object) {
+	zeroNullMapValues(map[string]any(obj), r.Schema)
+	r.Schema.PruneNulls(obj)
+}
+
+// zeroNullMapValues gives the null values of a built-in kind's maps of
+// scalars the zero value of their Go type, as decoding JSON into a Go map
+// does (`data: {"a": null}` is `a: ""`); the other nulls are PruneNulls'.
+func zeroNullMapValues(v any, s *schema.Schema) {
+	m, ok := v.(map[string]any)
+	if !ok || s == nil {
+		if list, isList := v.([]any); isList && s != nil {
+			for _, e := range list {
+				zeroNullMapValues(e, s.ItemSchema())
+			}
+		}
+		return
+	}
+	if len(s.Properties) == 0 {
+		vs := s.AdditionalPropertiesSchema()
+		if vs == nil {
+			return
+		}
+		zero, scalar := map[string]any{"string": "", "integer": int64(0), "number": float64(0), "boolean": false}[vs.Type]
+		for k, e := range m {
+			if e == nil && scalar && !vs.Nullable {
+				m[k] = zero
+				continue
+			}
+			zeroNullMapValues(e, vs)
+		}
+		return
+	}
+	for k, e := range m {
+		zeroNullMapValues(e, s.Properties[k])
+	}
 }
 
 // omitEmpty drops, in place, the empty values kube would not store because
@@ -214,7 +254,7 @@ func (r *Resource) typedDecodeCheck(obj meta.Object, types bool) error {
 	if !types {
 		return nil
 	}
-	r.Schema.PruneNulls(obj)
+	r.typedNulls(obj)
 	return r.typedDecodeError(r.Schema.Validate(obj))
 }
 
