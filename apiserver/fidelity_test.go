@@ -889,3 +889,47 @@ func TestAnExactListOfAFutureRevisionIsEtcdsError(t *testing.T) {
 			"reason": absent, "message": `"etcdserver: mvcc: required revision is a future revision"`})
 	}
 }
+
+// A create that names a resourceVersion is refused by kube's storage (500);
+// a dry run does not reach it and shows the version sent; a create through
+// an update (PUT of a Lease, apply) gets the store's.
+func TestCreateWithAResourceVersion(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	kubeSays(t, ks.do("POST", path, `{"metadata":{"name":"rv1","resourceVersion":"5"}}`), 500, map[string]string{
+		"reason": absent, "message": `"resourceVersion should not be set on objects to be created"`})
+	kubeSays(t, ks.do("POST", path+"?dryRun=All", `{"metadata":{"name":"dr1","resourceVersion":"55"}}`), 201,
+		map[string]string{"metadata.resourceVersion": `"55"`})
+	ks.must(201, "POST", path, `{"metadata":{"name":"rv0","resourceVersion":"0"}}`)
+	ks.must(201, "POST", path, `{"metadata":{"name":"rvabc","resourceVersion":"abc"}}`)
+	a := ks.must(201, "PATCH", path+"/ap1?fieldManager=m2", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"ap1","resourceVersion":"7079"}}`,
+		"Content-Type", "application/apply-patch+yaml")
+	rv, _ := at(a.body, "metadata.resourceVersion")
+	assert.NotEqual(t, "7079", rv)
+	kubeSays(t, ks.do("PATCH", path+"/ap2?fieldManager=m2&dryRun=All", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"ap2","resourceVersion":"7079"}}`,
+		"Content-Type", "application/apply-patch+yaml"), 201, map[string]string{"metadata.resourceVersion": `"7079"`})
+}
+
+// With a name-pinning field selector a limit does not make the list's
+// resourceVersion exact: the object is read as it is now.
+func TestANamePinnedListWithALimitReadsTheCurrentObject(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	first := ks.must(201, "POST", path, `{"metadata":{"name":"before"}}`)
+	ks.must(201, "POST", path, `{"metadata":{"name":"cm-a"}}`)
+	stale, _ := at(first.body, "metadata.resourceVersion")
+	kubeSays(t, ks.do("GET", path+"?limit=500&fieldSelector=metadata.name%3D%3Dcm-a&resourceVersion="+stale.(string), ""), 200,
+		map[string]string{"items.0.metadata.name": `"cm-a"`})
+}
+
+// A merge patch's own duplicate keys are reported first, then the unknown
+// fields of the patched object, in its order.
+func TestMergePatchDuplicatesAreReported(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	ks.must(201, "POST", path, `{"metadata":{"name":"la"}}`)
+	a := ks.must(200, "PATCH", path+"/la?fieldValidation=Warn", `{"spec":{"x":1},"data":{"k9":"dup1","k9":"dup2","k1":"v1"},"apiVersion":"v1","zz":1}`,
+		"Content-Type", "application/merge-patch+json")
+	assert.Equal(t, []string{`299 - "duplicate field \"data.k9\""`, `299 - "unknown field \"spec\""`, `299 - "unknown field \"zz\""`},
+		a.header.Values("Warning"))
+}

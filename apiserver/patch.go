@@ -63,7 +63,8 @@ func (q *request) patch() {
 	// merge, the patch. It is made only when there are problems.
 	var apply func(cur *store.Object) (meta.Object, func() []byte, error)
 	// duplicates are the patch's own duplicate keys that field validation
-	// reports (a strategic merge patch's, as kube decodes it strictly).
+	// reports (a merge or strategic merge patch's: kube decodes them
+	// strictly).
 	var duplicates []codec.Field
 	switch patchType {
 	case jsonPatchType:
@@ -95,6 +96,7 @@ func (q *request) patch() {
 		})
 	case mergePatchType:
 		if d, err := (codec.JSONCodec{}).Decode(body); err == nil {
+			duplicates = d.Duplicates
 			// The usual case, a patch that is an object: merged into a
 			// copy of the decoded object (see mergePatch).
 			merge := func(cur *store.Object) meta.Object {
@@ -192,7 +194,13 @@ func (q *request) patch() {
 				q.warnings = append(q.warnings, problems...)
 			}
 		}
-		problems := q.res.bodyProblems(obj, patched, duplicates)
+		// kube reports the patch's own duplicate keys first, then what the
+		// patched object has that its type does not.
+		problems := make([]string, 0, len(duplicates))
+		for _, d := range duplicates {
+			problems = append(problems, fmt.Sprintf("duplicate field %q", d.Path))
+		}
+		problems = append(problems, q.res.bodyProblems(obj, patched, nil)...)
 		text := ""
 		if len(problems) > 0 && patched != nil {
 			text = string(patched())

@@ -261,6 +261,14 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 	so := store.ListOptions{Limit: int(opts.limit), Filter: filter}
 	so.Index, so.IndexValue = opts.index(q.res)
 	offset := int64(0)
+	listPrefix := prefix
+	name, pinned := opts.fields.RequiresExactMatch("metadata.name")
+	if pinned = pinned && opts.continueToken == nil && (!q.res.Namespaced || q.info.Namespace != ""); pinned {
+		// A field selector that pins the name reads that one key, as kube's
+		// registry does: its storage gets it without pages (no limit, no
+		// continue), and a limit does not make the resourceVersion exact.
+		listPrefix, so.Limit = q.res.key(q.info.Namespace, name), 0
+	}
 	switch {
 	case opts.continueToken != nil:
 		so.Revision, so.Match, so.Start = opts.continueToken.Revision, store.Exact, prefix+opts.continueToken.Start
@@ -274,7 +282,7 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 		so.Limit = 0
 	case opts.resourceVersion == "":
 		// most recent: the current snapshot
-	case opts.match == "Exact" || (opts.match == "" && opts.limit > 0):
+	case opts.match == "Exact" || (opts.match == "" && opts.limit > 0 && !pinned):
 		so.Revision, so.Match = opts.revision, store.Exact
 		if so.Revision > q.s.store.Revision() {
 			// kube reads an exact revision from etcd, which refuses a
@@ -284,14 +292,6 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 		}
 	default:
 		so.Revision, so.Match = opts.revision, store.NotOlderThan
-	}
-	listPrefix := prefix
-	if name, ok := opts.fields.RequiresExactMatch("metadata.name"); ok && opts.continueToken == nil &&
-		(!q.res.Namespaced || q.info.Namespace != "") {
-		// A field selector that pins the name reads that one key, as kube's
-		// registry does (its storage lists it without pages: no limit, no
-		// continue).
-		listPrefix, so.Limit = q.res.key(q.info.Namespace, name), 0
 	}
 	res, err := q.s.store.List(q.r.Context(), listPrefix, so)
 	if err != nil {

@@ -171,6 +171,12 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 		}
 	}
 	key := q.res.key(q.info.Namespace, obj.Name())
+	if rv, err := strconv.ParseUint(obj.ResourceVersion(), 10, 64); err == nil && rv != 0 && !wo.dryRun {
+		// kube's storage refuses a create that names a version, as its
+		// internal error; a dry run does not reach it.
+		return nil, &meta.Status{Kind: "Status", APIVersion: "v1", Status: "Failure", Code: http.StatusInternalServerError,
+			Message: "resourceVersion should not be set on objects to be created"}
+	}
 	if wo.dryRun {
 		if _, err := q.s.store.Get(ctx, key); err == nil {
 			return nil, store.ErrExists
@@ -255,7 +261,9 @@ func (q *request) prepareForCreate(obj meta.Object) {
 	if !q.res.WithoutGeneration {
 		m["generation"] = int64(1)
 	}
-	for _, f := range []string{"resourceVersion", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
+	// resourceVersion stays: a dry run shows the one sent, and a create
+	// refuses it (createObject); the store sets its own.
+	for _, f := range []string{"deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
 		delete(m, f)
 	}
 	if q.res.StatusSubresource {
