@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
@@ -477,7 +476,6 @@ func toAny(list []string) []any {
 }
 
 var (
-	crdKindRE   = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)
 	groupHasDot = regexp.MustCompile(`\.`)
 )
 
@@ -511,32 +509,6 @@ func validateCRD(obj, old meta.Object) meta.FieldErrors {
 		add(meta.ErrorRequired, "spec.scope", nil, "")
 	default:
 		add(meta.ErrorNotSupported, "spec.scope", scope, `supported values: "Cluster", "Namespaced"`)
-	}
-	for _, f := range []struct{ key, value string }{{"plural", plural}, {"singular", str(names, "singular")}} {
-		if f.value == "" && f.key == "plural" {
-			add(meta.ErrorRequired, "spec.names.plural", nil, "")
-			continue
-		}
-		if f.value != "" {
-			for _, m := range schema.DNS1123Label(f.value) {
-				add(meta.ErrorInvalid, "spec.names."+f.key, f.value, m)
-			}
-		}
-	}
-	for _, f := range []string{"kind", "listKind"} {
-		v := str(names, f)
-		if v == "" {
-			if f == "kind" {
-				add(meta.ErrorRequired, "spec.names.kind", nil, "")
-			}
-			continue
-		}
-		if !crdKindRE.MatchString(v) {
-			add(meta.ErrorInvalid, "spec.names."+f, v, "may have mixed case, but should otherwise match: ^[A-Z][a-z0-9]*$")
-		}
-	}
-	if k, lk := str(names, "kind"), str(names, "listKind"); k != "" && k == lk {
-		add(meta.ErrorInvalid, "spec.names.listKind", lk, "kind and listKind may not be the same")
 	}
 	versions, _ := spec["versions"].([]any)
 	if len(versions) == 0 {
@@ -597,6 +569,41 @@ func validateCRD(obj, old meta.Object) meta.FieldErrors {
 	if len(versions) > 0 && storage != 1 {
 		add(meta.ErrorInvalid, "spec.versions", meta.NoValue, "must have exactly one version marked as storage version")
 	}
+	// Names as kube validates them: DNS-1035 labels, kind and listKind
+	// lower-cased first (so "fooxxs5ja" and a lower-case listKind pass).
+	if plural == "" {
+		add(meta.ErrorRequired, "spec.names.plural", nil, "")
+	}
+	if str(names, "kind") == "" {
+		add(meta.ErrorRequired, "spec.names.kind", nil, "")
+	}
+	for _, f := range []string{"plural", "singular", "kind", "listKind"} {
+		v := str(names, f)
+		check := v
+		if f == "kind" || f == "listKind" {
+			check = strings.ToLower(v)
+		}
+		if msgs := schema.DNS1035Label(check); v != "" && len(msgs) > 0 {
+			detail := strings.Join(msgs, ",")
+			if f == "kind" || f == "listKind" {
+				detail = "may have mixed case, but should otherwise match: " + detail
+			}
+			add(meta.ErrorInvalid, "spec.names."+f, v, detail)
+		}
+	}
+	for i, v := range stringsOf(names["shortNames"]) {
+		if msgs := schema.DNS1035Label(v); len(msgs) > 0 {
+			add(meta.ErrorInvalid, fmt.Sprintf("spec.names.shortNames[%d]", i), v, strings.Join(msgs, ","))
+		}
+	}
+	if k, lk := str(names, "kind"), str(names, "listKind"); k != "" && k == lk {
+		add(meta.ErrorInvalid, "spec.names.listKind", lk, "kind and listKind may not be the same")
+	}
+	for i, v := range stringsOf(names["categories"]) {
+		if msgs := schema.DNS1035Label(v); len(msgs) > 0 {
+			add(meta.ErrorInvalid, fmt.Sprintf("spec.names.categories[%d]", i), v, strings.Join(msgs, ","))
+		}
+	}
 	if old != nil {
 		oldSpec, _ := old["spec"].(map[string]any)
 		if og := str(oldSpec, "group"); og != group {
@@ -606,6 +613,5 @@ func validateCRD(obj, old meta.Object) meta.FieldErrors {
 			add(meta.ErrorInvalid, "spec.scope", str(spec, "scope"), "field is immutable")
 		}
 	}
-	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Field < errs[j].Field })
 	return errs
 }

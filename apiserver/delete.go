@@ -1,12 +1,16 @@
 package apiserver
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
 
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
+	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 )
@@ -16,65 +20,195 @@ type deleteOptions struct {
 	writeOptions
 	preconditions      store.Preconditions
 	gracePeriodSeconds *int64
-	propagationPolicy  string
+	propagationPolicy  *string
+	orphanDependents   *bool
 }
 
-// deleteOptions reads DeleteOptions from the body (if any) and the query,
-// the query winning as in kube-apiserver.
+// deleteOptionsGroupKind names DeleteOptions in kube's Invalid errors.
+var deleteOptionsGroupKind = meta.GroupKind{Group: "meta.k8s.io", Kind: "DeleteOptions"}
+
+// deleteOptions reads DeleteOptions as kube-apiserver does: from the body
+// when there is one, and then the query is not read at all; otherwise from
+// the query, whose uid and resourceVersion are preconditions. Then it
+// validates them (422).
+//
+// A body kube cannot decode (bad JSON, a field of the wrong type, another
+// kind) is a 500 in kube-apiserver, an error it did not mean to send; kapi
+// answers 400 BadRequest with kube's message
+// (docs/kube-behaviour/08-fidelity.md, intended differences).
 func (q *request) deleteOptions() (deleteOptions, error) {
 	var opts deleteOptions
-	wo, err := q.writeOptions("DeleteOptions")
-	if err != nil {
-		return opts, err
-	}
-	opts.writeOptions = wo
 	body, err := q.readBody()
 	if err != nil {
 		return opts, err
 	}
+	var dryRun []string
 	if len(body) > 0 {
 		c, ok := q.s.codecs.ForContentType(q.r.Header.Get("Content-Type"))
 		if !ok {
 			return opts, meta.UnsupportedMediaType(q.r.Header.Get("Content-Type"), q.s.codecs.MediaTypes())
 		}
-		d, err := c.Decode(body)
-		if err != nil {
+		if dryRun, err = opts.decodeBody(c, body); err != nil {
 			return opts, meta.BadRequest(err.Error())
 		}
-		o := d.Object
-		if pre, ok := o["preconditions"].(map[string]any); ok {
-			opts.preconditions.UID, _ = pre["uid"].(string)
-			opts.preconditions.ResourceVersion, _ = pre["resourceVersion"].(string)
-		}
-		if n, ok := meta.AsInt64(o["gracePeriodSeconds"]); ok {
+	} else {
+		query := q.r.URL.Query()
+		if v, ok := query["gracePeriodSeconds"]; ok && len(v) > 0 {
+			n, err := strconv.ParseInt(v[0], 10, 64)
+			if err != nil {
+				return opts, meta.BadRequest(err.Error())
+			}
 			opts.gracePeriodSeconds = &n
 		}
-		opts.propagationPolicy, _ = o["propagationPolicy"].(string)
-		if dry, ok := o["dryRun"].([]any); ok && len(dry) > 0 {
-			values := make([]string, len(dry))
-			for i, v := range dry {
-				values[i], _ = v.(string)
-				if values[i] != "All" {
-					return opts, meta.Invalid(meta.GroupKind{Group: "meta.k8s.io", Kind: "DeleteOptions"}, "", meta.FieldErrors{{
-						Type: meta.ErrorNotSupported, Field: "dryRun", Value: values, Detail: `supported values: "All"`,
-					}})
+		if v, ok := query["orphanDependents"]; ok && len(v) > 0 {
+			b := requestinfo.QueryBool(query, "orphanDependents")
+			opts.orphanDependents = &b
+		}
+		if v, ok := query["propagationPolicy"]; ok && len(v) > 0 {
+			opts.propagationPolicy = &v[0]
+		}
+		opts.preconditions.UID, opts.preconditions.ResourceVersion = query.Get("uid"), query.Get("resourceVersion")
+		dryRun = query["dryRun"]
+	}
+	var errs meta.FieldErrors
+	if opts.orphanDependents != nil && opts.propagationPolicy != nil {
+		errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: "propagationPolicy", Value: *opts.propagationPolicy,
+			Detail: "orphanDependents and deletionPropagation cannot be both set"})
+	}
+	if p := opts.propagationPolicy; p != nil && *p != propagationForeground && *p != propagationBackground && *p != propagationOrphan {
+		errs = append(errs, meta.FieldError{Type: meta.ErrorNotSupported, Field: "propagationPolicy", Value: *p,
+			Detail: `supported values: "Foreground", "Background", "Orphan", "nil"`})
+	}
+	for _, v := range dryRun {
+		if v != "All" {
+			errs = append(errs, meta.FieldError{Type: meta.ErrorNotSupported, Field: "dryRun", Value: dryRun,
+				Detail: `supported values: "All"`})
+			break
+		}
+	}
+	if len(errs) > 0 {
+		return opts, meta.Invalid(deleteOptionsGroupKind, "", errs)
+	}
+	opts.dryRun = len(dryRun) > 0
+	q.wo = opts.writeOptions
+	return opts, nil
+}
+
+// Deletion propagation policies.
+const (
+	propagationForeground = "Foreground"
+	propagationBackground = "Background"
+	propagationOrphan     = "Orphan"
+)
+
+// decodeBody reads a DeleteOptions body into opts and returns its dryRun,
+// failing with the errors kube's decoder words.
+func (opts *deleteOptions) decodeBody(c codec.Codec, body []byte) ([]string, error) {
+	if c.MediaType() == codec.JSON && bytes.Equal(bytes.TrimSpace(body), []byte("null")) {
+		return nil, nil // kube decodes null as empty options
+	}
+	d, err := c.Decode(body)
+	if err != nil {
+		return nil, fmt.Errorf("couldn't get version/kind; json parse error: %w", err)
+	}
+	o := d.Object
+	if kind := o.Kind(); kind != "" && kind != "DeleteOptions" {
+		version := o.APIVersion()
+		if metaKinds[kind] && (version == "v1" || version == "meta.k8s.io/v1") {
+			return nil, fmt.Errorf("converting (v1.%s) to (v1.DeleteOptions): unknown conversion", kind)
+		}
+		return nil, fmt.Errorf("no kind %q is registered for version %q in scheme %q", kind, version, "pkg/runtime/scheme.go:110")
+	}
+	var dryRun []string
+	for _, f := range []struct {
+		key, field, goType string
+		set                func(v any) bool
+	}{
+		{"gracePeriodSeconds", "DeleteOptions.gracePeriodSeconds", "int64", func(v any) bool {
+			n, ok := v.(int64)
+			opts.gracePeriodSeconds = &n
+			return ok
+		}},
+		{"orphanDependents", "DeleteOptions.orphanDependents", "bool", func(v any) bool {
+			b, ok := v.(bool)
+			opts.orphanDependents = &b
+			return ok
+		}},
+		{"propagationPolicy", "DeleteOptions.propagationPolicy", "v1.DeletionPropagation", func(v any) bool {
+			p, ok := v.(string)
+			opts.propagationPolicy = &p
+			return ok
+		}},
+		{"dryRun", "DeleteOptions.dryRun", "[]string", func(v any) bool {
+			list, ok := v.([]any)
+			for _, e := range list {
+				s, isString := e.(string)
+				ok = ok && isString
+				dryRun = append(dryRun, s)
+			}
+			return ok
+		}},
+		{"preconditions", "DeleteOptions.preconditions", "v1.Preconditions", func(v any) bool {
+			pre, ok := v.(map[string]any)
+			return ok && preconditionString(pre, "uid", &opts.preconditions.UID) &&
+				preconditionString(pre, "resourceVersion", &opts.preconditions.ResourceVersion)
+		}},
+	} {
+		v, ok := o[f.key]
+		if !ok || v == nil {
+			continue
+		}
+		if !f.set(v) {
+			field, goType := f.field, f.goType
+			if pre, isMap := v.(map[string]any); isMap && f.key == "preconditions" {
+				// The wrong value is inside the preconditions.
+				for _, k := range []string{"uid", "resourceVersion"} {
+					if _, isString := pre[k].(string); pre[k] != nil && !isString {
+						v, field, goType = pre[k], "Preconditions.preconditions."+k, map[string]string{"uid": "types.UID"}[k]
+						if goType == "" {
+							goType = "string"
+						}
+						break
+					}
 				}
 			}
-			opts.dryRun = true
+			return nil, fmt.Errorf("json: cannot unmarshal %s into Go struct field %s of type %s", jsonKind(v), field, goType)
 		}
 	}
-	query := q.r.URL.Query()
-	if v := query.Get("gracePeriodSeconds"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return opts, meta.BadRequest("invalid gracePeriodSeconds: " + v)
-		}
-		opts.gracePeriodSeconds = &n
+	return dryRun, nil
+}
+
+// preconditionString reads a precondition that must be a string or null.
+func preconditionString(pre map[string]any, key string, into *string) bool {
+	v, ok := pre[key]
+	if !ok || v == nil {
+		return true
 	}
-	if v := query.Get("propagationPolicy"); v != "" {
-		opts.propagationPolicy = v
+	*into, ok = v.(string)
+	return ok
+}
+
+// metaKinds are the kinds of meta.k8s.io/v1 kube's DeleteOptions decoder
+// knows, but cannot convert.
+var metaKinds = map[string]bool{"Status": true, "ListOptions": true, "GetOptions": true, "CreateOptions": true,
+	"UpdateOptions": true, "PatchOptions": true, "WatchEvent": true, "APIVersions": true, "APIGroupList": true,
+	"APIGroup": true, "APIResourceList": true}
+
+// jsonKind names a decoded JSON value as Go's decoder does in its errors.
+func jsonKind(v any) string {
+	switch n := v.(type) {
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case float64:
+		return "number " + strconv.FormatFloat(n, 'g', -1, 64)
 	}
-	return opts, nil
+	return "number"
 }
 
 // delete answers DELETE on an object. An object with finalizers is only
@@ -187,24 +321,93 @@ func (r *Resource) held(obj meta.Object) bool {
 	return len(obj.Finalizers()) > 0 || r.strategy().Held(obj)
 }
 
-// markedForDeletion returns what a DELETE makes of obj if it is kept: a
-// copy carrying deletionTimestamp and deletionGracePeriodSeconds (once),
-// as the kind's strategy prepares it, and whether it is kept.
+// markedForDeletion returns what a DELETE makes of obj if it is kept, and
+// whether it is kept, as kube's registry decides: first the deletion's
+// propagation policy sets the garbage collector's finalizers
+// (propagationFinalizers); then a copy is marked (once) as kube marks an
+// object whose deletion waits: deletionTimestamp, deletionGracePeriodSeconds
+// 0 and generation + 1 when it has one; then the kind's strategy prepares
+// it (a graceful kind sets its own grace period from the Write). An object
+// left with finalizers, or held by its strategy, is kept.
 func (s *Server) markedForDeletion(w *Write, obj meta.Object, opts deleteOptions) (meta.Object, bool, error) {
 	next := obj.DeepCopy()
+	if finalizers, changed := propagationFinalizers(obj, opts); changed {
+		if len(finalizers) == 0 {
+			next.SetMetadataField("finalizers", nil)
+		} else {
+			next.SetMetadataField("finalizers", toAny(finalizers))
+		}
+	}
 	if obj.DeletionTimestamp() == "" {
 		next.SetMetadataField("deletionTimestamp", meta.FormatTime(w.Now))
-		grace := int64(0)
-		if opts.gracePeriodSeconds != nil {
-			grace = *opts.gracePeriodSeconds
+		next.SetMetadataField("deletionGracePeriodSeconds", int64(0))
+		if g := obj.Generation(); g > 0 {
+			next.SetMetadataField("generation", g+1)
 		}
-		next.SetMetadataField("deletionGracePeriodSeconds", grace)
 	}
 	keep, err := w.res.strategy().PrepareForDelete(w, next)
 	if err != nil {
 		return nil, false, err
 	}
 	return next, keep || w.res.held(next), nil
+}
+
+// Garbage-collection finalizers a deletion's propagation policy sets.
+const (
+	finalizerOrphan     = "orphan"
+	finalizerForeground = "foregroundDeletion"
+)
+
+// propagationFinalizers is what kube's registry does with a delete's
+// propagation policy before it decides anything else: orphanDependents or
+// propagationPolicy Orphan adds the "orphan" finalizer, Foreground adds
+// "foregroundDeletion", Background removes both; without either option the
+// object's own GC finalizers stay. It returns the object's finalizers so
+// changed, and whether they changed (compared as sets, as kube does).
+// kapi has no garbage collector yet to remove them: like a kube-apiserver
+// without kube-controller-manager, such an object stays until a client
+// removes the finalizer.
+func propagationFinalizers(obj meta.Object, opts deleteOptions) ([]string, bool) {
+	old := obj.Finalizers()
+	var orphan, foreground bool
+	switch {
+	case opts.orphanDependents != nil:
+		orphan = *opts.orphanDependents
+	case opts.propagationPolicy != nil:
+		orphan, foreground = *opts.propagationPolicy == propagationOrphan, *opts.propagationPolicy == propagationForeground
+	default:
+		return old, false
+	}
+	next := make([]string, 0, len(old)+1)
+	for _, f := range old {
+		if f != finalizerOrphan && f != finalizerForeground {
+			next = append(next, f)
+		}
+	}
+	if orphan {
+		next = append(next, finalizerOrphan)
+	}
+	if foreground {
+		next = append(next, finalizerForeground)
+	}
+	if sameSet(old, next) {
+		return old, false
+	}
+	return next, true
+}
+
+func sameSet(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			return false
+		}
+	}
+	return true
 }
 
 // markDeleting stores the marked version of an object that a DELETE keeps
@@ -240,7 +443,10 @@ func (s *Server) admitDelete(r *http.Request, res *Resource, cur *store.Object, 
 }
 
 // deleteCollection answers DELETE on a collection: every object the list
-// options select is deleted as by DELETE, and the list of them is returned.
+// options select is deleted as by DELETE, and the list of them is returned
+// as it was listed, before the deletions (kube's answer: no
+// deletionTimestamp, the listed resourceVersions). With a limit only the
+// first page is deleted, and the answer is that page, with its continue.
 func (q *request) deleteCollection() {
 	lo, err := q.listOptions()
 	if err != nil {
@@ -252,32 +458,27 @@ func (q *request) deleteCollection() {
 		q.fail(err)
 		return
 	}
-	lo.limit, lo.continueToken = 0, nil
+	if lo.limit == 0 {
+		lo.continueToken = nil
+	}
 	page, err := q.readPage(lo)
 	if err != nil {
 		q.fail(err)
 		return
 	}
-	var done []*store.Object
 	for _, it := range page.items {
-		out, _, err := q.s.deleteObject(q.r, q.res, it.Data().Namespace(), it.Data().Name(), do)
-		if meta.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
+		_, _, err := q.s.deleteObject(q.r, q.res, it.Data().Namespace(), it.Data().Name(), do)
+		if err != nil && !meta.IsNotFound(err) {
 			q.fail(err)
 			return
 		}
-		done = append(done, out)
 	}
-	result := listPage{items: done, revision: q.s.store.Revision()}
-	result.meta.ResourceVersion = strconv.FormatInt(result.revision, 10)
 	c, err := q.s.negotiate(q.r, q.res.GroupVersionKind())
 	if err != nil {
 		q.fail(err)
 		return
 	}
-	body, err := q.encodeList(c, result)
+	body, err := q.encodeList(c, page)
 	if err != nil {
 		q.fail(meta.Internal(err))
 		return

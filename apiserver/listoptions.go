@@ -66,16 +66,6 @@ func (q *request) listOptions() (listOptions, error) {
 		opts.hasTimeoutSeconds = true
 	}
 	opts.resourceVersion = query.Get("resourceVersion")
-	if opts.resourceVersion != "" {
-		rv, err := parseResourceVersion(opts.resourceVersion)
-		if err != nil {
-			if opts.watch {
-				return opts, err // kube answers a watch with 500, as a get
-			}
-			return opts, meta.BadRequest("invalid resource version: " + err.Error())
-		}
-		opts.revision = rv
-	}
 	opts.match = query.Get("resourceVersionMatch")
 
 	if v := query.Get("labelSelector"); v != "" {
@@ -98,17 +88,29 @@ func (q *request) listOptions() (listOptions, error) {
 		}
 		opts.fields = name
 	}
+	// kube validates the options before it converts the field selector's
+	// labels for the kind, and reads the continue token and then the
+	// resourceVersion in storage, after both.
+	if errs := validateListOptions(opts, query.Get("continue") != ""); len(errs) > 0 {
+		return opts, meta.Invalid(listOptionsGroupKind, "", errs)
+	}
 	if err := q.validateFieldSelector(opts.fields); err != nil {
 		return opts, err
 	}
-
 	if v := query.Get("continue"); v != "" {
 		if opts.continueToken, err = decodeContinueToken(v); err != nil {
 			return opts, meta.BadRequest(fmt.Sprintf("invalid continue token: %v", err))
 		}
 	}
-	if errs := validateListOptions(opts, query.Get("continue") != ""); len(errs) > 0 {
-		return opts, meta.Invalid(listOptionsGroupKind, "", errs)
+	if opts.resourceVersion != "" {
+		rv, err := parseResourceVersion(opts.resourceVersion)
+		if err != nil {
+			if opts.watch {
+				return opts, err // kube answers a watch with 500, as a get
+			}
+			return opts, meta.BadRequest("invalid resource version: " + err.Error())
+		}
+		opts.revision = rv
 	}
 	if opts.continueToken != nil && opts.resourceVersion != "" && opts.resourceVersion != "0" {
 		return opts, meta.BadRequest("specifying resource version is not allowed when using continue")

@@ -37,33 +37,29 @@ func (s *Server) fieldManager(r *Resource) (*fieldmanager.Manager, error) {
 }
 
 // managerOptions reads who is writing: the fieldManager parameter, or a
-// name derived from the User-Agent as kube-apiserver does, validated.
-func (q *request) managerOptions(optionsKind string, apply bool) (fieldmanager.Options, error) {
+// name derived from the User-Agent as kube-apiserver does, with what kube's
+// options validation finds: force on a non-apply patch (any value), a
+// missing fieldManager on apply, a fieldManager parameter it refuses.
+func (q *request) managerOptions(apply bool) (fieldmanager.Options, meta.FieldErrors) {
 	query := q.r.URL.Query()
 	o := fieldmanager.Options{
 		Manager: query.Get("fieldManager"), Subresource: q.info.Subresource,
 		APIVersion: q.res.APIVersion(), Now: q.s.now(),
 	}
-	gk := meta.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}
+	var errs meta.FieldErrors
 	if apply {
 		if o.Manager == "" {
-			return o, meta.Invalid(gk, "", meta.FieldErrors{{Type: meta.ErrorRequired, Field: "fieldManager",
-				Detail: "is required for apply patch"}})
+			errs = append(errs, meta.FieldError{Type: meta.ErrorRequired, Field: "fieldManager", Detail: "is required for apply patch"})
 		}
 		o.Force = requestinfo.QueryBool(query, "force")
-	} else {
-		if requestinfo.QueryBool(query, "force") {
-			return o, meta.Invalid(gk, "", meta.FieldErrors{{Type: meta.ErrorForbidden, Field: "force",
-				Detail: "may not be specified for non-apply patch"}})
-		}
-		if o.Manager == "" {
-			o.Manager = fieldmanager.ManagerFromUserAgent(q.r.UserAgent())
-		}
+	} else if _, ok := query["force"]; ok {
+		errs = append(errs, meta.FieldError{Type: meta.ErrorForbidden, Field: "force", Detail: "may not be specified for non-apply patch"})
 	}
-	if errs := fieldmanager.ValidateManager(o.Manager); len(errs) > 0 {
-		return o, meta.Invalid(gk, "", errs)
+	errs = append(errs, fieldmanager.ValidateManager(o.Manager)...)
+	if o.Manager == "" && !apply {
+		o.Manager = fieldmanager.ManagerFromUserAgent(q.r.UserAgent())
 	}
-	return o, nil
+	return o, errs
 }
 
 // trackUpdate records a non-apply write in managedFields.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -53,24 +54,31 @@ func (NamespaceStrategy) Default(obj meta.Object) {
 }
 
 // PrepareForCreate sets what kube-apiserver's namespace strategy sets on a
-// new namespace: the "kubernetes" finalizer and phase Active.
+// new namespace: the "kubernetes" finalizer, appended to those the client
+// sent, and phase Active.
 func (NamespaceStrategy) PrepareForCreate(_ *Write, obj meta.Object) {
 	spec, _ := obj["spec"].(map[string]any)
 	if spec == nil {
 		spec = map[string]any{}
 		obj["spec"] = spec
 	}
-	if _, ok := spec["finalizers"]; !ok {
-		spec["finalizers"] = []any{"kubernetes"}
+	finalizers, _ := spec["finalizers"].([]any)
+	if !slices.Contains(finalizers, any("kubernetes")) {
+		spec["finalizers"] = append(finalizers, "kubernetes")
 	}
 	obj["status"] = map[string]any{"phase": "Active"}
 }
 
 // PrepareForUpdate lets /finalize change spec.finalizers and nothing else;
-// the object and /status follow the generic split.
+// the object and /status follow the generic split, and an update of the
+// object keeps the stored spec.finalizers, as kube's strategy does.
 func (NamespaceStrategy) PrepareForUpdate(w *Write, obj, old meta.Object) meta.Object {
 	if w.Subresource != "finalize" {
-		return PrepareStatusUpdate(w, obj, old)
+		obj = PrepareStatusUpdate(w, obj, old)
+		if w.Subresource == "" {
+			keepSpecFinalizers(obj, old)
+		}
+		return obj
 	}
 	finalizers, _ := meta.NestedField(obj, "spec", "finalizers")
 	kept := old.DeepCopy()
@@ -116,6 +124,20 @@ func (NamespaceStrategy) Held(obj meta.Object) bool { return len(namespaceSpecFi
 // Subresources: finalize, which updates spec.finalizers only.
 func (NamespaceStrategy) Subresources() []Subresource {
 	return []Subresource{{Name: "finalize", Verbs: []string{VerbUpdate}}}
+}
+
+// keepSpecFinalizers sets obj's spec.finalizers to old's.
+func keepSpecFinalizers(obj, old meta.Object) {
+	finalizers, ok := meta.NestedField(old, "spec", "finalizers")
+	spec, _ := obj["spec"].(map[string]any)
+	switch {
+	case ok && spec == nil:
+		obj["spec"] = map[string]any{"finalizers": meta.DeepCopyValue(finalizers)}
+	case ok:
+		spec["finalizers"] = meta.DeepCopyValue(finalizers)
+	case spec != nil:
+		delete(spec, "finalizers")
+	}
 }
 
 func namespaceSpecFinalizers(obj meta.Object) []any {

@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
@@ -31,11 +35,7 @@ var patchTypes = []string{jsonPatchType, mergePatchType, applyPatchType, strateg
 // so no concurrent update is lost. A patch that sets
 // metadata.resourceVersion only applies to that version (409 otherwise).
 func (q *request) patch() {
-	wo, err := q.writeOptions("PatchOptions")
-	if err != nil {
-		q.fail(err)
-		return
-	}
+
 	ct, _ := codec.ParseMediaType(q.r.Header.Get("Content-Type"))
 	patchType := ct.MediaType()
 	supported := q.supportedPatchTypes()
@@ -48,9 +48,10 @@ func (q *request) patch() {
 		return
 	}
 	body, err := q.readBody()
+	var wo writeOptions
 	if err == nil {
 		q.applying = patchType == applyPatchType
-		q.mo, err = q.managerOptions("PatchOptions", q.applying)
+		wo, err = q.requestOptions("PatchOptions", q.applying)
 	}
 	if err != nil {
 		q.fail(err)
@@ -61,12 +62,23 @@ func (q *request) patch() {
 	// JSON (whose document order the warnings follow) or, for strategic
 	// merge, the patch. It is made only when there are problems.
 	var apply func(cur *store.Object) (meta.Object, func() []byte, error)
+	// duplicates are the patch's own duplicate keys that field validation
+	// reports (a merge or strategic merge patch's: kube decodes them
+	// strictly).
+	var duplicates []codec.Field
 	switch patchType {
 	case jsonPatchType:
 		p, err := jsonpatch.DecodePatch(body)
 		if err != nil {
-			q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", jsonSyntaxError(body))))
-			return
+			if syntaxErr := jsonSyntaxError(body); syntaxErr != nil {
+				apply = patchError(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", syntaxErr)))
+			} else {
+				// A list of operations the library refuses (an unknown op, a
+				// missing path): kube's decoder takes any, and applying it
+				// fails.
+				apply = patchError(patchFailed(err))
+			}
+			break
 		}
 		apply = q.bytePatch(func(current []byte) (out []byte, err error) {
 			// The JSON patch library panics on some malformed operations
@@ -77,13 +89,14 @@ func (q *request) patch() {
 					out, err = nil, patchFailed(fmt.Errorf("%v", r))
 				}
 			}()
-			if out, err = p.Apply(current); err != nil {
+			if out, err = applyJSONPatch(p, current); err != nil {
 				return nil, patchFailed(err)
 			}
 			return out, nil
 		})
 	case mergePatchType:
 		if d, err := (codec.JSONCodec{}).Decode(body); err == nil {
+			duplicates = d.Duplicates
 			// The usual case, a patch that is an object: merged into a
 			// copy of the decoded object (see mergePatch).
 			merge := func(cur *store.Object) meta.Object {
@@ -106,8 +119,8 @@ func (q *request) patch() {
 		// read into a map, and hands the rest (null) to the library as bytes.
 		var probe map[string]any
 		if err := json.Unmarshal(body, &probe); err != nil {
-			q.fail(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err)))
-			return
+			apply = patchError(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err)))
+			break
 		}
 		apply = q.bytePatch(func(current []byte) ([]byte, error) {
 			out, err := jsonpatch.MergePatch(current, body)
@@ -124,12 +137,13 @@ func (q *request) patch() {
 			if uerr := json.Unmarshal(body, &probe); uerr != nil {
 				err = uerr
 			}
-			q.fail(meta.BadRequest(err.Error()))
-			return
+			apply = patchError(meta.BadRequest(err.Error()))
+			break
 		}
 		// kube reports field problems of a strategic merge against the patch
 		// itself, printed as a Go map.
 		patchDesc := func() []byte { return []byte(fmt.Sprint(map[string]any(patchObj.Object))) }
+		duplicates = patchObj.Duplicates
 		apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
 			out, err := q.s.strategicMerge(q.res, q.res.present(cur).Data(), patchObj.Object)
 			return out, patchDesc, err
@@ -137,8 +151,8 @@ func (q *request) patch() {
 	case applyPatchType:
 		d, err := codec.YAMLCodec{}.Decode(body)
 		if err != nil {
-			q.fail(meta.BadRequest(fmt.Sprintf("error decoding YAML: %v", err)))
-			return
+			apply = patchError(meta.BadRequest(fmt.Sprintf("error decoding YAML: %v", err)))
+			break
 		}
 		fm, err := q.s.fieldManager(q.res)
 		if err != nil {
@@ -163,7 +177,7 @@ func (q *request) patch() {
 	// an object to patch.
 	allowCreate := q.applying && q.info.Subresource == ""
 	q.respondUpdate(q.updateObject(wo, allowCreate, func(cur *store.Object) (meta.Object, error) {
-		if cur == nil && !q.applying {
+		if cur == nil && !allowCreate {
 			return nil, store.ErrNotFound
 		}
 		obj, patched, err := apply(cur)
@@ -171,7 +185,22 @@ func (q *request) patch() {
 			return nil, err
 		}
 		q.warnings = nil // the patch may be applied again after a conflict
-		problems := q.res.bodyProblems(obj, patched, nil)
+		if q.applying && wo.fieldValidation != "Ignore" {
+			// kube decodes an apply body strictly once it has applied it.
+			if problems, err := codec.YAMLStrictErrors(body); err != nil {
+				if wo.fieldValidation == "Strict" {
+					return nil, meta.BadRequest("error strict decoding YAML: " + err.Error())
+				}
+				q.warnings = append(q.warnings, problems...)
+			}
+		}
+		// kube reports the patch's own duplicate keys first, then what the
+		// patched object has that its type does not.
+		problems := make([]string, 0, len(duplicates))
+		for _, d := range duplicates {
+			problems = append(problems, fmt.Sprintf("duplicate field %q", d.Path))
+		}
+		problems = append(problems, q.res.bodyProblems(obj, patched, nil)...)
 		text := ""
 		if len(problems) > 0 && patched != nil {
 			text = string(patched())
@@ -199,6 +228,105 @@ func (q *request) patch() {
 		}
 		return obj, nil
 	}))
+}
+
+// applyJSONPatch applies a JSON patch as kube's library
+// (evanphx/json-patch v4) does. Where v4 parts from v5, it reads a member
+// an object lacks as null instead of failing: a replace of it adds it, a
+// copy from it copies null, and a test of it for null passes. The patch is
+// applied whole first; only when that fails and it has such an operation
+// is it applied again operation by operation, each of those as v4 does it.
+func applyJSONPatch(p jsonpatch.Patch, doc []byte) ([]byte, error) {
+	out, err := p.Apply(doc)
+	lenient := func(op jsonpatch.Operation) bool {
+		k := op.Kind()
+		return k == "replace" || k == "copy" || k == "test"
+	}
+	if err == nil || !slices.ContainsFunc(p, lenient) {
+		return out, err
+	}
+	for _, op := range p {
+		next, err := jsonpatch.Patch{op}.Apply(doc)
+		if err != nil && lenient(op) {
+			switch path, _ := op.Path(); op.Kind() {
+			case "replace":
+				if missingObjectMember(doc, path) {
+					next, err = jsonpatch.Patch{withOp(op, "add", nil)}.Apply(doc)
+				}
+			case "copy":
+				if from, ferr := op.From(); ferr == nil && missingObjectMember(doc, from) {
+					null := json.RawMessage("null")
+					next, err = jsonpatch.Patch{withOp(op, "add", &null)}.Apply(doc)
+				}
+			case "test":
+				if v, ok := op["value"]; missingObjectMember(doc, path) && (!ok || v == nil || string(*v) == "null") {
+					next, err = doc, nil
+				}
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		doc = next
+	}
+	return doc, nil
+}
+
+// withOp is op as another operation kind, with another value when value
+// is not nil.
+func withOp(op jsonpatch.Operation, kind string, value *json.RawMessage) jsonpatch.Operation {
+	out := maps.Clone(op)
+	k := json.RawMessage(strconv.Quote(kind))
+	out["op"] = &k
+	delete(out, "from")
+	if value != nil {
+		out["value"] = value
+	}
+	return out
+}
+
+// missingObjectMember reports whether path names a member missing
+// from an object of doc, finding the object as kube's JSON patch library
+// does (the path's first segment is dropped, so "data/k1" names the top
+// level's k1).
+func missingObjectMember(doc []byte, path string) bool {
+	segments := strings.Split(path, "/")
+	if len(segments) < 2 {
+		return false
+	}
+	cur, err := codec.DecodeValue(doc)
+	if err != nil {
+		return false
+	}
+	unescape := strings.NewReplacer("~1", "/", "~0", "~")
+	for _, seg := range segments[1 : len(segments)-1] {
+		seg = unescape.Replace(seg)
+		switch c := cur.(type) {
+		case map[string]any:
+			cur = c[seg]
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(c) {
+				return false
+			}
+			cur = c[i]
+		default:
+			return false
+		}
+	}
+	obj, ok := cur.(map[string]any)
+	if !ok {
+		return false
+	}
+	_, exists := obj[unescape.Replace(segments[len(segments)-1])]
+	return !exists
+}
+
+// patchError is the apply of a patch body that cannot be decoded: kube
+// decodes the body when it applies it to the object it has read, so the
+// error comes after the object's lookup (a 404 first).
+func patchError(err error) func(cur *store.Object) (meta.Object, func() []byte, error) {
+	return func(*store.Object) (meta.Object, func() []byte, error) { return nil, nil, err }
 }
 
 // bytePatch applies a patch that works on JSON bytes: to the current
@@ -245,17 +373,21 @@ func patchFailed(error) error {
 }
 
 // jsonSyntaxError is how kube's decoder words a JSON patch document that
-// is not a list of operations.
+// is not a list of operations; nil when it is one.
 func jsonSyntaxError(body []byte) error {
 	var ops []map[string]any
 	if err := json.Unmarshal(body, &ops); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
-			return fmt.Errorf("json: cannot unmarshal %s into Go value of type []handlers.jsonPatchOp", typeErr.Value)
+			target := "[]handlers.jsonPatchOp" // the document is not a list
+			if typeErr.Type.Kind() == reflect.Map {
+				target = "handlers.jsonPatchOp" // an element is not an operation
+			}
+			return fmt.Errorf("json: cannot unmarshal %s into Go value of type %s", typeErr.Value, target)
 		}
 		return err
 	}
-	return errors.New("invalid JSON patch")
+	return nil
 }
 
 func contains(list []string, s string) bool {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"strconv"
 	"sync"
@@ -63,7 +64,7 @@ func queryParam(r *http.Request, name string) string {
 // writeTable answers with a Table or PartialObjectMetadata when the client
 // asked for one, and reports whether it did (or failed trying).
 func (q *request) writeTable(items []*store.Object, lm meta.ListMeta) bool {
-	tr, err := q.s.wantsTable(q.r, q.info.Verb)
+	tr, err := q.s.wantsTable(q.r, q.info.Verb, q.res)
 	if err != nil {
 		q.fail(err)
 		return true
@@ -260,6 +261,14 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 	so := store.ListOptions{Limit: int(opts.limit), Filter: filter}
 	so.Index, so.IndexValue = opts.index(q.res)
 	offset := int64(0)
+	listPrefix := prefix
+	name, pinned := opts.fields.RequiresExactMatch("metadata.name")
+	if pinned = pinned && opts.continueToken == nil && (!q.res.Namespaced || q.info.Namespace != ""); pinned {
+		// A field selector that pins the name reads that one key, as kube's
+		// registry does: its storage gets it without pages (no limit, no
+		// continue), and a limit does not make the resourceVersion exact.
+		listPrefix, so.Limit = q.res.key(q.info.Namespace, name), 0
+	}
 	switch {
 	case opts.continueToken != nil:
 		so.Revision, so.Match, so.Start = opts.continueToken.Revision, store.Exact, prefix+opts.continueToken.Start
@@ -267,14 +276,24 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 		if so.Revision <= 0 { // a token from an expired list: continue at the newest revision
 			so.Revision, so.Match = 0, store.NotOlderThan
 		}
-	case opts.resourceVersion == "" || opts.resourceVersion == "0":
-		// most recent, or any: the current snapshot
-	case opts.match == "Exact" || (opts.match == "" && opts.limit > 0):
+	case opts.resourceVersion == "0":
+		// any: the current snapshot, whole. kube serves resourceVersion=0
+		// from its watch cache, which ignores the limit.
+		so.Limit = 0
+	case opts.resourceVersion == "":
+		// most recent: the current snapshot
+	case opts.match == "Exact" || (opts.match == "" && opts.limit > 0 && !pinned):
 		so.Revision, so.Match = opts.revision, store.Exact
+		if so.Revision > q.s.store.Revision() {
+			// kube reads an exact revision from etcd, which refuses a
+			// future one at once; the error reaches the client as is.
+			return listPage{}, &meta.Status{Kind: "Status", APIVersion: "v1", Status: "Failure",
+				Code: http.StatusInternalServerError, Message: "etcdserver: mvcc: required revision is a future revision"}
+		}
 	default:
 		so.Revision, so.Match = opts.revision, store.NotOlderThan
 	}
-	res, err := q.s.store.List(q.r.Context(), prefix, so)
+	res, err := q.s.store.List(q.r.Context(), listPrefix, so)
 	if err != nil {
 		if opts.continueToken != nil {
 			return listPage{}, expiredContinue(err, q.res, opts.continueToken, prefix)
@@ -327,9 +346,17 @@ func (q *request) encodeList(c codec.Codec, page listPage) (listBody, error) {
 		return body, nil
 	}
 	if c.MediaType() != codec.JSON {
+		// Items of built-in kinds' lists carry no apiVersion and kind (a
+		// typed list's items have no type meta), as in JSON below.
 		items := make([]any, len(page.items))
 		for i, it := range page.items {
 			items[i] = it.Data()
+			if !q.res.customResource {
+				item := maps.Clone(it.Data())
+				delete(item, "apiVersion")
+				delete(item, "kind")
+				items[i] = item
+			}
 		}
 		b, err := c.Encode(map[string]any{
 			"apiVersion": q.res.APIVersion(), "kind": q.res.ListKind, "metadata": page.meta, "items": items,

@@ -46,7 +46,14 @@ func (q *request) flushWarnings() {
 func (q *request) gr() meta.GroupResource { return q.res.GroupResource() }
 func (q *request) gk() meta.GroupKind     { return q.res.GroupVersionKind().GroupKind() }
 
-func (q *request) fail(err error) { q.s.writeError(q.w, q.r, err) }
+// fail answers err. The warnings found so far go with it: kube records
+// them as the request is decoded, and writes them on whatever the answer
+// is (a create of an existing name with an unknown field is a 409 that
+// warns of the field).
+func (q *request) fail(err error) {
+	q.flushWarnings()
+	q.s.writeError(q.w, q.r, err)
+}
 
 // serve dispatches on the verb after checking the type supports it.
 func (q *request) serve() {
@@ -141,7 +148,11 @@ func (q *request) decodeBody() (codec.Decoded, error) {
 	if trimmed := bytes.TrimSpace(body); c.MediaType() == codec.JSON && bytes.Equal(trimmed, []byte("null")) {
 		body = []byte("{}") // kube decodes null as an empty object
 	}
-	d, err := c.Decode(body)
+	decode := c.Decode
+	if typed, ok := c.(codec.TypedDecoder); ok && !q.res.customResource {
+		decode = typed.DecodeTyped // built-in kinds decode into Go types: a duplicate object merges
+	}
+	d, err := decode(body)
 	if err != nil {
 		return codec.Decoded{}, meta.BadRequest(fmt.Sprintf(
 			"the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)",

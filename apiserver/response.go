@@ -266,14 +266,16 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if st.Details != nil && st.Details.RetryAfterSeconds > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(st.Details.RetryAfterSeconds)))
 	}
+	indent := negErr != nil // no representation the client accepts: kube falls back to raw, indented JSON
 	switch st.Code {
 	case http.StatusRequestEntityTooLarge:
 		w.Header().Set("Connection", "close") // the rest of the body is not read
 	case http.StatusNotAcceptable, http.StatusBadRequest:
-		if st.Code == http.StatusBadRequest && !strings.HasPrefix(st.Message, "Unable to convert to Table") ||
-			c.MediaType() != codec.JSON {
-			break
+		if st.Code == http.StatusNotAcceptable || strings.HasPrefix(st.Message, "Unable to convert to Table") {
+			indent = indent || c.MediaType() == codec.JSON
 		}
+	}
+	if indent {
 		// kube writes these indented, without the trailing newline.
 		body, _ = json.MarshalIndent(st, "", "  ")
 		setCommonHeaders(w, codec.JSON)

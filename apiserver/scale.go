@@ -94,10 +94,7 @@ func (q *request) writeScale() {
 	if q.info.Verb == VerbPatch {
 		kind = "PatchOptions"
 	}
-	wo, err := q.writeOptions(kind)
-	if err == nil {
-		q.mo, err = q.managerOptions(kind, false)
-	}
+	wo, err := q.requestOptions(kind, false)
 	if err != nil {
 		q.fail(err)
 		return

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -56,8 +57,16 @@ func (r *Resource) bodyProblems(obj meta.Object, body func() []byte, duplicates 
 // nulls their Go types cannot hold and are validated before defaulting
 // (their zero-value defaults would otherwise satisfy `required`), so their
 // schema errors are returned here.
+//
+// Last, what kube's encoding of the object would omit is dropped (omitEmpty).
 func (r *Resource) applyDefaults(obj meta.Object) meta.FieldErrors {
-	defer r.strategy().Default(obj)
+	errs := r.schemaDefaults(obj)
+	r.strategy().Default(obj)
+	r.omitEmpty(obj)
+	return errs
+}
+
+func (r *Resource) schemaDefaults(obj meta.Object) meta.FieldErrors {
 	if r.Schema == nil {
 		return nil
 	}
@@ -65,10 +74,142 @@ func (r *Resource) applyDefaults(obj meta.Object) meta.FieldErrors {
 		r.Schema.Default(obj)
 		return nil
 	}
-	r.Schema.PruneNulls(obj)
+	r.typedNulls(obj)
 	errs := r.Schema.Validate(obj)
 	r.Schema.Default(obj)
 	return errs
+}
+
+// typedNulls does to a built-in kind's nulls what decoding it into its Go
+// type does: zero values in maps of scalars, the others gone.
+func (r *Resource) typedNulls(obj meta.Object) {
+	zeroNullMapValues(map[string]any(obj), r.Schema)
+	r.Schema.PruneNulls(obj)
+}
+
+// zeroNullMapValues gives the null values of a built-in kind's maps of
+// scalars the zero value of their Go type, as decoding JSON into a Go map
+// does (`data: {"a": null}` is `a: ""`); the other nulls are PruneNulls'.
+func zeroNullMapValues(v any, s *schema.Schema) {
+	m, ok := v.(map[string]any)
+	if !ok || s == nil {
+		if list, isList := v.([]any); isList && s != nil {
+			for _, e := range list {
+				zeroNullMapValues(e, s.ItemSchema())
+			}
+		}
+		return
+	}
+	if len(s.Properties) == 0 {
+		vs := s.AdditionalPropertiesSchema()
+		if vs == nil {
+			return
+		}
+		zero, scalar := map[string]any{"string": "", "integer": int64(0), "number": float64(0), "boolean": false}[vs.Type]
+		for k, e := range m {
+			if e == nil && scalar && !vs.Nullable {
+				m[k] = zero
+				continue
+			}
+			zeroNullMapValues(e, vs)
+		}
+		return
+	}
+	for k, e := range m {
+		zeroNullMapValues(e, s.Properties[k])
+	}
+}
+
+// omitEmpty drops, in place, the empty values kube would not store because
+// it holds the object in a Go type whose JSON fields are omitempty:
+//
+//   - in the metadata of every kind (kube decodes even a custom resource's
+//     metadata into its typed ObjectMeta): empty strings, maps and lists,
+//     nulls, and generation 0 (not managedFields, whose empty list in a
+//     request asks field tracking to start over);
+//   - in a built-in kind, empty maps and lists of the fields its schema
+//     does not require (Kubernetes' API conventions give every optional
+//     map and slice omitempty): `data: {}`, `labels: {}` after a merge
+//     patch removed the last label.
+//
+// Empty strings and zeros outside metadata are kept: the schema does not
+// tell a Go string from a *string. A custom resource keeps everything else
+// as sent, as kube's unstructured objects do.
+func (r *Resource) omitEmpty(obj meta.Object) {
+	if md, ok := obj["metadata"].(map[string]any); ok {
+		for k, v := range md {
+			if k != "managedFields" && k != "creationTimestamp" && (isEmptyValue(v) || k == "generation" && v == int64(0)) {
+				delete(md, k)
+			}
+		}
+	}
+	if r.customResource || r.Schema == nil {
+		return
+	}
+	for k, v := range obj {
+		if ps, ok := r.Schema.Properties[k]; ok && k != "metadata" {
+			if isEmptyCollection(v) && !slices.Contains(r.Schema.Required, k) && collectionSchema(ps) {
+				delete(obj, k)
+				continue
+			}
+			omitEmptyIn(v, ps)
+		}
+	}
+}
+
+// omitEmptyIn applies the built-in kinds' rule of omitEmpty below v.
+func omitEmptyIn(v any, s *schema.Schema) {
+	switch t := v.(type) {
+	case map[string]any:
+		if len(s.Properties) == 0 {
+			if vs := s.AdditionalPropertiesSchema(); vs != nil {
+				for _, e := range t {
+					omitEmptyIn(e, vs)
+				}
+			}
+			return
+		}
+		for k, e := range t {
+			ps, ok := s.Properties[k]
+			if !ok {
+				continue
+			}
+			if isEmptyCollection(e) && !slices.Contains(s.Required, k) && collectionSchema(ps) {
+				delete(t, k)
+				continue
+			}
+			omitEmptyIn(e, ps)
+		}
+	case []any:
+		if items := s.ItemSchema(); items != nil {
+			for _, e := range t {
+				omitEmptyIn(e, items)
+			}
+		}
+	}
+}
+
+// collectionSchema reports a Go map or slice: an array, or an object whose
+// keys are free (additionalProperties) rather than a struct's fields.
+func collectionSchema(s *schema.Schema) bool {
+	return s.Type == "array" || s.Type == "object" && len(s.Properties) == 0 && s.AdditionalPropertiesSchema() != nil
+}
+
+func isEmptyCollection(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		return len(t) == 0
+	case []any:
+		return len(t) == 0
+	}
+	return false
+}
+
+func isEmptyValue(v any) bool {
+	if s, ok := v.(string); ok {
+		return s == ""
+	}
+	return v == nil || isEmptyCollection(v)
 }
 
 // typedDecodeError is how kube-apiserver answers a value of the wrong JSON
@@ -92,6 +233,29 @@ func (r *Resource) typedDecodeError(errs meta.FieldErrors) error {
 			r.Kind, r.Version, r.Kind, jsonType, field, goType))
 	}
 	return nil
+}
+
+// typedDecodeCheck finds, before anything else is done with a request's
+// object of a built-in kind, what kube's decoding into its Go type refuses
+// (400): metadata that is not an object, and, when types is set, any value
+// of the wrong JSON type (an update reports it before looking up the
+// object; a create finds it while defaulting). Nulls the Go types cannot
+// hold are dropped on the way, as applyDefaults would.
+func (r *Resource) typedDecodeCheck(obj meta.Object, types bool) error {
+	if r.customResource || r.Schema == nil {
+		return nil
+	}
+	if md, ok := obj["metadata"]; ok && md != nil {
+		if _, isMap := md.(map[string]any); !isMap {
+			return meta.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: json: cannot unmarshal %s into Go struct field %s.metadata of type v1.ObjectMeta",
+				r.Kind, r.Version, r.Kind, jsonKind(md), r.Kind))
+		}
+	}
+	if !types {
+		return nil
+	}
+	r.typedNulls(obj)
+	return r.typedDecodeError(r.Schema.Validate(obj))
 }
 
 // goField names a field path as Go's JSON decoder names the struct field
@@ -128,11 +292,22 @@ func (r *Resource) goField(path string) (string, string) {
 			goType = "bool"
 		case "object":
 			goType = "map[string]interface {}"
+			if v := s.AdditionalPropertiesSchema(); v != nil && v.Type == "string" {
+				goType = "map[string]string"
+			}
 		case "array":
 			goType = "[]interface {}"
+			if it := s.ItemSchema(); it != nil && it.Type == "string" {
+				goType = "[]string"
+			}
 		}
 	}
-	return r.Kind + "." + strings.Join(names, "."), goType
+	// Go names the struct that holds the field: the kind, or ObjectMeta.
+	owner := r.Kind
+	if len(names) > 1 && names[0] == "metadata" {
+		owner = "ObjectMeta"
+	}
+	return owner + "." + strings.Join(names, "."), goType
 }
 
 // validateSchema checks a custom resource against its schema after

@@ -177,6 +177,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	info := requestinfo.From(r)
+	if err := timeoutError(r, info); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	if !info.IsResource {
 		s.serveNonResource(w, r, info)
 		return

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/kapi-dev/kapi/codec"
@@ -78,7 +79,12 @@ type tableRequest struct {
 // a Table; `as=PartialObjectMetadata` (get, watch) and
 // `as=PartialObjectMetadataList` (list) for metadata only, as metadata
 // informers do. It returns nil when a plain representation wins.
-func (s *Server) wantsTable(r *http.Request, verb string) (*tableRequest, error) {
+//
+// Like kube's, the choice does not look at whether the request reads a list:
+// `as=PartialObjectMetadata` on a list (or `as=PartialObjectMetadataList`
+// on one object) is chosen, and then refused with 406 (res names the Go
+// type kube would have converted).
+func (s *Server) wantsTable(r *http.Request, verb string, res *Resource) (*tableRequest, error) {
 	for _, m := range codec.ParseAccept(r.Header.Get("Accept")) {
 		as := m.Param("as")
 		switch as {
@@ -89,14 +95,10 @@ func (s *Server) wantsTable(r *http.Request, verb string) (*tableRequest, error)
 				}
 			}
 			continue
-		case "Table":
-		case "PartialObjectMetadata":
-			if verb == VerbList {
-				continue
-			}
+		case "Table", "PartialObjectMetadata":
 		case "PartialObjectMetadataList":
-			if verb != VerbList {
-				continue
+			if verb == VerbWatch {
+				continue // a watch's events are single objects
 			}
 		default:
 			continue
@@ -108,6 +110,14 @@ func (s *Server) wantsTable(r *http.Request, verb string) (*tableRequest, error)
 		for _, c := range s.codecs {
 			if !m.Matches(c.MediaType()) || c.MediaType() == codec.Protobuf && as == "Table" {
 				continue
+			}
+			switch {
+			case as == "PartialObjectMetadata" && verb == VerbList:
+				return nil, partialMetadataNotAcceptable("you requested PartialObjectMetadata, but the requested object is a list (%s)",
+					res.goTypeName(true))
+			case as == "PartialObjectMetadataList" && verb != VerbList:
+				return nil, partialMetadataNotAcceptable("you requested PartialObjectMetadataList, but the requested object is not a list (%s)",
+					res.goTypeName(false))
 			}
 			tr := &tableRequest{as: as, apiVersion: "meta.k8s.io/" + v, codec: c}
 			if as == "Table" {
@@ -125,6 +135,33 @@ func (s *Server) wantsTable(r *http.Request, verb string) (*tableRequest, error)
 		}
 	}
 	return nil, nil
+}
+
+// partialMetadataNotAcceptable is kube's 406 for a metadata-only form the
+// object read cannot take.
+func partialMetadataNotAcceptable(format, typeName string) error {
+	return &meta.Status{Kind: "Status", APIVersion: "v1", Status: "Failure", Code: http.StatusNotAcceptable,
+		Reason: meta.ReasonNotAcceptable, Message: fmt.Sprintf(format, typeName)}
+}
+
+// goTypeName is how kube's errors print the Go type it holds an object (or
+// list) of this resource in: *core.ConfigMapList, *apps.Deployment, and
+// *unstructured.Unstructured(List) for custom resources.
+func (r *Resource) goTypeName(list bool) string {
+	if r.customResource {
+		if list {
+			return "*unstructured.UnstructuredList"
+		}
+		return "*unstructured.Unstructured"
+	}
+	pkg, _, _ := strings.Cut(r.Group, ".")
+	if pkg == "" {
+		pkg = "core"
+	}
+	if list {
+		return "*" + pkg + "." + r.ListKind
+	}
+	return "*" + pkg + "." + r.Kind
 }
 
 // listMetaObject is ListMeta in the object model, for codecs that only
@@ -157,9 +194,13 @@ func (s *Server) render(res *Resource, tr *tableRequest, items []*store.Object, 
 	case "PartialObjectMetadata": // get and watch: one object
 		return tr.partialObject(items[0].Data()), nil
 	}
-	list := make([]any, len(items))
-	for i, it := range items {
-		list[i] = map[string]any(tr.partialObject(it.Data()))
+	var list any // an empty list's items are null, as kube writes them
+	if len(items) > 0 {
+		objects := make([]any, len(items))
+		for i, it := range items {
+			objects[i] = map[string]any(tr.partialObject(it.Data()))
+		}
+		list = objects
 	}
 	return meta.Object{"kind": "PartialObjectMetadataList", "apiVersion": tr.apiVersion,
 		"metadata": listMetaObject(lm), "items": list}, nil

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -10,31 +11,129 @@ import (
 	"github.com/kapi-dev/kapi/selectors"
 )
 
-// validateObjectMeta checks the metadata every object must satisfy.
-func validateObjectMeta(obj meta.Object, res *Resource, ns string) meta.FieldErrors {
+// Metadata validation composed as kube-apiserver composes it; which checks
+// run, and how many times, shows in the causes of a 422.
+//
+// A create: the kind's own validation, whose ObjectMeta part is
+// objectMetaErrors with the kind's name rule (plus kubeFinalizerErrors for
+// built-in kinds, as kube's core ValidateObjectMeta adds them); only if the
+// kind finds nothing, objectMetaErrors again with the generic path-segment
+// name rule.
+//
+// An update: objectMetaErrors with the path-segment rule and
+// objectMetaUpdateErrors (the registry's common checks), then the kind's
+// ValidateObjectMetaUpdate (objectMetaUpdateErrors again, plus
+// kubeFinalizerErrors for built-in kinds), then the kind's ValidateUpdate,
+// which for some kinds (ConfigMap, Secret, Service, CRD...) validates the
+// new object as on create again (ValidateObjectMeta).
+
+// createMetaErrors is the ObjectMeta part of a kind's create validation.
+func (r *Resource) createMetaErrors(obj meta.Object) meta.FieldErrors {
+	errs := objectMetaErrors(obj, r.Namespaced, r.strategy().NameErrors)
+	if !r.customResource {
+		errs = append(errs, kubeFinalizerErrors(obj)...)
+	}
+	return errs
+}
+
+// genericMetaErrors is the registry's common ObjectMeta check: names must
+// be usable as path segments.
+func (r *Resource) genericMetaErrors(obj meta.Object) meta.FieldErrors {
+	return objectMetaErrors(obj, r.Namespaced, func(name string) []string { return schema.PathSegmentName(name, false) })
+}
+
+// updateMetaErrors is what an update checks of ObjectMeta before the
+// kind's ValidateUpdate: the registry's common checks, then the kind's
+// ValidateObjectMetaUpdate.
+func (r *Resource) updateMetaErrors(obj, old meta.Object) meta.FieldErrors {
+	errs := r.genericMetaErrors(obj)
+	errs = append(errs, objectMetaUpdateErrors(obj, old)...)
+	errs = append(errs, objectMetaUpdateErrors(obj, old)...)
+	if !r.customResource {
+		errs = append(errs, kubeFinalizerErrors(obj)...)
+	}
+	return errs
+}
+
+// ValidateObjectMeta is kube's core ValidateObjectMeta for a built-in
+// kind: ObjectMeta with the kind's name rule and its finalizer names. A
+// kind whose kube validation of an update validates the new object as on
+// create (ConfigMap, Secret, Service, ...) calls it from ValidateUpdate.
+func ValidateObjectMeta(w *Write, obj meta.Object) meta.FieldErrors {
+	return w.res.createMetaErrors(obj)
+}
+
+// objectMetaErrors is kube's ValidateObjectMetaAccessor, in its order:
+// generateName and name by nameErrors (generateName as a prefix: a
+// trailing '-' is allowed), namespace, labels, annotations, and finalizer
+// names (reported on metadata.finalizers, without index).
+func objectMetaErrors(obj meta.Object, namespaced bool, nameErrors func(string) []string) meta.FieldErrors {
 	var errs meta.FieldErrors
-	name := obj.Name()
-	if name == "" && obj.GenerateName() == "" {
+	invalid := func(field string, value any, msgs []string) {
+		for _, m := range msgs {
+			errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: field, Value: value, Detail: m})
+		}
+	}
+	if gn := obj.GenerateName(); gn != "" {
+		invalid("metadata.generateName", gn, nameErrors(maskTrailingDash(gn)))
+	}
+	if name := obj.Name(); name == "" {
 		errs = append(errs, meta.FieldError{Type: meta.ErrorRequired, Field: "metadata.name",
 			Detail: "name or generateName is required"})
+	} else {
+		invalid("metadata.name", name, nameErrors(name))
 	}
-	if name != "" {
-		msgs := schema.PathSegmentName(name, false)
-		if len(msgs) == 0 {
-			msgs = res.strategy().NameErrors(name)
-		}
-		for _, msg := range msgs {
-			errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: "metadata.name", Value: name, Detail: msg})
-		}
-	}
-	errs = append(errs, validateLabelsAndAnnotations(obj)...)
-	if res.Namespaced {
-		if obj.Namespace() == "" {
+	if namespaced {
+		if ns := obj.Namespace(); ns == "" {
 			errs = append(errs, meta.FieldError{Type: meta.ErrorRequired, Field: "metadata.namespace"})
 		} else {
-			for _, msg := range schema.DNS1123Label(obj.Namespace()) {
-				errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: "metadata.namespace", Value: obj.Namespace(), Detail: msg})
-			}
+			invalid("metadata.namespace", ns, schema.DNS1123Label(ns))
+		}
+	}
+	errs = append(errs, labelAndAnnotationErrors(obj)...)
+	finalizers := obj.Finalizers()
+	for _, f := range finalizers {
+		invalid("metadata.finalizers", f, selectors.QualifiedNameErrors(f))
+	}
+	if slices.Contains(finalizers, "orphan") && slices.Contains(finalizers, "foregroundDeletion") {
+		errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: "metadata.finalizers", Value: finalizers,
+			Detail: "finalizer orphan and foregroundDeletion cannot be both set"})
+	}
+	return errs
+}
+
+// maskTrailingDash lets a generateName end with '-', as kube checks a
+// name prefix.
+func maskTrailingDash(name string) string {
+	if len(name) > 1 && strings.HasSuffix(name, "-") {
+		return name[:len(name)-1] + "a"
+	}
+	return name
+}
+
+// objectMetaUpdateErrors is kube's ValidateObjectMetaAccessorUpdate, as far
+// as a client can fail it (the server keeps the fields it owns): no new
+// finalizers on an object being deleted, then labels and annotations.
+func objectMetaUpdateErrors(obj, old meta.Object) meta.FieldErrors {
+	var errs meta.FieldErrors
+	if old.DeletionTimestamp() != "" {
+		if added := newFinalizers(old.Finalizers(), obj.Finalizers()); len(added) > 0 {
+			errs = append(errs, meta.FieldError{Type: meta.ErrorForbidden, Field: "metadata.finalizers",
+				Detail: fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v",
+					added)})
+		}
+	}
+	return append(errs, labelAndAnnotationErrors(obj)...)
+}
+
+// kubeFinalizerErrors is what kube's core validation adds for built-in
+// kinds: a finalizer without '/' must be one of kube's own.
+func kubeFinalizerErrors(obj meta.Object) meta.FieldErrors {
+	var errs meta.FieldErrors
+	for i, f := range obj.Finalizers() {
+		if !strings.Contains(f, "/") && f != "kubernetes" && f != "orphan" && f != "foregroundDeletion" {
+			errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: fmt.Sprintf("metadata.finalizers[%d]", i), Value: f,
+				Detail: "name is neither a standard finalizer name nor is it fully qualified"})
 		}
 	}
 	return errs
@@ -43,9 +142,9 @@ func validateObjectMeta(obj meta.Object, res *Resource, ns string) meta.FieldErr
 // maxAnnotationsBytes bounds the total size of an object's annotations.
 const maxAnnotationsBytes = 256 * 1024
 
-// validateLabelsAndAnnotations checks label keys and values, annotation
-// keys and total size, and finalizer names, as kube validates ObjectMeta.
-func validateLabelsAndAnnotations(obj meta.Object) meta.FieldErrors {
+// labelAndAnnotationErrors checks label keys and values, annotation keys
+// and their total size, as kube validates ObjectMeta.
+func labelAndAnnotationErrors(obj meta.Object) meta.FieldErrors {
 	var errs meta.FieldErrors
 	md := obj.Metadata()
 	invalid := func(field string, value any, msgs []string) {
@@ -72,11 +171,8 @@ func validateLabelsAndAnnotations(obj meta.Object) meta.FieldErrors {
 		}
 		if total > maxAnnotationsBytes {
 			errs = append(errs, meta.FieldError{Type: meta.ErrorTooLong, Field: "metadata.annotations",
-				Detail: fmt.Sprintf("must have at most %d bytes", maxAnnotationsBytes)})
+				Detail: fmt.Sprintf("may not be more than %d bytes", maxAnnotationsBytes)})
 		}
-	}
-	for i, f := range obj.Finalizers() {
-		invalid(fmt.Sprintf("metadata.finalizers[%d]", i), f, selectors.QualifiedNameErrors(f))
 	}
 	return errs
 }

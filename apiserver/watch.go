@@ -339,7 +339,7 @@ type watchEncoder struct {
 // line (kube also accepts application/json;stream=watch), possibly of
 // one-row Tables whose first carries the column definitions.
 func (s *Server) watchEncoder(r *http.Request, res *Resource) (watchEncoder, error) {
-	tr, err := s.wantsTable(r, VerbWatch)
+	tr, err := s.wantsTable(r, VerbWatch, res)
 	if err != nil {
 		return watchEncoder{}, err
 	}

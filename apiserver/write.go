@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -22,17 +23,41 @@ type writeOptions struct {
 	fieldValidation string // Ignore, Warn or Strict
 }
 
-// writeOptions parses dryRun, which kube-apiserver validates as part of the
-// verb's options object (CreateOptions, UpdateOptions, PatchOptions,
-// DeleteOptions): anything but "All" is 422 Invalid.
+// writeOptions parses dryRun and fieldValidation, which kube-apiserver
+// validates as part of the verb's options object (CreateOptions,
+// UpdateOptions, PatchOptions): a dryRun other than "All", or an unknown
+// fieldValidation, is 422 Invalid.
 func (q *request) writeOptions(optionsKind string) (writeOptions, error) {
+	opts, errs := q.parseWriteOptions()
+	if len(errs) > 0 {
+		return opts, meta.Invalid(meta.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "", errs)
+	}
+	q.wo = opts
+	return opts, nil
+}
+
+// requestOptions reads and validates a write's options, its writer's
+// included (q.mo), as kube's Validate{Create,Update,Patch}Options do: every
+// problem at once, in kube's order (force, or a missing fieldManager for
+// apply; the fieldManager; dryRun; fieldValidation).
+func (q *request) requestOptions(optionsKind string, apply bool) (writeOptions, error) {
+	mo, errs := q.managerOptions(apply)
+	opts, werrs := q.parseWriteOptions()
+	if errs = append(errs, werrs...); len(errs) > 0 {
+		return opts, meta.Invalid(meta.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "", errs)
+	}
+	q.mo, q.wo = mo, opts
+	return opts, nil
+}
+
+func (q *request) parseWriteOptions() (writeOptions, meta.FieldErrors) {
 	var opts writeOptions
+	var errs meta.FieldErrors
 	values := q.r.URL.Query()["dryRun"]
 	for _, v := range values {
 		if v != "All" {
-			return opts, meta.Invalid(meta.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "", meta.FieldErrors{{
-				Type: meta.ErrorNotSupported, Field: "dryRun", Value: values, Detail: `supported values: "All"`,
-			}})
+			errs = append(errs, meta.FieldError{Type: meta.ErrorNotSupported, Field: "dryRun", Value: values, Detail: `supported values: "All"`})
+			break
 		}
 	}
 	opts.dryRun = len(values) > 0
@@ -42,15 +67,10 @@ func (q *request) writeOptions(optionsKind string) (writeOptions, error) {
 	case "Ignore", "Strict":
 		opts.fieldValidation = fv
 	default:
-		if optionsKind != "DeleteOptions" {
-			return opts, meta.Invalid(meta.GroupKind{Group: "meta.k8s.io", Kind: optionsKind}, "", meta.FieldErrors{{
-				Type: meta.ErrorNotSupported, Field: "fieldValidation", Value: fv,
-				Detail: `supported values: "", "Ignore", "Strict", "Warn"`,
-			}})
-		}
+		errs = append(errs, meta.FieldError{Type: meta.ErrorNotSupported, Field: "fieldValidation", Value: fv,
+			Detail: `supported values: "", "Ignore", "Strict", "Warn"`})
 	}
-	q.wo = opts
-	return opts, nil
+	return opts, errs
 }
 
 // checkFields applies field validation to the problems found in a request
@@ -75,15 +95,15 @@ func (q *request) checkFields(wo writeOptions, problems []string, patch string) 
 // decodeWrite reads what a create or update starts from: its options, who
 // writes, and the body decoded, pruned and field-validated.
 func (q *request) decodeWrite(optionsKind string) (writeOptions, meta.Object, error) {
-	wo, err := q.writeOptions(optionsKind)
+	wo, err := q.requestOptions(optionsKind, false)
 	if err != nil {
-		return wo, nil, err
-	}
-	if q.mo, err = q.managerOptions(optionsKind, false); err != nil {
 		return wo, nil, err
 	}
 	d, err := q.decodeBody()
 	if err != nil {
+		return wo, nil, err
+	}
+	if err := q.res.typedDecodeCheck(d.Object, optionsKind == "UpdateOptions"); err != nil {
 		return wo, nil, err
 	}
 	if err := q.checkFields(wo, q.res.bodyProblems(d.Object, func() []byte { return q.body }, d.Duplicates), ""); err != nil {
@@ -118,6 +138,11 @@ func (q *request) create() {
 		if errors.Is(err, store.ErrExists) && generated && attempt < generateNameAttempts {
 			continue
 		}
+		if errors.Is(err, store.ErrExists) && next.GenerateName() != "" {
+			// kube words any conflict of an object with a generateName so,
+			// its name generated or not.
+			err = meta.GenerateNameConflict(q.gr(), next.Name())
+		}
 		if err != nil {
 			q.fail(storeError(err, q.gr(), next.Name()))
 			return
@@ -146,6 +171,12 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 		}
 	}
 	key := q.res.key(q.info.Namespace, obj.Name())
+	if rv, err := strconv.ParseUint(obj.ResourceVersion(), 10, 64); err == nil && rv != 0 && !wo.dryRun {
+		// kube's storage refuses a create that names a version, as its
+		// internal error; a dry run does not reach it.
+		return nil, &meta.Status{Kind: "Status", APIVersion: "v1", Status: "Failure", Code: http.StatusInternalServerError,
+			Message: "resourceVersion should not be set on objects to be created"}
+	}
 	if wo.dryRun {
 		if _, err := q.s.store.Get(ctx, key); err == nil {
 			return nil, store.ErrExists
@@ -169,9 +200,13 @@ func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOpti
 		// As in kube, the kind's preparation follows field tracking and
 		// mutating admission: what it sets is nobody's field.
 		strategy.PrepareForCreate(w, obj)
-		errs := append(validateObjectMeta(obj, q.res, q.info.Namespace), schemaErrs...)
+		errs := append(q.res.createMetaErrors(obj), schemaErrs...)
 		errs = append(errs, strategy.Validate(w, obj)...)
-		if errs = append(errs, q.res.validateSchema(obj)...); len(errs) > 0 {
+		errs = append(errs, q.res.validateSchema(obj)...)
+		if len(errs) == 0 {
+			errs = q.res.genericMetaErrors(obj) // kube's registry checks, after the kind's
+		}
+		if len(errs) > 0 {
 			return meta.Invalid(q.gk(), obj.Name(), errs)
 		}
 		return nil
@@ -215,15 +250,20 @@ func (q *request) checkNamespace(obj meta.Object) error {
 // generating its name from generateName when it has none.
 func (q *request) prepareForCreate(obj meta.Object) {
 	m := obj.MetadataForWrite()
-	if obj.Name() == "" && obj.GenerateName() != "" {
-		m["name"] = obj.GenerateName() + randomSuffix()
+	if prefix := obj.GenerateName(); obj.Name() == "" && prefix != "" {
+		if len(prefix) > maxGeneratedNamePrefix {
+			prefix = prefix[:maxGeneratedNamePrefix]
+		}
+		m["name"] = prefix + randomSuffix()
 	}
 	m["uid"] = newUID()
 	m["creationTimestamp"] = meta.FormatTime(q.s.now())
 	if !q.res.WithoutGeneration {
 		m["generation"] = int64(1)
 	}
-	for _, f := range []string{"resourceVersion", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
+	// resourceVersion stays: a dry run shows the one sent, and a create
+	// refuses it (createObject); the store sets its own.
+	for _, f := range []string{"deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
 		delete(m, f)
 	}
 	if q.res.StatusSubresource {
@@ -253,7 +293,13 @@ func (q *request) update() {
 		return
 	}
 	allowCreate := q.res.AllowCreateOnUpdate && q.info.Subresource == ""
+	uid := obj.UID()
 	q.respondUpdate(q.updateObject(wo, allowCreate, func(cur *store.Object) (meta.Object, error) {
+		// kube's storage checks the body's uid as a precondition before
+		// anything else, a missing object included.
+		if uid != "" && (cur == nil || cur.Data().UID() != uid) {
+			return nil, q.uidPreconditionFailed(cur, uid)
+		}
 		return obj.DeepCopy(), nil // the update may be retried: never change obj itself
 	}))
 }
@@ -296,12 +342,12 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 	key := q.res.key(q.info.Namespace, q.info.Name)
 	created := false
 	tryUpdate := func(cur *store.Object) (meta.Object, error) {
-		if cur == nil && !allowCreate {
-			return nil, store.ErrNotFound
-		}
 		obj, err := next(cur)
 		if err != nil {
 			return nil, err
+		}
+		if cur == nil && !allowCreate {
+			return nil, store.ErrNotFound
 		}
 		if cur == nil {
 			created = true
@@ -318,7 +364,9 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 		if wo.dryRun {
 			return q.dryRunUpdate(key, tryUpdate, &created)
 		}
-		stored, err := q.s.store.Update(ctx, key, store.UpdateOptions{AllowCreate: allowCreate}, tryUpdate)
+		// The store calls tryUpdate for a missing object too: preconditions are
+		// checked before NotFound, which tryUpdate answers.
+		stored, err := q.s.store.Update(ctx, key, store.UpdateOptions{AllowCreate: true}, tryUpdate)
 		var last *lastFinalizerRemoved
 		if errors.As(err, &last) {
 			// kube deletes the object instead of storing the finalizer-free
@@ -335,6 +383,25 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 		}
 		return stored, created, err
 	}
+}
+
+// uidPreconditionFailed is kube's answer to an update whose body's uid is
+// not the stored object's (or there is none): its storage's precondition
+// error, as a Conflict.
+func (q *request) uidPreconditionFailed(cur *store.Object, uid string) error {
+	storedUID, rv := "", "0"
+	if cur != nil {
+		storedUID, rv = cur.Data().UID(), cur.Data().ResourceVersion()
+	}
+	key := "/registry/" + q.res.Plural + "/"
+	if q.res.customResource {
+		key = "/registry/" + q.res.Group + "/" + q.res.Plural + "/"
+	}
+	if q.info.Namespace != "" {
+		key += q.info.Namespace + "/"
+	}
+	return meta.Conflict(q.gr(), q.info.Name, fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s%s, ResourceVersion: %s, "+
+		"AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", key, q.info.Name, rv, uid, storedUID))
 }
 
 // lastFinalizerRemoved stops an update that leaves an object being
@@ -381,8 +448,17 @@ func (q *request) dryRunUpdate(key string, tryUpdate store.UpdateFunc, created *
 // nothing changes.
 func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, wo writeOptions) (meta.Object, error) {
 	rv := next.ResourceVersion()
-	if rv != "" && rv != old.ResourceVersion() {
-		return nil, meta.ConflictModified(q.gr(), q.info.Name)
+	if rv != "" {
+		// kube's storage reads the version as a number; one it cannot read
+		// fails the update as its internal error.
+		sent, err := strconv.ParseUint(rv, 10, 64)
+		if err != nil {
+			return nil, &meta.Status{Kind: "Status", APIVersion: "v1", Status: "Failure", Code: http.StatusInternalServerError,
+				Message: err.Error()}
+		}
+		if cur, _ := strconv.ParseUint(old.ResourceVersion(), 10, 64); sent != cur {
+			return nil, meta.ConflictModified(q.gr(), q.info.Name)
+		}
 	}
 	if rv == "" && q.res.customResource && q.r.Method == http.MethodPut {
 		// Custom resources do not allow unconditional updates.
@@ -411,15 +487,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 	}
 	next = q.trackUpdate(old, next)
 	validate := func() error {
-		var errs meta.FieldErrors
-		if old.DeletionTimestamp() != "" {
-			if added := newFinalizers(old.Finalizers(), next.Finalizers()); len(added) > 0 {
-				errs = append(errs, meta.FieldError{Type: meta.ErrorForbidden, Field: "metadata.finalizers",
-					Detail: fmt.Sprintf("no new finalizers can be added if the object is being deleted, found new finalizers %#v",
-						added)})
-			}
-		}
-		errs = append(errs, validateObjectMeta(next, q.res, q.info.Namespace)...)
+		errs := q.res.updateMetaErrors(next, old)
 		errs = append(errs, schemaErrs...)
 		errs = append(errs, strategy.ValidateUpdate(w, next, old)...)
 		if errs = append(errs, q.res.validateSchema(next)...); len(errs) > 0 {
@@ -478,6 +546,10 @@ func newFinalizers(old, next []string) []string {
 	}
 	return added
 }
+
+// maxGeneratedNamePrefix is how much of a generateName kube keeps, so that
+// a generated name fits a DNS label (58 + 5 = 63).
+const maxGeneratedNamePrefix = 58
 
 // randomSuffix is the 5-character suffix kube appends to generateName,
 // drawn from its alphabet without vowels or confusable characters.

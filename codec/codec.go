@@ -46,8 +46,39 @@ type Decoded struct {
 	Duplicates []Field
 }
 
-// ErrNotObject means the body parsed but is not a JSON object.
-var ErrNotObject = errors.New("Object 'Kind' is missing in the body: not a JSON object")
+// ErrNotObject means the body parsed but is not a JSON object; errors.Is
+// matches the *NotObjectError the decoders return.
+var ErrNotObject = errors.New("not a JSON object")
+
+// NotObjectError is a body that parsed but is not a JSON object, worded as
+// kube's decoder words it when it reads the body's apiVersion and kind.
+type NotObjectError struct {
+	// Type is the JSON type the body is: array, string, number, bool or null.
+	Type string
+}
+
+func (e *NotObjectError) Error() string {
+	return "json: cannot unmarshal " + e.Type +
+		` into Go value of type struct { APIVersion string "json:\"apiVersion,omitempty\""; Kind string "json:\"kind,omitempty\"" }`
+}
+
+// Is makes errors.Is(err, ErrNotObject) true.
+func (e *NotObjectError) Is(target error) bool { return target == ErrNotObject }
+
+// jsonType names a decoded JSON value's type as Go's decoder does.
+func jsonType(v any) string {
+	switch v.(type) {
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case nil:
+		return "null"
+	}
+	return "number"
+}
 
 // JSONCodec reads and writes application/json.
 type JSONCodec struct{}
@@ -130,15 +161,37 @@ func DecodeValue(data []byte) (any, error) {
 	return v, err
 }
 
-// Decode implements Codec.
+// Decode implements Codec. A duplicate key keeps its last value, as
+// decoding into Kubernetes' unstructured objects (custom resources) does.
 func (JSONCodec) Decode(data []byte) (Decoded, error) {
-	v, dups, err := decodeJSON(data)
+	return decodeObject(data, false)
+}
+
+// TypedDecoder is a Codec that can also decode as kube-apiserver decodes a
+// body into a Go type (a built-in kind).
+type TypedDecoder interface {
+	// DecodeTyped is Decode, except that a duplicate key whose values are
+	// both objects merges the second into the first (recursively, by the
+	// same rule), as encoding/json fills the same struct field or map
+	// twice: {"data":{"a":"1"},"data":{"b":"2"}} is data a and b. Other
+	// duplicates (arrays, scalars) keep their last value.
+	DecodeTyped(data []byte) (Decoded, error)
+}
+
+// DecodeTyped implements TypedDecoder.
+func (JSONCodec) DecodeTyped(data []byte) (Decoded, error) {
+	return decodeObject(data, true)
+}
+
+func decodeObject(data []byte, mergeDuplicates bool) (Decoded, error) {
+	d := jsonDecoder{data: data, mergeDuplicates: mergeDuplicates}
+	v, dups, err := d.decode()
 	if err != nil {
 		return Decoded{}, err
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return Decoded{}, ErrNotObject
+		return Decoded{}, &NotObjectError{Type: jsonType(v)}
 	}
 	return Decoded{Object: m, Duplicates: dups}, nil
 }
@@ -168,11 +221,20 @@ func (YAMLCodec) Encode(v any) ([]byte, error) {
 
 // Decode implements Codec. Duplicate keys are reported like JSON's.
 func (YAMLCodec) Decode(data []byte) (Decoded, error) {
+	return decodeYAML(data, false)
+}
+
+// DecodeTyped implements TypedDecoder.
+func (YAMLCodec) DecodeTyped(data []byte) (Decoded, error) {
+	return decodeYAML(data, true)
+}
+
+func decodeYAML(data []byte, typed bool) (Decoded, error) {
 	j, err := yaml.YAMLToJSON(data)
 	if err != nil {
 		return Decoded{}, fmt.Errorf("error converting YAML to JSON: %w", err)
 	}
-	d, err := JSONCodec{}.Decode(j)
+	d, err := decodeObject(j, typed)
 	if err != nil {
 		return Decoded{}, err
 	}

@@ -44,6 +44,16 @@ func TestJSONDecodeErrors(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNotObject)
 }
 
+// A body that is not an object is worded as kube's decoder words it when it
+// reads apiVersion and kind (docs/kube-behaviour/08-fidelity.md).
+func TestNotAnObjectIsWordedAsKube(t *testing.T) {
+	for in, typ := range map[string]string{`[]`: "array", `"x"`: "string", `5`: "number", `true`: "bool"} {
+		_, err := JSONCodec{}.Decode([]byte(in))
+		assert.Equal(t, `json: cannot unmarshal `+typ+` into Go value of type struct { APIVersion string "json:\"apiVersion,omitempty\""; Kind string "json:\"kind,omitempty\"" }`,
+			err.Error(), in)
+	}
+}
+
 func TestFieldOffsets(t *testing.T) {
 	body := []byte(`{"bar":1,"metadata":{"name":"a"},"l":[{"k":1}]}`)
 	assert.Equal(t, map[string]int{"bar": 1, "metadata": 9, "metadata.name": 21, "l": 33, "l[0].k": 39}, FieldOffsets(body))
@@ -175,4 +185,26 @@ func TestTypeMetaPrefixQuotesLikeEncodingJSON(t *testing.T) {
 			t.Errorf("TypeMetaPrefix(%q, %q) = %s, want %s", tm[0], tm[1], got, want)
 		}
 	}
+}
+
+// DecodeTyped merges a duplicate key's objects as encoding/json fills a Go
+// field twice; Decode keeps the last value, as unstructured decoding does.
+func TestDuplicateKeysMergeOnlyWhenDecodedAsATypedKind(t *testing.T) {
+	body := []byte(`{"metadata":{"name":"m1","labels":{"a":"1"}},"metadata":{"labels":{"b":"2","a":"3"}},"data":{"x":"1"},"data":{"y":"2"},"finalizers":["a"],"finalizers":["b"],"n":1,"n":{"k":1}}`)
+	typed, err := JSONCodec{}.DecodeTyped(body)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{
+		"metadata":   map[string]any{"name": "m1", "labels": map[string]any{"a": "3", "b": "2"}},
+		"data":       map[string]any{"x": "1", "y": "2"},
+		"finalizers": []any{"b"},
+		"n":          map[string]any{"k": int64(1)},
+	}, map[string]any(typed.Object))
+	assert.Len(t, typed.Duplicates, 4)
+	last, err := JSONCodec{}.Decode(body)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"labels": map[string]any{"b": "2", "a": "3"}}, last.Object["metadata"])
+	assert.Equal(t, map[string]any{"y": "2"}, last.Object["data"])
+	yamlTyped, err := YAMLCodec{}.DecodeTyped([]byte("data: {x: '1'}\nmetadata: {name: m}\n"))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"x": "1"}, yamlTyped.Object["data"])
 }

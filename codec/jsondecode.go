@@ -31,6 +31,9 @@ type jsonDecoder struct {
 	duplicates []Field
 	// offsets, when not nil, records where each field path first appears.
 	offsets map[string]int
+	// mergeDuplicates merges a duplicate key's object value into the
+	// first one (TypedDecoder).
+	mergeDuplicates bool
 }
 
 // Field names a field of a body by its dotted path ("spec.containers[0].name")
@@ -55,6 +58,10 @@ func FieldOffsets(data []byte) map[string]int {
 // decodeJSON parses data, which must hold exactly one JSON value.
 func decodeJSON(data []byte) (any, []Field, error) {
 	d := jsonDecoder{data: data}
+	return d.decode()
+}
+
+func (d *jsonDecoder) decode() (any, []Field, error) {
 	d.skipSpace()
 	v, err := d.value()
 	if err != nil {
@@ -183,7 +190,8 @@ func (d *jsonDecoder) object() (any, error) {
 				d.offsets[p] = keyOffset
 			}
 		}
-		if _, dup := m[key]; dup {
+		first, dup := m[key]
+		if dup {
 			d.duplicates = append(d.duplicates, Field{Path: joinPath(d.path), Offset: keyOffset})
 		}
 		v, err := d.value()
@@ -191,6 +199,9 @@ func (d *jsonDecoder) object() (any, error) {
 			return nil, err
 		}
 		d.path = d.path[:len(d.path)-1]
+		if dup && d.mergeDuplicates {
+			v = mergeDuplicate(first, v)
+		}
 		m[key] = v
 		d.skipSpace()
 		if d.pos >= len(d.data) {
@@ -448,4 +459,22 @@ func (d *jsonDecoder) hex4() (rune, error) {
 		d.pos++
 	}
 	return r, nil
+}
+
+// mergeDuplicate is the value of a key given twice, first then next, as
+// encoding/json leaves a Go field it decodes twice: objects merge, key by
+// key by the same rule; anything else is replaced.
+func mergeDuplicate(first, next any) any {
+	dst, ok := first.(map[string]any)
+	src, ok2 := next.(map[string]any)
+	if !ok || !ok2 {
+		return next
+	}
+	for k, v := range src {
+		if prev, exists := dst[k]; exists {
+			v = mergeDuplicate(prev, v)
+		}
+		dst[k] = v
+	}
+	return dst
 }

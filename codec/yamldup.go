@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"errors"
 	"fmt"
 
 	yamlv2 "go.yaml.in/yaml/v2"
@@ -37,4 +38,22 @@ func walkYAMLDuplicates(v any, path []pathElem, out *[]Field) {
 			walkYAMLDuplicates(e, append(path[:len(path):len(path)], pathElem{index: i, isIndex: true}), out)
 		}
 	}
+}
+
+// YAMLStrictErrors returns what strict YAML decoding finds wrong in data,
+// one message per problem as go-yaml words them ("line 5: key \"kind\"
+// already set in map"), and the error kube answers for them under
+// fieldValidation=Strict (both nil when data decodes strictly). kube
+// checks a server-side apply body so, after applying it.
+func YAMLStrictErrors(data []byte) ([]string, error) {
+	var m map[string]any
+	err := yamlv2.UnmarshalStrict(data, &m)
+	if err == nil {
+		return nil, nil
+	}
+	var typeErr *yamlv2.TypeError
+	if errors.As(err, &typeErr) {
+		return typeErr.Errors, fmt.Errorf("error converting YAML to JSON: %w", err)
+	}
+	return []string{err.Error()}, fmt.Errorf("error converting YAML to JSON: %w", err)
 }

@@ -133,6 +133,16 @@ func AlreadyExists(gr GroupResource, name string) *Status {
 		fmt.Sprintf("%s %q already exists", gr, name), objectDetails(gr, name))
 }
 
+// GenerateNameConflict is the AlreadyExists of a create whose name came
+// from generateName (or that gave generateName with a name): kube asks the
+// client to retry after a second.
+func GenerateNameConflict(gr GroupResource, name string) *Status {
+	d := objectDetails(gr, name)
+	d.RetryAfterSeconds = 1
+	return failure(http.StatusConflict, ReasonAlreadyExists,
+		fmt.Sprintf("%s %q already exists, the server was not able to generate a unique name for the object", gr, name), d)
+}
+
 // Conflict is 409: `Operation cannot be fulfilled on configmaps "x": why`.
 func Conflict(gr GroupResource, name, why string) *Status {
 	return failure(http.StatusConflict, ReasonConflict,
@@ -367,16 +377,22 @@ func formatBadValue(v any) string {
 func (e FieldError) Error() string { return e.Field + ": " + e.Body() }
 
 // FieldErrors is a list of field errors; its message joins them the way
-// kube-apiserver does ("[a, b]" for more than one).
+// kube-apiserver does ("[a, b]" for more than one), each distinct message
+// once (kube's validation can report one problem twice, as causes, and its
+// aggregate message drops the repeats).
 type FieldErrors []FieldError
 
 func (errs FieldErrors) Error() string {
-	if len(errs) == 1 {
-		return errs[0].Error()
+	parts := make([]string, 0, len(errs))
+	seen := make(map[string]bool, len(errs))
+	for _, e := range errs {
+		if msg := e.Error(); !seen[msg] {
+			seen[msg] = true
+			parts = append(parts, msg)
+		}
 	}
-	parts := make([]string, len(errs))
-	for i, e := range errs {
-		parts[i] = e.Error()
+	if len(parts) == 1 {
+		return parts[0]
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }
