@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"reflect"
 	"strconv"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -215,7 +214,7 @@ func (s *Server) markDeleting(r *http.Request, res *Resource, key string, cur *s
 			if o != cur {
 				return nil, errRetry
 			}
-			if reflect.DeepEqual(map[string]any(marked), map[string]any(o.Data())) {
+			if meta.EqualValues(map[string]any(marked), map[string]any(o.Data())) {
 				return nil, store.ErrNoChange
 			}
 			return marked, nil

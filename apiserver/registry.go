@@ -2,19 +2,27 @@ package apiserver
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/kapi-dev/kapi/meta"
 )
 
 // registry is an immutable index of the served resource types. The server
 // swaps whole registries atomically, so a request sees one consistent set
-// even while types are added or removed.
+// even while types are added or removed. A CRD write builds a new one, so
+// building it costs one map of the types; the groups discovery and OpenAPI
+// read are built on their first use.
 type registry struct {
 	byGVR map[meta.GroupVersionResource]*Resource
-	// groups in discovery order: the core group (if served) first, then the
-	// others in registration order; versions in registration order, the
-	// first being preferred.
-	groups []*apiGroup
+	// resources in registration order.
+	resources []*Resource
+
+	groupsOnce sync.Once
+	// groupList in discovery order: the core group (if served) first,
+	// then the others in registration order; versions in registration
+	// order, the first being preferred. byGroup indexes it.
+	groupList []*apiGroup
+	byGroup   map[string]*apiGroup
 
 	openapi openAPIDocs
 }
@@ -29,47 +37,45 @@ type apiVersion struct {
 	resources []*Resource
 }
 
-func newRegistry(resources []Resource) (*registry, error) {
-	reg := &registry{byGVR: map[meta.GroupVersionResource]*Resource{}}
+// newRegistry indexes resources, which must already have their defaults
+// (Resource.withDefaults); the registry keeps the pointers, so a type's
+// runtime state (its field manager) lives as long as its registration.
+func newRegistry(resources []*Resource) (*registry, error) {
+	reg := &registry{byGVR: make(map[meta.GroupVersionResource]*Resource, len(resources)), resources: resources}
 	for _, r := range resources {
-		r, err := r.withDefaults()
-		if err != nil {
-			return nil, err
-		}
 		gvr := meta.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Plural}
 		if _, dup := reg.byGVR[gvr]; dup {
 			return nil, fmt.Errorf("apiserver: resource %s/%s %s registered twice", r.Group, r.Version, r.Plural)
 		}
-		res := &r
-		reg.byGVR[gvr] = res
-		reg.versionFor(r.Group, r.Version).resources = append(reg.versionFor(r.Group, r.Version).resources, res)
+		reg.byGVR[gvr] = r
 	}
 	return reg, nil
 }
 
-func (reg *registry) versionFor(group, version string) *apiVersion {
-	var g *apiGroup
-	for _, existing := range reg.groups {
-		if existing.name == group {
-			g = existing
+// groups are the served API groups in discovery order.
+func (reg *registry) groups() []*apiGroup {
+	reg.groupsOnce.Do(func() {
+		reg.byGroup = map[string]*apiGroup{}
+		for _, r := range reg.resources {
+			g := reg.byGroup[r.Group]
+			if g == nil {
+				g = &apiGroup{name: r.Group}
+				reg.byGroup[r.Group] = g
+				if r.Group == "" {
+					reg.groupList = append([]*apiGroup{g}, reg.groupList...)
+				} else {
+					reg.groupList = append(reg.groupList, g)
+				}
+			}
+			v := g.version(r.Version)
+			if v == nil {
+				v = &apiVersion{version: r.Version}
+				g.versions = append(g.versions, v)
+			}
+			v.resources = append(v.resources, r)
 		}
-	}
-	if g == nil {
-		g = &apiGroup{name: group}
-		if group == "" {
-			reg.groups = append([]*apiGroup{g}, reg.groups...)
-		} else {
-			reg.groups = append(reg.groups, g)
-		}
-	}
-	for _, v := range g.versions {
-		if v.version == version {
-			return v
-		}
-	}
-	v := &apiVersion{version: version}
-	g.versions = append(g.versions, v)
-	return v
+	})
+	return reg.groupList
 }
 
 // lookup finds a served resource type; nil when none.
@@ -79,12 +85,8 @@ func (reg *registry) lookup(group, version, plural string) *Resource {
 
 // group finds a served API group; nil when none.
 func (reg *registry) group(name string) *apiGroup {
-	for _, g := range reg.groups {
-		if g.name == name {
-			return g
-		}
-	}
-	return nil
+	reg.groups()
+	return reg.byGroup[name]
 }
 
 func (g *apiGroup) version(v string) *apiVersion {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"reflect"
 	"strings"
 
 	"github.com/kapi-dev/kapi/meta"
@@ -431,11 +430,11 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 		return nil, err
 	}
 	next.SetMetadataField("resourceVersion", old.ResourceVersion())
-	if reflect.DeepEqual(map[string]any(next), map[string]any(old)) {
+	if meta.EqualValues(map[string]any(next), map[string]any(old)) {
 		return nil, store.ErrNoChange
 	}
 	annotationsChanged := q.res.AnnotationsBumpGeneration &&
-		!reflect.DeepEqual(old.Metadata()["annotations"], next.Metadata()["annotations"])
+		!meta.EqualValues(old.Metadata()["annotations"], next.Metadata()["annotations"])
 	if !q.res.WithoutGeneration && (specChanged(old, next) || annotationsChanged) {
 		next.SetMetadataField("generation", old.Generation()+1)
 	}
@@ -453,7 +452,7 @@ func specChanged(old, next meta.Object) bool {
 		if k == "metadata" || k == "status" {
 			continue
 		}
-		if ov, ok := old[k]; !ok || !reflect.DeepEqual(ov, v) {
+		if ov, ok := old[k]; !ok || !meta.EqualValues(ov, v) {
 			return true
 		}
 	}
