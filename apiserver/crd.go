@@ -84,7 +84,7 @@ func (CRDStrategy) AfterWrite(w *Write, stored *store.Object) (*store.Object, er
 	if err := s.establishCRD(ctx, stored.Key()); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return nil, err
 	}
-	if err := s.loadRegistry(ctx); err != nil {
+	if err := s.refreshCRD(ctx, stored.Data().Name()); err != nil {
 		return nil, err
 	}
 	if latest, err := s.store.Get(ctx, stored.Key()); err == nil {
@@ -289,46 +289,64 @@ func (s *Server) servedCRDOf(obj *store.Object) *servedCRD {
 }
 
 // loadRegistry builds the registry from the configured types and every
-// established CRD in the store, and publishes it. Writes of CRDs call it
-// before answering, so a new type is served by the time its CRD's create
-// returns.
+// established CRD in the store, and publishes it (at start).
 func (s *Server) loadRegistry(ctx context.Context) error {
 	s.registryMu.Lock()
 	defer s.registryMu.Unlock()
-	resources := make([]*Resource, 0, len(s.staticResources))
+	static := make([]*Resource, len(s.staticResources))
 	for i := range s.staticResources {
-		resources = append(resources, &s.staticResources[i])
+		static[i] = &s.staticResources[i]
 	}
+	var crds []crdTypes
 	if s.crds != nil {
 		page, err := s.store.List(ctx, s.crds.collectionPrefix(""), store.ListOptions{})
 		if err != nil {
 			return err
 		}
-		taken := map[meta.GroupResource]bool{}
-		for _, r := range s.staticResources {
-			taken[r.GroupResource()] = true
-		}
 		for _, it := range page.Items {
-			sc := s.servedCRDOf(it)
-			if sc.deleting || !sc.established || sc.resources == nil {
-				continue
-			}
-			gr := meta.GroupResource{Group: sc.spec.group, Resource: sc.spec.plural}
-			if taken[gr] {
-				continue
-			}
-			taken[gr] = true
-			for i := range sc.resources {
-				resources = append(resources, &sc.resources[i])
+			if c := s.servedCRDOf(it).types(it.Data().Name()); c.resources != nil {
+				crds = append(crds, c)
 			}
 		}
 	}
-	reg, err := newRegistry(resources)
+	reg, err := newRegistry(static, crds)
 	if err != nil {
 		return err
 	}
 	s.registry.Store(reg)
 	return nil
+}
+
+// refreshCRD publishes a registry in which the CRD name serves what its
+// stored version serves (nothing once it is gone, being deleted or not
+// established). Writes of CRDs call it before answering, so a new type is
+// served by the time its CRD's create returns.
+func (s *Server) refreshCRD(ctx context.Context, name string) error {
+	s.registryMu.Lock()
+	defer s.registryMu.Unlock()
+	var c crdTypes
+	obj, err := s.store.Get(ctx, s.crds.key("", name))
+	switch {
+	case err == nil:
+		c = s.servedCRDOf(obj).types(name)
+	case !errors.Is(err, store.ErrNotFound):
+		return err
+	}
+	s.registry.Store(s.registry.Load().withCRD(name, c.resources))
+	return nil
+}
+
+// types are the registrations a CRD version serves: none unless it is
+// established and not being deleted.
+func (sc *servedCRD) types(name string) crdTypes {
+	c := crdTypes{name: name}
+	if sc.deleting || !sc.established || sc.unreadable {
+		return c
+	}
+	for i := range sc.resources {
+		c.resources = append(c.resources, &sc.resources[i])
+	}
+	return c
 }
 
 func crdEstablished(obj meta.Object) bool {
@@ -388,7 +406,7 @@ func (s *Server) establishCRD(ctx context.Context, key string) error {
 		}
 		next["status"] = status
 		now := meta.FormatTime(s.now())
-		conflict := s.crdNameConflict(ctx, obj.Name(), c)
+		conflict := s.crdNameConflict(obj.Name(), c)
 		names, _ := meta.NestedField(obj, "spec", "names")
 		accepted := meta.DeepCopyValue(names).(map[string]any)
 		if accepted["singular"] == nil {
@@ -435,26 +453,12 @@ func condition(typ, status, reason, message, now string, oldStatus map[string]an
 	return map[string]any{"type": typ, "status": status, "lastTransitionTime": ts, "reason": reason, "message": message}
 }
 
-// crdNameConflict reports another CRD or served type that already uses the
-// CRD's group and plural.
-func (s *Server) crdNameConflict(ctx context.Context, name string, c crdSpec) string {
-	for _, r := range s.staticResources {
-		if r.Group == c.group && r.Plural == c.plural {
-			return fmt.Sprintf("%q is already in use", c.plural)
-		}
-	}
-	page, err := s.store.List(ctx, s.crds.collectionPrefix(""), store.ListOptions{})
-	if err != nil {
-		return ""
-	}
-	for _, it := range page.Items {
-		other := s.servedCRDOf(it)
-		if !other.established || other.resources == nil || it.Key() == s.crds.key("", name) {
-			continue
-		}
-		if other.spec.group == c.group && other.spec.plural == c.plural {
-			return fmt.Sprintf("%q is already in use", c.plural)
-		}
+// crdNameConflict reports another CRD or configured type that already
+// serves the CRD's group and plural.
+func (s *Server) crdNameConflict(name string, c crdSpec) string {
+	owner, taken := s.registry.Load().owner[meta.GroupResource{Group: c.group, Resource: c.plural}]
+	if taken && owner != name {
+		return fmt.Sprintf("%q is already in use", c.plural)
 	}
 	return ""
 }
@@ -463,7 +467,7 @@ func (s *Server) crdNameConflict(ctx context.Context, name string, c crdSpec) st
 // every custom resource is deleted (watchers see DELETED events), then the
 // cleanup finalizer is removed, which deletes the CRD.
 func (s *Server) cleanupCRD(ctx context.Context, crd *store.Object) error {
-	if err := s.loadRegistry(ctx); err != nil {
+	if err := s.refreshCRD(ctx, crd.Data().Name()); err != nil {
 		return err
 	}
 	if c := s.servedCRDOf(crd).spec; c.plural != "" {

@@ -94,7 +94,7 @@ func (q *request) delete() {
 		q.s.writeValue(q.w, q.r, http.StatusOK, statusKind, meta.Success(q.gr(), q.info.Name, out.Data().UID()))
 		return
 	}
-	q.s.writeObject(q.w, q.r, http.StatusOK, q.res.present(out))
+	q.s.writeObject(q.w, q.r, http.StatusOK, q.res.GroupVersionKind(), q.res.present(out))
 }
 
 // deleteObject deletes or marks for deletion one object. It reports

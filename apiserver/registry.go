@@ -2,29 +2,46 @@ package apiserver
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// registry is an immutable index of the served resource types. The server
-// swaps whole registries atomically, so a request sees one consistent set
-// even while types are added or removed. A CRD write builds a new one, so
-// building it costs one map of the types; the groups discovery and OpenAPI
-// read are built on their first use.
+// registry is an immutable index of the served resource types: the
+// configured ones and those of the established CRDs. The server swaps
+// whole registries atomically, so a request sees one consistent set even
+// while types are added or removed. A CRD write derives the next registry
+// from the current one, changing that CRD's types only (withCRD); the
+// groups that discovery and OpenAPI read are built on their first use.
 type registry struct {
 	byGVR map[meta.GroupVersionResource]*Resource
-	// resources in registration order.
-	resources []*Resource
+	// owner says who serves each group-resource: "" for a configured type,
+	// the CRD's name for a custom resource. The first to claim one keeps
+	// it.
+	owner map[meta.GroupResource]string
+	// static are the configured types in registration order; crds the
+	// types of each established CRD, in CRD name order.
+	static []*Resource
+	crds   []crdTypes
 
 	groupsOnce sync.Once
 	// groupList in discovery order: the core group (if served) first,
-	// then the others in registration order; versions in registration
-	// order, the first being preferred. byGroup indexes it.
+	// then the others in registration order (configured types, then CRDs
+	// by name); versions in registration order, the first being preferred.
+	// byGroup indexes it.
 	groupList []*apiGroup
 	byGroup   map[string]*apiGroup
 
 	openapi openAPIDocs
+}
+
+// crdTypes are the registrations serving one CRD.
+type crdTypes struct {
+	name      string
+	resources []*Resource
 }
 
 type apiGroup struct {
@@ -37,26 +54,73 @@ type apiVersion struct {
 	resources []*Resource
 }
 
-// newRegistry indexes resources, which must already have their defaults
-// (Resource.withDefaults); the registry keeps the pointers, so a type's
-// runtime state (its field manager) lives as long as its registration.
-func newRegistry(resources []*Resource) (*registry, error) {
-	reg := &registry{byGVR: make(map[meta.GroupVersionResource]*Resource, len(resources)), resources: resources}
-	for _, r := range resources {
+// newRegistry indexes the configured types and the CRDs' (in name order),
+// all with their defaults (Resource.withDefaults). The registry keeps the
+// pointers, so a type's runtime state (its field manager) lives as long as
+// its registration. A CRD whose group-resource is already served is left
+// out; two configured types with one group, version and resource are an
+// error.
+func newRegistry(static []*Resource, crds []crdTypes) (*registry, error) {
+	reg := &registry{byGVR: make(map[meta.GroupVersionResource]*Resource, len(static)),
+		owner: make(map[meta.GroupResource]string, len(static)), static: static}
+	for _, r := range static {
 		gvr := meta.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Plural}
 		if _, dup := reg.byGVR[gvr]; dup {
 			return nil, fmt.Errorf("apiserver: resource %s/%s %s registered twice", r.Group, r.Version, r.Plural)
 		}
 		reg.byGVR[gvr] = r
+		reg.owner[r.GroupResource()] = ""
+	}
+	for _, c := range crds {
+		if reg.claim(c) {
+			reg.crds = append(reg.crds, c)
+		}
 	}
 	return reg, nil
+}
+
+// claim adds a CRD's types unless another serves its group-resource.
+func (reg *registry) claim(c crdTypes) bool {
+	for _, r := range c.resources {
+		if owner, taken := reg.owner[r.GroupResource()]; taken && owner != c.name {
+			return false
+		}
+	}
+	for _, r := range c.resources {
+		reg.byGVR[meta.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Plural}] = r
+		reg.owner[r.GroupResource()] = c.name
+	}
+	return true
+}
+
+// withCRD returns a registry like reg in which the CRD name serves
+// resources (none: it serves nothing). It copies reg's indexes once and
+// changes only that CRD's entries, so a CRD write costs the same however
+// many CRDs are served.
+func (reg *registry) withCRD(name string, resources []*Resource) *registry {
+	next := &registry{byGVR: maps.Clone(reg.byGVR), owner: maps.Clone(reg.owner), static: reg.static,
+		crds: slices.Clone(reg.crds)}
+	i, found := slices.BinarySearchFunc(next.crds, name, func(c crdTypes, name string) int { return strings.Compare(c.name, name) })
+	if found {
+		for _, r := range next.crds[i].resources {
+			delete(next.byGVR, meta.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Plural})
+			if next.owner[r.GroupResource()] == name {
+				delete(next.owner, r.GroupResource())
+			}
+		}
+		next.crds = slices.Delete(next.crds, i, i+1)
+	}
+	if c := (crdTypes{name, resources}); len(resources) > 0 && next.claim(c) {
+		next.crds = slices.Insert(next.crds, i, c)
+	}
+	return next
 }
 
 // groups are the served API groups in discovery order.
 func (reg *registry) groups() []*apiGroup {
 	reg.groupsOnce.Do(func() {
 		reg.byGroup = map[string]*apiGroup{}
-		for _, r := range reg.resources {
+		add := func(r *Resource) {
 			g := reg.byGroup[r.Group]
 			if g == nil {
 				g = &apiGroup{name: r.Group}
@@ -73,6 +137,14 @@ func (reg *registry) groups() []*apiGroup {
 				g.versions = append(g.versions, v)
 			}
 			v.resources = append(v.resources, r)
+		}
+		for _, r := range reg.static {
+			add(r)
+		}
+		for _, c := range reg.crds {
+			for _, r := range c.resources {
+				add(r)
+			}
 		}
 	})
 	return reg.groupList

@@ -127,7 +127,7 @@ func (q *request) create() {
 		}
 		compact(stored)
 		q.flushWarnings()
-		q.s.writeObject(q.w, q.r, http.StatusCreated, q.res.present(stored))
+		q.s.writeObject(q.w, q.r, http.StatusCreated, q.res.GroupVersionKind(), q.res.present(stored))
 		return
 	}
 }
@@ -273,7 +273,7 @@ func (q *request) respondUpdate(stored *store.Object, created bool, err error) {
 	}
 	compact(stored)
 	q.flushWarnings()
-	q.s.writeObject(q.w, q.r, code, q.res.present(stored))
+	q.s.writeObject(q.w, q.r, code, q.res.GroupVersionKind(), q.res.present(stored))
 }
 
 // afterWrite runs the strategy's AfterWrite on a stored write (a CRD's
