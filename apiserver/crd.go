@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
+	"maps"
 	"regexp"
 	"strings"
 	"time"
@@ -44,14 +44,25 @@ const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io"
 func (CRDStrategy) PrepareForCreate(_ *Write, obj meta.Object) { prepareCRD(obj) }
 
 // Validate checks a new CRD.
-func (CRDStrategy) Validate(_ *Write, obj meta.Object) meta.FieldErrors { return validateCRD(obj, nil) }
+// Validate checks a new CRD. The schemas it parses to check them serve the
+// CRD once it is stored, unless it is a dry run.
+func (CRDStrategy) Validate(w *Write, obj meta.Object) meta.FieldErrors {
+	errs, parsed := validateCRD(obj, nil)
+	if len(errs) == 0 && !w.DryRun {
+		if spec, err := readCRD(obj, parsed); err == nil {
+			w.s.crdSpecs.Store(obj.Name(), &servedCRD{uid: obj.UID(), generation: obj.Generation(), spec: spec})
+		}
+	}
+	return errs
+}
 
 // ValidateUpdate checks a CRD's spec update; its status is the server's.
 func (CRDStrategy) ValidateUpdate(w *Write, obj, old meta.Object) meta.FieldErrors {
 	if w.Subresource != "" {
 		return nil
 	}
-	return validateCRD(obj, old)
+	errs, _ := validateCRD(obj, old)
+	return errs
 }
 
 // PrepareForDelete marks the CRD Terminating with the cleanup finalizer:
@@ -72,7 +83,7 @@ func (CRDStrategy) AfterWrite(w *Write, stored *store.Object) (*store.Object, er
 	if err := s.establishCRD(ctx, stored.Key()); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return nil, err
 	}
-	if err := s.loadRegistry(ctx); err != nil {
+	if err := s.refreshCRD(ctx, stored.Data().Name()); err != nil {
 		return nil, err
 	}
 	if latest, err := s.store.Get(ctx, stored.Key()); err == nil {
@@ -114,8 +125,9 @@ func stringsOf(v any) []string {
 
 func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
 
-// readCRD parses a stored (already validated) CRD.
-func readCRD(obj meta.Object) (crdSpec, error) {
+// readCRD reads a validated CRD; parsed holds the schemas of the versions
+// already parsed, by index in spec.versions (nil: none).
+func readCRD(obj meta.Object, parsed map[int]*schema.Schema) (crdSpec, error) {
 	spec, _ := obj["spec"].(map[string]any)
 	names, _ := spec["names"].(map[string]any)
 	c := crdSpec{
@@ -131,17 +143,20 @@ func readCRD(obj meta.Object) (crdSpec, error) {
 		c.listKind = c.kind + "List"
 	}
 	versions, _ := spec["versions"].([]any)
-	for _, v := range versions {
+	for i, v := range versions {
 		vm, _ := v.(map[string]any)
 		cv := crdVersion{name: str(vm, "name")}
 		cv.served, _ = vm["served"].(bool)
 		cv.storage, _ = vm["storage"].(bool)
 		if sch, ok := meta.NestedField(vm, "schema", "openAPIV3Schema"); ok {
-			s, err := schema.Parse(sch)
-			if err != nil {
-				return c, err
+			cv.schema = parsed[i]
+			if cv.schema == nil {
+				s, _, err := schema.ParseWithOptions(sch, schema.ParseOptions{Validated: true})
+				if err != nil {
+					return c, err
+				}
+				cv.schema = s
 			}
-			cv.schema = s
 		}
 		_, cv.status = meta.NestedField(vm, "subresources", "status")
 		if sc, ok := meta.NestedField(vm, "subresources", "scale"); ok {
@@ -219,55 +234,118 @@ func (c crdSpec) resources(schemaRevision int64) []Resource {
 	return out
 }
 
+// servedCRD is what the server derives from one stored version of a CRD:
+// its spec read (schemas parsed), whether it is established or being
+// deleted, and the defaulted registrations of its served versions. It is
+// computed once per stored version (store.Object.Derived), and a version
+// that changes only the status or metadata (same uid and generation)
+// takes its predecessor's spec and registrations, so a CRD write, a
+// registry rebuild or a server start never parses an unchanged CRD again,
+// and a custom resource type keeps its field manager across rebuilds.
+type servedCRD struct {
+	uid         string
+	generation  int64
+	established bool
+	deleting    bool
+	spec        crdSpec
+	// resources registers the served versions. unreadable marks a CRD
+	// that serves nothing (a schema this server cannot read, names that do
+	// not default: validated when written, so only CRDs written by another
+	// server); its resources are nil.
+	resources  []Resource
+	unreadable bool
+}
+
+type servedCRDKey struct{}
+
+// servedCRDOf returns what obj, a stored version of a CRD, serves.
+func (s *Server) servedCRDOf(obj *store.Object) *servedCRD {
+	v, _ := obj.Derived(servedCRDKey{}, func(d meta.Object) (any, error) {
+		sc := &servedCRD{uid: d.UID(), generation: d.Generation(), established: crdEstablished(d),
+			deleting: d.DeletionTimestamp() != ""}
+		p, _ := s.crdSpecs.Load(d.Name())
+		if prev, _ := p.(*servedCRD); prev != nil && prev.uid == sc.uid && prev.generation == sc.generation {
+			sc.spec, sc.resources, sc.unreadable = prev.spec, prev.resources, prev.unreadable
+		} else if spec, err := readCRD(d, nil); err == nil {
+			sc.spec = spec
+		} else {
+			sc.unreadable = true
+		}
+		if !sc.unreadable && sc.resources == nil {
+			sc.resources = sc.spec.resources(obj.Revision())
+			for i := range sc.resources {
+				var err error
+				if sc.resources[i], err = sc.resources[i].withDefaults(); err != nil {
+					sc.resources, sc.unreadable = nil, true
+					break
+				}
+			}
+		}
+		s.crdSpecs.Store(d.Name(), sc)
+		return sc, nil
+	})
+	return v.(*servedCRD)
+}
+
 // loadRegistry builds the registry from the configured types and every
-// established CRD in the store, and publishes it. Writes of CRDs call it
-// before answering, so a new type is served by the time its CRD's create
-// returns.
+// established CRD in the store, and publishes it (at start).
 func (s *Server) loadRegistry(ctx context.Context) error {
 	s.registryMu.Lock()
 	defer s.registryMu.Unlock()
-	resources := append([]Resource(nil), s.staticResources...)
+	static := make([]*Resource, len(s.staticResources))
+	for i := range s.staticResources {
+		static[i] = &s.staticResources[i]
+	}
+	var crds []crdTypes
 	if s.crds != nil {
 		page, err := s.store.List(ctx, s.crds.collectionPrefix(""), store.ListOptions{})
 		if err != nil {
 			return err
 		}
-		taken := map[meta.GroupResource]bool{}
-		for _, r := range s.staticResources {
-			taken[r.GroupResource()] = true
-		}
 		for _, it := range page.Items {
-			if it.Data().DeletionTimestamp() != "" || !crdEstablished(it.Data()) {
-				continue
+			if c := s.servedCRDOf(it).types(it.Data().Name()); c.resources != nil {
+				crds = append(crds, c)
 			}
-			c, err := readCRD(it.Data())
-			if err != nil {
-				continue // validated when written; a schema this server cannot read is not served
-			}
-			gr := meta.GroupResource{Group: c.group, Resource: c.plural}
-			if taken[gr] {
-				continue
-			}
-			rs := c.resources(it.Revision())
-			valid := true
-			for _, r := range rs {
-				if _, err := r.withDefaults(); err != nil {
-					valid = false // validated when written; never let one CRD break the registry
-				}
-			}
-			if !valid {
-				continue
-			}
-			taken[gr] = true
-			resources = append(resources, rs...)
 		}
 	}
-	reg, err := newRegistry(resources)
+	reg, err := newRegistry(static, crds)
 	if err != nil {
 		return err
 	}
 	s.registry.Store(reg)
 	return nil
+}
+
+// refreshCRD publishes a registry in which the CRD name serves what its
+// stored version serves (nothing once it is gone, being deleted or not
+// established). Writes of CRDs call it before answering, so a new type is
+// served by the time its CRD's create returns.
+func (s *Server) refreshCRD(ctx context.Context, name string) error {
+	s.registryMu.Lock()
+	defer s.registryMu.Unlock()
+	var c crdTypes
+	obj, err := s.store.Get(ctx, s.crds.key("", name))
+	switch {
+	case err == nil:
+		c = s.servedCRDOf(obj).types(name)
+	case !errors.Is(err, store.ErrNotFound):
+		return err
+	}
+	s.registry.Store(s.registry.Load().withCRD(name, c.resources))
+	return nil
+}
+
+// types are the registrations a CRD version serves: none unless it is
+// established and not being deleted.
+func (sc *servedCRD) types(name string) crdTypes {
+	c := crdTypes{name: name}
+	if sc.deleting || !sc.established || sc.unreadable {
+		return c
+	}
+	for i := range sc.resources {
+		c.resources = append(c.resources, &sc.resources[i])
+	}
+	return c
 }
 
 func crdEstablished(obj meta.Object) bool {
@@ -291,8 +369,11 @@ func prepareCRD(obj meta.Object) {
 		spec["conversion"] = map[string]any{"strategy": "None"}
 	}
 	var stored []any
-	if c, err := readCRD(obj); err == nil && c.storageVersion() != "" {
-		stored = []any{strings.TrimPrefix(c.storageVersion(), c.group+"/")}
+	versions, _ := spec["versions"].([]any)
+	for _, v := range asMaps(versions) {
+		if st, _ := v["storage"].(bool); st {
+			stored = []any{str(v, "name")}
+		}
 	}
 	obj["status"] = map[string]any{
 		"conditions": nil, "acceptedNames": map[string]any{"plural": "", "kind": ""}, "storedVersions": stored,
@@ -308,18 +389,23 @@ func (s *Server) establishCRD(ctx context.Context, key string) error {
 		if obj.DeletionTimestamp() != "" {
 			return nil, store.ErrNoChange
 		}
-		c, err := readCRD(obj)
-		if err != nil {
+		sc := s.servedCRDOf(cur)
+		if sc.resources == nil {
 			return nil, store.ErrNoChange
 		}
-		next := obj.DeepCopy()
-		status, _ := next["status"].(map[string]any)
+		c := sc.spec
+		// Only the status changes: the new version shares the rest, which
+		// stored versions never change, and owns its metadata, which the
+		// store stamps.
+		next := maps.Clone(obj)
+		next["metadata"] = maps.Clone(obj.Metadata())
+		status, _ := meta.DeepCopyValue(obj["status"]).(map[string]any)
 		if status == nil {
 			status = map[string]any{}
-			next["status"] = status
 		}
+		next["status"] = status
 		now := meta.FormatTime(s.now())
-		conflict := s.crdNameConflict(ctx, obj.Name(), c)
+		conflict := s.crdNameConflict(obj.Name(), c)
 		names, _ := meta.NestedField(obj, "spec", "names")
 		accepted := meta.DeepCopyValue(names).(map[string]any)
 		if accepted["singular"] == nil {
@@ -346,7 +432,7 @@ func (s *Server) establishCRD(ctx context.Context, key string) error {
 			stored = append(stored, sv)
 		}
 		status["storedVersions"] = toAny(stored)
-		if reflect.DeepEqual(map[string]any(next), map[string]any(obj)) {
+		if meta.EqualValues(map[string]any(next), map[string]any(obj)) {
 			return nil, store.ErrNoChange
 		}
 		return next, nil
@@ -366,26 +452,12 @@ func condition(typ, status, reason, message, now string, oldStatus map[string]an
 	return map[string]any{"type": typ, "status": status, "lastTransitionTime": ts, "reason": reason, "message": message}
 }
 
-// crdNameConflict reports another CRD or served type that already uses the
-// CRD's group and plural.
-func (s *Server) crdNameConflict(ctx context.Context, name string, c crdSpec) string {
-	for _, r := range s.staticResources {
-		if r.Group == c.group && r.Plural == c.plural {
-			return fmt.Sprintf("%q is already in use", c.plural)
-		}
-	}
-	page, err := s.store.List(ctx, s.crds.collectionPrefix(""), store.ListOptions{})
-	if err != nil {
-		return ""
-	}
-	for _, it := range page.Items {
-		if it.Data().Name() == name || !crdEstablished(it.Data()) {
-			continue
-		}
-		other, err := readCRD(it.Data())
-		if err == nil && other.group == c.group && other.plural == c.plural {
-			return fmt.Sprintf("%q is already in use", c.plural)
-		}
+// crdNameConflict reports another CRD or configured type that already
+// serves the CRD's group and plural.
+func (s *Server) crdNameConflict(name string, c crdSpec) string {
+	owner, taken := s.registry.Load().owner[meta.GroupResource{Group: c.group, Resource: c.plural}]
+	if taken && owner != name {
+		return fmt.Sprintf("%q is already in use", c.plural)
 	}
 	return ""
 }
@@ -394,11 +466,10 @@ func (s *Server) crdNameConflict(ctx context.Context, name string, c crdSpec) st
 // every custom resource is deleted (watchers see DELETED events), then the
 // cleanup finalizer is removed, which deletes the CRD.
 func (s *Server) cleanupCRD(ctx context.Context, crd *store.Object) error {
-	if err := s.loadRegistry(ctx); err != nil {
+	if err := s.refreshCRD(ctx, crd.Data().Name()); err != nil {
 		return err
 	}
-	c, err := readCRD(crd.Data())
-	if err == nil && c.plural != "" {
+	if c := s.servedCRDOf(crd).spec; c.plural != "" {
 		prefix := "/" + meta.GroupResource{Group: c.group, Resource: c.plural}.String() + "/"
 		page, err := s.store.List(ctx, prefix, store.ListOptions{})
 		if err != nil {
@@ -410,7 +481,7 @@ func (s *Server) cleanupCRD(ctx context.Context, crd *store.Object) error {
 			}
 		}
 	}
-	_, err = s.store.Update(ctx, crd.Key(), store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
+	_, err := s.store.Update(ctx, crd.Key(), store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
 		next := cur.Data().DeepCopy()
 		var kept []any
 		for _, f := range cur.Data().Finalizers() {
@@ -429,6 +500,7 @@ func (s *Server) cleanupCRD(ctx context.Context, crd *store.Object) error {
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
+		s.crdSpecs.Delete(crd.Data().Name())
 	}
 	return nil
 }
@@ -481,8 +553,9 @@ var (
 
 // validateCRD checks a CRD as kube-apiserver does for what kapi serves from
 // it: names, group, scope, versions and their schemas and columns.
-func validateCRD(obj, old meta.Object) meta.FieldErrors {
+func validateCRD(obj, old meta.Object) (meta.FieldErrors, map[int]*schema.Schema) {
 	var errs meta.FieldErrors
+	parsed := map[int]*schema.Schema{}
 	add := func(t meta.ErrorType, field string, value any, detail string) {
 		errs = append(errs, meta.FieldError{Type: t, Field: field, Value: value, Detail: detail})
 	}
@@ -538,8 +611,9 @@ func validateCRD(obj, old meta.Object) meta.FieldErrors {
 			add(meta.ErrorRequired, base+".schema.openAPIV3Schema", nil, "schemas are required")
 		} else {
 			_, hasStatus := meta.NestedField(vm, "subresources", "status")
-			_, _, err := schema.ParseWithOptions(sch, schema.ParseOptions{
+			s, _, err := schema.ParseWithOptions(sch, schema.ParseOptions{
 				FieldPath: base + ".schema.openAPIV3Schema", StatusSubresource: hasStatus})
+			parsed[i] = s
 			var fe meta.FieldErrors
 			var de *schema.DecodeError
 			switch {
@@ -613,5 +687,5 @@ func validateCRD(obj, old meta.Object) meta.FieldErrors {
 			add(meta.ErrorInvalid, "spec.scope", str(spec, "scope"), "field is immutable")
 		}
 	}
-	return errs
+	return errs, parsed
 }

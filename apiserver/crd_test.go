@@ -166,3 +166,18 @@ func TestDefaultsOfANewerSchemaApplyOnRead(t *testing.T) {
 	got := ts.do("GET", "/apis/example.org/v1/gears/g", "")
 	assert.Equal(t, "round", field(got.body, "spec.shape"), "an object stored before the default existed reads with it")
 }
+
+func TestACRDWhoseTypeIsAlreadyServedIsNotEstablished(t *testing.T) {
+	srv, err := New(Config{Resources: []Resource{{Group: "example.org", Version: "v1", Kind: "Widget", Plural: "widgets", Namespaced: true}}})
+	require.NoError(t, err)
+	ts := newTestServerFor(t, srv)
+	r := ts.do("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", widgetCRD)
+	require.Equal(t, http.StatusCreated, r.code, string(r.raw))
+	conds := field(r.body, "status.conditions").([]any)
+	require.Len(t, conds, 2)
+	assert.Equal(t, "NamesAccepted", conds[0].(map[string]any)["type"])
+	assert.Equal(t, "False", conds[0].(map[string]any)["status"])
+	assert.Equal(t, `"widgets" is already in use`, conds[0].(map[string]any)["message"])
+	assert.Equal(t, http.StatusNotFound, ts.do("GET", "/apis/example.org/v2/namespaces/default/widgets", "").code,
+		"the CRD serves none of its versions")
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"reflect"
 	"slices"
 	"strconv"
 
@@ -229,7 +228,7 @@ func (q *request) delete() {
 		q.s.writeValue(q.w, q.r, http.StatusOK, statusKind, meta.Success(q.gr(), q.info.Name, out.Data().UID()))
 		return
 	}
-	q.s.writeObject(q.w, q.r, http.StatusOK, q.res.present(out))
+	q.s.writeObject(q.w, q.r, http.StatusOK, q.res.GroupVersionKind(), q.res.present(out))
 }
 
 // deleteObject deletes or marks for deletion one object. It reports
@@ -418,7 +417,7 @@ func (s *Server) markDeleting(r *http.Request, res *Resource, key string, cur *s
 			if o != cur {
 				return nil, errRetry
 			}
-			if reflect.DeepEqual(map[string]any(marked), map[string]any(o.Data())) {
+			if meta.EqualValues(map[string]any(marked), map[string]any(o.Data())) {
 				return nil, store.ErrNoChange
 			}
 			return marked, nil

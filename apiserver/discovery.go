@@ -156,7 +156,7 @@ func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request, info r
 			return
 		}
 		list := apiGroupList{Kind: "APIGroupList", APIVersion: "v1", Groups: []apiGroupJSON{}}
-		for _, g := range reg.groups {
+		for _, g := range reg.groups() {
 			if g.name != "" {
 				list.Groups = append(list.Groups, g.discovery(false))
 			}
@@ -266,7 +266,7 @@ func (s *Server) writeResourceList(w http.ResponseWriter, r *http.Request, reg *
 
 func (s *Server) writeAggregated(w http.ResponseWriter, r *http.Request, reg *registry, core bool) {
 	list := aggregatedList{Kind: "APIGroupDiscoveryList", APIVersion: "apidiscovery.k8s.io/v2", Items: []aggregatedGroup{}}
-	for _, g := range reg.groups {
+	for _, g := range reg.groups() {
 		if (g.name == "") != core {
 			continue
 		}

@@ -35,7 +35,7 @@ func (s *Server) openAPI(reg *registry) (*openAPIDocs, error) {
 	d := &reg.openapi
 	d.once.Do(func() {
 		var resources []openapi.Resource
-		for _, g := range reg.groups {
+		for _, g := range reg.groups() {
 			for _, v := range g.versions {
 				for _, r := range v.resources {
 					resources = append(resources, s.openAPIResource(r))

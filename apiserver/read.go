@@ -46,10 +46,10 @@ func (q *request) get() {
 		return
 	}
 	obj = q.res.present(obj)
-	if q.writeTable([]*store.Object{obj}, meta.ListMeta{ResourceVersion: obj.Data().ResourceVersion()}) {
+	if q.writeTable([]*store.Object{obj}, meta.ListMeta{ResourceVersion: strconv.FormatInt(obj.Revision(), 10)}) {
 		return
 	}
-	q.s.writeObject(q.w, q.r, http.StatusOK, obj)
+	q.s.writeObject(q.w, q.r, http.StatusOK, q.res.GroupVersionKind(), obj)
 }
 
 // queryParam reads one query parameter, without parsing the query when

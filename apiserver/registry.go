@@ -2,21 +2,46 @@ package apiserver
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
 
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// registry is an immutable index of the served resource types. The server
-// swaps whole registries atomically, so a request sees one consistent set
-// even while types are added or removed.
+// registry is an immutable index of the served resource types: the
+// configured ones and those of the established CRDs. The server swaps
+// whole registries atomically, so a request sees one consistent set even
+// while types are added or removed. A CRD write derives the next registry
+// from the current one, changing that CRD's types only (withCRD); the
+// groups that discovery and OpenAPI read are built on their first use.
 type registry struct {
 	byGVR map[meta.GroupVersionResource]*Resource
-	// groups in discovery order: the core group (if served) first, then the
-	// others in registration order; versions in registration order, the
-	// first being preferred.
-	groups []*apiGroup
+	// owner says who serves each group-resource: "" for a configured type,
+	// the CRD's name for a custom resource. The first to claim one keeps
+	// it.
+	owner map[meta.GroupResource]string
+	// static are the configured types in registration order; crds the
+	// types of each established CRD, in CRD name order.
+	static []*Resource
+	crds   []crdTypes
+
+	groupsOnce sync.Once
+	// groupList in discovery order: the core group (if served) first,
+	// then the others in registration order (configured types, then CRDs
+	// by name); versions in registration order, the first being preferred.
+	// byGroup indexes it.
+	groupList []*apiGroup
+	byGroup   map[string]*apiGroup
 
 	openapi openAPIDocs
+}
+
+// crdTypes are the registrations serving one CRD.
+type crdTypes struct {
+	name      string
+	resources []*Resource
 }
 
 type apiGroup struct {
@@ -29,47 +54,100 @@ type apiVersion struct {
 	resources []*Resource
 }
 
-func newRegistry(resources []Resource) (*registry, error) {
-	reg := &registry{byGVR: map[meta.GroupVersionResource]*Resource{}}
-	for _, r := range resources {
-		r, err := r.withDefaults()
-		if err != nil {
-			return nil, err
-		}
+// newRegistry indexes the configured types and the CRDs' (in name order),
+// all with their defaults (Resource.withDefaults). The registry keeps the
+// pointers, so a type's runtime state (its field manager) lives as long as
+// its registration. A CRD whose group-resource is already served is left
+// out; two configured types with one group, version and resource are an
+// error.
+func newRegistry(static []*Resource, crds []crdTypes) (*registry, error) {
+	reg := &registry{byGVR: make(map[meta.GroupVersionResource]*Resource, len(static)),
+		owner: make(map[meta.GroupResource]string, len(static)), static: static}
+	for _, r := range static {
 		gvr := meta.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Plural}
 		if _, dup := reg.byGVR[gvr]; dup {
 			return nil, fmt.Errorf("apiserver: resource %s/%s %s registered twice", r.Group, r.Version, r.Plural)
 		}
-		res := &r
-		reg.byGVR[gvr] = res
-		reg.versionFor(r.Group, r.Version).resources = append(reg.versionFor(r.Group, r.Version).resources, res)
+		reg.byGVR[gvr] = r
+		reg.owner[r.GroupResource()] = ""
+	}
+	for _, c := range crds {
+		if reg.claim(c) {
+			reg.crds = append(reg.crds, c)
+		}
 	}
 	return reg, nil
 }
 
-func (reg *registry) versionFor(group, version string) *apiVersion {
-	var g *apiGroup
-	for _, existing := range reg.groups {
-		if existing.name == group {
-			g = existing
+// claim adds a CRD's types unless another serves its group-resource.
+func (reg *registry) claim(c crdTypes) bool {
+	for _, r := range c.resources {
+		if owner, taken := reg.owner[r.GroupResource()]; taken && owner != c.name {
+			return false
 		}
 	}
-	if g == nil {
-		g = &apiGroup{name: group}
-		if group == "" {
-			reg.groups = append([]*apiGroup{g}, reg.groups...)
-		} else {
-			reg.groups = append(reg.groups, g)
-		}
+	for _, r := range c.resources {
+		reg.byGVR[meta.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Plural}] = r
+		reg.owner[r.GroupResource()] = c.name
 	}
-	for _, v := range g.versions {
-		if v.version == version {
-			return v
+	return true
+}
+
+// withCRD returns a registry like reg in which the CRD name serves
+// resources (none: it serves nothing). It copies reg's indexes once and
+// changes only that CRD's entries, so a CRD write costs the same however
+// many CRDs are served.
+func (reg *registry) withCRD(name string, resources []*Resource) *registry {
+	next := &registry{byGVR: maps.Clone(reg.byGVR), owner: maps.Clone(reg.owner), static: reg.static,
+		crds: slices.Clone(reg.crds)}
+	i, found := slices.BinarySearchFunc(next.crds, name, func(c crdTypes, name string) int { return strings.Compare(c.name, name) })
+	if found {
+		for _, r := range next.crds[i].resources {
+			delete(next.byGVR, meta.GroupVersionResource{Group: r.Group, Version: r.Version, Resource: r.Plural})
+			if next.owner[r.GroupResource()] == name {
+				delete(next.owner, r.GroupResource())
+			}
 		}
+		next.crds = slices.Delete(next.crds, i, i+1)
 	}
-	v := &apiVersion{version: version}
-	g.versions = append(g.versions, v)
-	return v
+	if c := (crdTypes{name, resources}); len(resources) > 0 && next.claim(c) {
+		next.crds = slices.Insert(next.crds, i, c)
+	}
+	return next
+}
+
+// groups are the served API groups in discovery order.
+func (reg *registry) groups() []*apiGroup {
+	reg.groupsOnce.Do(func() {
+		reg.byGroup = map[string]*apiGroup{}
+		add := func(r *Resource) {
+			g := reg.byGroup[r.Group]
+			if g == nil {
+				g = &apiGroup{name: r.Group}
+				reg.byGroup[r.Group] = g
+				if r.Group == "" {
+					reg.groupList = append([]*apiGroup{g}, reg.groupList...)
+				} else {
+					reg.groupList = append(reg.groupList, g)
+				}
+			}
+			v := g.version(r.Version)
+			if v == nil {
+				v = &apiVersion{version: r.Version}
+				g.versions = append(g.versions, v)
+			}
+			v.resources = append(v.resources, r)
+		}
+		for _, r := range reg.static {
+			add(r)
+		}
+		for _, c := range reg.crds {
+			for _, r := range c.resources {
+				add(r)
+			}
+		}
+	})
+	return reg.groupList
 }
 
 // lookup finds a served resource type; nil when none.
@@ -79,12 +157,8 @@ func (reg *registry) lookup(group, version, plural string) *Resource {
 
 // group finds a served API group; nil when none.
 func (reg *registry) group(name string) *apiGroup {
-	for _, g := range reg.groups {
-		if g.name == name {
-			return g
-		}
-	}
-	return nil
+	reg.groups()
+	return reg.byGroup[name]
 }
 
 func (g *apiGroup) version(v string) *apiVersion {

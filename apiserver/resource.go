@@ -100,8 +100,10 @@ type Resource struct {
 	// otherVersions are a CRD version's other served versions, for
 	// server-side apply.
 	otherVersions []string
-	fieldManager  *fieldManagerSlot
-	fieldsKey     *fieldsKey
+	// prefix is the storage key prefix of its objects (keyPrefix).
+	prefix       string
+	fieldManager *fieldManagerSlot
+	fieldsKey    *fieldsKey
 }
 
 // toStorage converts an object written at the request's version to the
@@ -126,7 +128,7 @@ func (r *Resource) present(obj *store.Object) *store.Object {
 	if r.Schema != nil && obj.Revision() < r.schemaRevision {
 		defaulted := data.DeepCopy()
 		r.Schema.Default(defaulted)
-		if !reflect.DeepEqual(map[string]any(defaulted), map[string]any(data)) {
+		if !meta.EqualValues(map[string]any(defaulted), map[string]any(data)) {
 			data = defaulted
 		}
 	}
@@ -192,6 +194,7 @@ func (r Resource) withDefaults() (Resource, error) {
 			return r, fmt.Errorf("apiserver: resource %s indexes %q, which is not one of its SelectableFields", r.Plural, f)
 		}
 	}
+	r.prefix = "/" + r.GroupResource().String() + "/"
 	r.fieldManager = &fieldManagerSlot{}
 	r.fieldsKey = internFieldsKey(&r)
 	// Columns read through a jsonPath get their own copy to hold it
@@ -222,7 +225,12 @@ func (r *Resource) storageVersionHash() string {
 
 // keyPrefix is the storage key prefix of all objects of the type: the
 // group-qualified plural is unique and contains no '/'.
-func (r *Resource) keyPrefix() string { return "/" + r.GroupResource().String() + "/" }
+func (r *Resource) keyPrefix() string {
+	if r.prefix != "" {
+		return r.prefix
+	}
+	return "/" + r.GroupResource().String() + "/"
+}
 
 // key is the storage key of one object; ns is "" for cluster-scoped types.
 func (r *Resource) key(ns, name string) string {

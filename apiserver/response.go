@@ -196,8 +196,10 @@ func (s *Server) writeValue(w http.ResponseWriter, r *http.Request, code int, gv
 }
 
 // writeObject writes one stored version, reusing its cached encoding.
-func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, code int, obj *store.Object) {
-	c, err := s.negotiate(r, gvkOf(obj.Data()))
+// gvk is the kind the request serves, which the stored version carries
+// (never read from it: a compacted version would be decoded for it).
+func (s *Server) writeObject(w http.ResponseWriter, r *http.Request, code int, gvk meta.GroupVersionKind, obj *store.Object) {
+	c, err := s.negotiate(r, gvk)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -81,8 +81,11 @@ type Server struct {
 	// take it.
 	registryMu      sync.Mutex
 	staticResources []Resource
-	// crds is the CustomResourceDefinition type served.
-	crds *Resource
+	// crds is the CustomResourceDefinition type served; crdSpecs holds,
+	// by CRD name, the newest servedCRD derived, for its successors with
+	// the same spec (servedCRDOf).
+	crds     *Resource
+	crdSpecs sync.Map
 
 	openAPIComponents map[string]any
 

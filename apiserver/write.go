@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -153,7 +152,7 @@ func (q *request) create() {
 		}
 		compact(stored)
 		q.flushWarnings()
-		q.s.writeObject(q.w, q.r, http.StatusCreated, q.res.present(stored))
+		q.s.writeObject(q.w, q.r, http.StatusCreated, q.res.GroupVersionKind(), q.res.present(stored))
 		return
 	}
 }
@@ -320,7 +319,7 @@ func (q *request) respondUpdate(stored *store.Object, created bool, err error) {
 	}
 	compact(stored)
 	q.flushWarnings()
-	q.s.writeObject(q.w, q.r, code, q.res.present(stored))
+	q.s.writeObject(q.w, q.r, code, q.res.GroupVersionKind(), q.res.present(stored))
 }
 
 // afterWrite runs the strategy's AfterWrite on a stored write (a CRD's
@@ -499,11 +498,11 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 		return nil, err
 	}
 	next.SetMetadataField("resourceVersion", old.ResourceVersion())
-	if reflect.DeepEqual(map[string]any(next), map[string]any(old)) {
+	if meta.EqualValues(map[string]any(next), map[string]any(old)) {
 		return nil, store.ErrNoChange
 	}
 	annotationsChanged := q.res.AnnotationsBumpGeneration &&
-		!reflect.DeepEqual(old.Metadata()["annotations"], next.Metadata()["annotations"])
+		!meta.EqualValues(old.Metadata()["annotations"], next.Metadata()["annotations"])
 	if !q.res.WithoutGeneration && (specChanged(old, next) || annotationsChanged) {
 		next.SetMetadataField("generation", old.Generation()+1)
 	}
@@ -521,7 +520,7 @@ func specChanged(old, next meta.Object) bool {
 		if k == "metadata" || k == "status" {
 			continue
 		}
-		if ov, ok := old[k]; !ok || !reflect.DeepEqual(ov, v) {
+		if ov, ok := old[k]; !ok || !meta.EqualValues(ov, v) {
 			return true
 		}
 	}

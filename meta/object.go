@@ -3,6 +3,7 @@ package meta
 import (
 	"encoding/json"
 	"maps"
+	"reflect"
 	"strconv"
 	"time"
 )
@@ -153,6 +154,65 @@ func DeepCopyValue(v any) any {
 	default:
 		return v
 	}
+}
+
+// EqualValues reports whether two JSON-shaped values (maps, slices and
+// scalars, as DeepCopyValue copies them) are deeply equal, as
+// reflect.DeepEqual would, without allocating: comparing whole objects is
+// on the path of every update. Values of other types are compared by
+// reflect.DeepEqual.
+func EqualValues(a, b any) bool {
+	switch a := a.(type) {
+	case map[string]any:
+		bm, ok := b.(map[string]any)
+		if !ok {
+			if bo, isObj := b.(Object); isObj {
+				bm, ok = map[string]any(bo), true
+			}
+		}
+		return ok && equalMaps(a, bm)
+	case Object:
+		return EqualValues(map[string]any(a), b)
+	case []any:
+		bl, ok := b.([]any)
+		if !ok || len(a) != len(bl) || (a == nil) != (bl == nil) {
+			return false
+		}
+		for i := range a {
+			if !EqualValues(a[i], bl[i]) {
+				return false
+			}
+		}
+		return true
+	case string:
+		bs, ok := b.(string)
+		return ok && a == bs
+	case bool:
+		bb, ok := b.(bool)
+		return ok && a == bb
+	case int64:
+		bi, ok := b.(int64)
+		return ok && a == bi
+	case float64:
+		bf, ok := b.(float64)
+		return ok && a == bf
+	case nil:
+		return b == nil
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+func equalMaps(a, b map[string]any) bool {
+	if len(a) != len(b) || (a == nil) != (b == nil) {
+		return false
+	}
+	for k, av := range a {
+		bv, ok := b[k]
+		if !ok || !EqualValues(av, bv) {
+			return false
+		}
+	}
+	return true
 }
 
 // AsMap reads a JSON object, which decoding gives as either a

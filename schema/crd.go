@@ -27,13 +27,32 @@ import (
 type p string
 
 func (x p) child(name string) p {
-	if x == "" {
+	switch x {
+	case noPath:
+		return x
+	case "":
 		return p(name)
 	}
 	return x + "." + p(name)
 }
-func (x p) key(k string) p { return x + "[" + p(k) + "]" }
-func (x p) index(i int) p  { return x + "[" + p(strconv.Itoa(i)) + "]" }
+func (x p) key(k string) p {
+	if x == noPath {
+		return x
+	}
+	return x + "[" + p(k) + "]"
+}
+func (x p) index(i int) p {
+	if x == noPath {
+		return x
+	}
+	return x + "[" + p(strconv.Itoa(i)) + "]"
+}
+
+// noPath is the base of a first run of the CRD rules that builds no
+// paths: a valid schema, the common case, is checked without them; an
+// invalid one is checked again with them for the messages.
+const noPath p = "\x00"
+
 func (x p) String() string { return string(x) }
 
 func required(at p, detail string) meta.FieldError {
@@ -58,7 +77,14 @@ type goSlice []string
 func (g goSlice) String() string { return fmt.Sprintf("%#v", []string(g)) }
 
 func (d *decoder) crdErrors(root *Schema, opts ParseOptions) meta.FieldErrors {
-	base := p(opts.FieldPath)
+	if errs := d.crdRules(root, opts, noPath); len(errs) == 0 {
+		return nil
+	}
+	return d.crdRules(root, opts, p(opts.FieldPath))
+}
+
+// crdRules checks the CRD rules with paths under base.
+func (d *decoder) crdRules(root *Schema, opts ParseOptions, base p) meta.FieldErrors {
 	var errs meta.FieldErrors
 
 	if opts.StatusSubresource {

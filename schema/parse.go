@@ -29,6 +29,10 @@ type ParseOptions struct {
 	// StatusSubresource applies the extra root restrictions kube has when
 	// the CRD version enables the status subresource.
 	StatusSubresource bool
+	// Validated skips the CRD rules for a schema already checked when its
+	// CRD was written (a stored CRD read again): it is only decoded and
+	// compiled.
+	Validated bool
 }
 
 // Parse reads a CRD's openAPIV3Schema (JSON-shaped: maps, slices, strings,
@@ -57,15 +61,19 @@ func ParseWithOptions(v any, opts ParseOptions) (*Schema, []string, error) {
 		return nil, d.unknown, d.decodeErr
 	}
 	var errs meta.FieldErrors
-	if opts.NonStructural {
+	switch {
+	case opts.Validated:
+	case opts.NonStructural:
 		errs = d.patternErrors(root, opts.FieldPath)
-	} else {
+	default:
 		errs = d.crdErrors(root, opts)
 	}
 	if len(errs) > 0 {
 		return nil, d.unknown, errs
 	}
-	compileTree(root, map[*Schema]bool{})
+	if root.c == nil { // the CRD rules compile a structural schema to check its defaults
+		compileTree(root, map[*Schema]bool{})
+	}
 	pruneDefaults(root)
 	return root, d.unknown, nil
 }
@@ -152,6 +160,12 @@ func (d *decoder) fail(goPath string, v any, typ string) {
 	}
 }
 
+// keyPath is a path and a key, joined (joinDot) only when a message or a
+// child needs it: the decoder visits every keyword of every node.
+type keyPath struct{ parent, key string }
+
+func (k keyPath) String() string { return joinDot(k.parent, k.key) }
+
 func joinDot(a, b string) string {
 	switch {
 	case a == "":
@@ -185,8 +199,7 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 	sort.Strings(keys)
 	for _, k := range keys {
 		val := m[k]
-		kp := joinDot(goPath, k)
-		jp := joinDot(jsonPath, k)
+		kp, jp := keyPath{goPath, k}, keyPath{jsonPath, k} // joined only when used
 		switch k {
 		case "type":
 			info.typeGiven = val != nil
@@ -252,7 +265,7 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 			}
 			list, ok := val.([]any)
 			if !ok {
-				d.fail(kp, val, "[]v1.JSON")
+				d.fail(kp.String(), val, "[]v1.JSON")
 				continue
 			}
 			s.Enum = make([]any, len(list))
@@ -271,12 +284,12 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 			}
 			pm, ok := meta.AsMap(val)
 			if !ok {
-				d.fail(kp, val, "map[string]v1.JSONSchemaProps")
+				d.fail(kp.String(), val, "map[string]v1.JSONSchemaProps")
 				continue
 			}
 			s.Properties = make(map[string]*Schema, len(pm))
 			for name, pv := range pm {
-				s.Properties[name] = d.schema(pv, joinDot(jp, name), kp)
+				s.Properties[name] = d.schema(pv, joinDot(jp.String(), name), kp.String())
 			}
 		case "additionalProperties":
 			switch a := val.(type) {
@@ -286,10 +299,10 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 				s.AdditionalProperties = &SchemaOrBool{Allows: a}
 			default:
 				if _, ok := meta.AsMap(val); !ok {
-					d.fail(kp, val, "v1.JSONSchemaPropsOrBool")
+					d.fail(kp.String(), val, "v1.JSONSchemaPropsOrBool")
 					continue
 				}
-				s.AdditionalProperties = &SchemaOrBool{Allows: true, Schema: d.schema(val, jp, kp)}
+				s.AdditionalProperties = &SchemaOrBool{Allows: true, Schema: d.schema(val, jp.String(), kp.String())}
 			}
 		case "items":
 			switch it := val.(type) {
@@ -297,14 +310,14 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 			case []any:
 				info.itemsArray = true
 				for i, e := range it {
-					d.schema(e, fmt.Sprintf("%s[%d]", jp, i), kp)
+					d.schema(e, fmt.Sprintf("%s[%d]", jp, i), kp.String())
 				}
 			default:
 				if _, ok := meta.AsMap(val); !ok {
-					d.fail(kp, val, "v1.JSONSchemaPropsOrArray")
+					d.fail(kp.String(), val, "v1.JSONSchemaPropsOrArray")
 					continue
 				}
-				s.Items = d.schema(val, jp, kp)
+				s.Items = d.schema(val, jp.String(), kp.String())
 			}
 		case "allOf", "anyOf", "oneOf":
 			if val == nil {
@@ -312,12 +325,12 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 			}
 			list, ok := val.([]any)
 			if !ok {
-				d.fail(kp, val, "[]v1.JSONSchemaProps")
+				d.fail(kp.String(), val, "[]v1.JSONSchemaProps")
 				continue
 			}
 			subs := make([]*Schema, len(list))
 			for i, e := range list {
-				subs[i] = d.schema(e, fmt.Sprintf("%s[%d]", jp, i), kp)
+				subs[i] = d.schema(e, fmt.Sprintf("%s[%d]", jp, i), kp.String())
 			}
 			switch k {
 			case "allOf":
@@ -329,7 +342,7 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 			}
 		case "not":
 			if val != nil {
-				s.Not = d.schema(val, jp, kp)
+				s.Not = d.schema(val, jp.String(), kp.String())
 			}
 		case "$ref":
 			info.ref = val != nil
@@ -360,7 +373,7 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 				d.extension(s, k, val)
 				continue
 			}
-			d.unknown = append(d.unknown, jp)
+			d.unknown = append(d.unknown, jp.String())
 		}
 	}
 	return s
@@ -373,55 +386,55 @@ func (d *decoder) extension(s *Schema, k string, v any) {
 	s.Extensions[k] = normalizeJSON(v)
 }
 
-func (d *decoder) str(v any, path string) string {
+func (d *decoder) str(v any, path keyPath) string {
 	switch s := v.(type) {
 	case nil:
 		return ""
 	case string:
 		return s
 	}
-	d.fail(path, v, "string")
+	d.fail(path.String(), v, "string")
 	return ""
 }
 
-func (d *decoder) boolean(v any, path string) bool {
+func (d *decoder) boolean(v any, path keyPath) bool {
 	switch b := v.(type) {
 	case nil:
 		return false
 	case bool:
 		return b
 	}
-	d.fail(path, v, "bool")
+	d.fail(path.String(), v, "bool")
 	return false
 }
 
-func (d *decoder) float(v any, path string) *float64 {
+func (d *decoder) float(v any, path keyPath) *float64 {
 	if v == nil {
 		return nil
 	}
 	n, ok := number(v)
 	if !ok {
-		d.fail(path, v, "float64")
+		d.fail(path.String(), v, "float64")
 		return nil
 	}
 	f := n.float()
 	return &f
 }
 
-func (d *decoder) int(v any, path string) *int64 {
+func (d *decoder) int(v any, path keyPath) *int64 {
 	if v == nil {
 		return nil
 	}
 	n, ok := number(v)
 	if !ok || !n.isInt {
-		d.fail(path, v, "int64")
+		d.fail(path.String(), v, "int64")
 		return nil
 	}
 	i := n.i
 	return &i
 }
 
-func (d *decoder) strings(v any, path string) []string {
+func (d *decoder) strings(v any, path keyPath) []string {
 	if v == nil {
 		return nil
 	}
@@ -430,14 +443,14 @@ func (d *decoder) strings(v any, path string) []string {
 		if ss, ok := v.([]string); ok {
 			return append([]string(nil), ss...)
 		}
-		d.fail(path, v, "[]string")
+		d.fail(path.String(), v, "[]string")
 		return nil
 	}
 	out := make([]string, 0, len(list))
 	for _, e := range list {
 		s, ok := e.(string)
 		if !ok {
-			d.fail(path, e, "string")
+			d.fail(path.String(), e, "string")
 			return nil
 		}
 		out = append(out, s)
