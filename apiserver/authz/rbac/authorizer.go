@@ -30,7 +30,7 @@ func New(st store.Store) (*Authorizer, error) {
 	return &Authorizer{c: c}, nil
 }
 
-// Close stops following the store.
+// Close stops following the store: decisions keep the last state read.
 func (a *Authorizer) Close() { a.c.close() }
 
 // Authorize implements authz.Authorizer, with kube's reasons:

@@ -25,6 +25,7 @@ type cache struct {
 	snap atomic.Pointer[snapshot]
 
 	mu       sync.Mutex // serialises syncs; guards what follows
+	closed   bool
 	watchers [4]store.Watcher
 	src      source
 }
@@ -167,7 +168,7 @@ func (c *cache) sync() *snapshot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.snap.Load()
-	if s.rev >= c.st.Revision() {
+	if s.rev >= c.st.Revision() || c.closed {
 		return s
 	}
 	var d dirty
@@ -349,6 +350,7 @@ func (c *cache) relistLocked(ctx context.Context) error {
 func (c *cache) close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.closed = true
 	for _, w := range c.watchers {
 		if w != nil {
 			w.Stop()
