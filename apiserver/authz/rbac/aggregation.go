@@ -86,16 +86,26 @@ func aggregate(ctx context.Context, st store.Store, items []*store.Object, now f
 		roles = append(roles, parseRole(it.Data()))
 	}
 	slices.SortFunc(roles, func(a, b *role) int { return compareStrings(a.name, b.name) })
-	for _, r := range roles {
-		if r.selectors == nil {
-			continue
+	// Aggregated roles may aggregate one another (admin takes edit, which
+	// takes view): repeat until nothing changes, as the controller reaches
+	// the same state through the watch events its own writes cause.
+	for pass := 0; pass <= len(roles); pass++ {
+		changed := false
+		for _, r := range roles {
+			if r.selectors == nil {
+				continue
+			}
+			want := aggregatedRules(r, roles)
+			if rulesEqual(want, r.rules) {
+				continue
+			}
+			if err := writeAggregated(ctx, st, r.name, want, now()); err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+			r.rules, changed = want, true
 		}
-		want := aggregatedRules(r, roles)
-		if rulesEqual(want, r.rules) {
-			continue
-		}
-		if err := writeAggregated(ctx, st, r.name, want, now()); err != nil && !errors.Is(err, store.ErrNotFound) {
-			return err
+		if !changed {
+			return nil
 		}
 	}
 	return nil

@@ -118,7 +118,8 @@ func reconcile(ctx context.Context, st store.Store, key, res string, want meta.O
 			}
 		default:
 			subs, _ := out["subjects"].([]any)
-			for _, s := range want["subjects"].([]any) {
+			wanted, _ := want["subjects"].([]any)
+			for _, s := range wanted {
 				if !slices.ContainsFunc(subs, func(x any) bool { return jsonEqual(x, s) }) {
 					subs = append(subs, s)
 					changed = true
