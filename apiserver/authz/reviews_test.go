@@ -95,7 +95,9 @@ func TestSelfSubjectAccessReview(t *testing.T) {
 
 type fixedRules struct{}
 
-func (fixedRules) Authorize(context.Context, Attributes) (Decision, string, error) { return NoOpinion, "", nil }
+func (fixedRules) Authorize(context.Context, Attributes) (Decision, string, error) {
+	return NoOpinion, "", nil
+}
 func (fixedRules) RulesFor(_ context.Context, u *authn.User, ns string) ([]ResourceRule, []NonResourceRule, bool, error) {
 	return []ResourceRule{{Verbs: []string{"get"}, APIGroups: []string{""}, Resources: []string{"pods"}, ResourceNames: []string{"p"}}},
 		[]NonResourceRule{{Verbs: []string{"get"}, NonResourceURLs: []string{"/api"}}}, false, nil

@@ -65,7 +65,7 @@ func TestEscalation(t *testing.T) {
 			OldObject: roleObj("r2", rule([]string{"get"}, []string{""}, []string{"pods"}))}, 403,
 			`roles.rbac.authorization.k8s.io "r2" is forbidden: ` + held + `{APIGroups:[""], Resources:["pods"], Verbs:["delete"]}`},
 		{"an update of only ownerReferences", aliceDev, Write{Resource: ResourceRoles, Namespace: "ns2", Name: "big",
-			Object: meta.Object{"metadata": map[string]any{"name": "big", "ownerReferences": []any{"x"}}, "rules": rules(rule([]string{"*"}, []string{"*"}, []string{"*"}))},
+			Object:    meta.Object{"metadata": map[string]any{"name": "big", "ownerReferences": []any{"x"}}, "rules": rules(rule([]string{"*"}, []string{"*"}, []string{"*"}))},
 			OldObject: meta.Object{"metadata": map[string]any{"name": "big"}, "rules": rules(rule([]string{"*"}, []string{"*"}, []string{"*"}))}}, 0, ""},
 		{"a binding to a role the user holds the rules of", aliceDev, Write{Resource: ResourceRoleBindings, Namespace: "ns2",
 			Object: roleBinding("b3", "Role", "r2")}, 0, ""},
