@@ -42,16 +42,16 @@ func (a *Authorizer) Authorize(_ context.Context, attrs authz.Attributes) (authz
 		return authz.NoOpinion, "", nil
 	}
 	s := a.c.current()
-	var errs []error
+	var missing []*binding // roles looked up in vain; errors built only for a denial
 	reason := ""
-	s.visitRules(attrs.User, attrs.Namespace, func(b *binding, sub *Subject, rules []Rule, err error) bool {
-		if err != nil {
-			errs = append(errs, err)
+	s.visitRules(attrs.User, attrs.Namespace, func(b *binding, sub int, rules []Rule, found bool) bool {
+		if !found {
+			missing = append(missing, b)
 			return true
 		}
 		for i := range rules {
 			if rules[i].allows(&attrs) {
-				reason = "RBAC: allowed by " + b.describe(sub)
+				reason = b.allowed[sub]
 				return false
 			}
 		}
@@ -60,28 +60,49 @@ func (a *Authorizer) Authorize(_ context.Context, attrs authz.Attributes) (authz
 	if reason != "" {
 		return authz.Allow, reason, nil
 	}
-	if len(errs) > 0 {
+	if len(missing) > 0 {
+		errs := make([]error, len(missing))
+		for i, b := range missing {
+			_, errs[i] = s.rulesOf(b.roleRef, b.namespace)
+		}
 		return authz.NoOpinion, "RBAC: " + authn.Aggregate(errs).Error(), nil
 	}
 	return authz.NoOpinion, "", nil
 }
 
 // visitRules calls fn with the rules of every binding that applies to u in
-// namespace (cluster-wide bindings first), or the error of a binding whose
-// role is missing, until fn returns false.
-func (s *snapshot) visitRules(u *authn.User, namespace string, fn func(b *binding, sub *Subject, rules []Rule, err error) bool) {
+// namespace (cluster-wide bindings first) with the index of the subject
+// that applies (found is false when the role is missing), until fn returns
+// false.
+func (s *snapshot) visitRules(u *authn.User, namespace string, fn func(b *binding, sub int, rules []Rule, found bool) bool) {
 	visit := func(b *binding) bool {
 		sub := b.appliesTo(u.Name, u.Groups)
-		if sub == nil {
+		if sub < 0 {
 			return true
 		}
-		rules, err := s.rulesOf(b.roleRef, b.namespace)
-		return fn(b, sub, rules, err)
+		rules, found := s.lookupRules(b.roleRef, b.namespace)
+		return fn(b, sub, rules, found)
 	}
 	if !s.crbs.visit(u, visit) || namespace == "" {
 		return
 	}
 	s.rbs[namespace].visit(u, visit)
+}
+
+// lookupRules returns the rules of a role reference, without building an
+// error for a missing role.
+func (s *snapshot) lookupRules(ref RoleRef, namespace string) ([]Rule, bool) {
+	var r *role
+	switch ref.Kind {
+	case "ClusterRole":
+		r = s.clusterRoles[ref.Name]
+	case "Role":
+		r = s.roles[namespace][ref.Name]
+	}
+	if r == nil {
+		return nil, false
+	}
+	return r.rules, true
 }
 
 // rulesOf returns the rules of a role reference, or kube's error for a
@@ -131,7 +152,7 @@ func (a *Authorizer) rulesFor(user *authn.User, namespace string) ([]Rule, error
 	collect := func(ix *bindingIndex) {
 		var bs []*binding
 		ix.visit(user, func(b *binding) bool {
-			if !seen[b] && b.appliesTo(user.Name, user.Groups) != nil {
+			if !seen[b] && b.appliesTo(user.Name, user.Groups) >= 0 {
 				seen[b] = true
 				bs = append(bs, b)
 			}

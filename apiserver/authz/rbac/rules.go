@@ -44,6 +44,9 @@ type binding struct {
 	namespace, name string
 	roleRef         RoleRef
 	subjects        []Subject
+	// allowed[i] is the reason of a request allowed through subjects[i],
+	// built once: decisions allocate nothing.
+	allowed []string
 }
 
 // parseRole reads a Role or ClusterRole object; fields of the wrong type
@@ -117,6 +120,10 @@ func parseBinding(obj meta.Object) *binding {
 		sub.Name, _ = m["name"].(string)
 		sub.Namespace, _ = m["namespace"].(string)
 		b.subjects = append(b.subjects, sub)
+	}
+	b.allowed = make([]string, len(b.subjects))
+	for i := range b.subjects {
+		b.allowed[i] = "RBAC: allowed by " + b.describe(&b.subjects[i])
 	}
 	return b
 }
@@ -215,20 +222,20 @@ func nonResourceURLMatches(rules []string, path string) bool {
 	return false
 }
 
-// appliesTo returns the first subject of b that is user (kube's order),
-// or nil. A ServiceAccount subject without a namespace means one in the
-// binding's namespace.
-func (b *binding) appliesTo(name string, groups []string) *Subject {
+// appliesTo returns the index of the first subject of b that is user
+// (kube's order), or -1. A ServiceAccount subject without a namespace means
+// one in the binding's namespace.
+func (b *binding) appliesTo(name string, groups []string) int {
 	for i := range b.subjects {
 		s := &b.subjects[i]
 		switch s.Kind {
 		case "User":
 			if s.Name == name {
-				return s
+				return i
 			}
 		case "Group":
 			if contains(groups, s.Name) {
-				return s
+				return i
 			}
 		case "ServiceAccount":
 			ns := s.Namespace
@@ -236,11 +243,11 @@ func (b *binding) appliesTo(name string, groups []string) *Subject {
 				ns = b.namespace
 			}
 			if ns != "" && isServiceAccount(name, ns, s.Name) {
-				return s
+				return i
 			}
 		}
 	}
-	return nil
+	return -1
 }
 
 // isServiceAccount reports name == "system:serviceaccount:ns:sa" without
