@@ -63,12 +63,13 @@ func (e constError) Error() string { return string(e) }
 const errBadAudiences = constError("error validating audiences")
 
 // SelfSubjectReview answers a create of authentication.k8s.io/v1
-// SelfSubjectReview (`kubectl auth whoami`): who the request's user is. The
-// answer is a new object stamped with the time now, as kube's.
+// SelfSubjectReview (`kubectl auth whoami`): who the request's user is
+// (system:anonymous on a server without authentication). The answer is a
+// new object stamped with the time now, as kube's.
 func SelfSubjectReview(ctx context.Context, now time.Time) (meta.Object, error) {
 	u, ok := UserFrom(ctx)
 	if !ok {
-		return nil, meta.BadRequest("no user present on request")
+		u = AnonymousResponse().User
 	}
 	return meta.Object{
 		"kind": "SelfSubjectReview", "apiVersion": "authentication.k8s.io/v1",

@@ -59,21 +59,14 @@ func SelfSubjectAccessReview(ctx context.Context, a Authorizer, obj meta.Object)
 	if errs := validateReviewSpec(spec, false); len(errs) > 0 {
 		return nil, meta.Invalid(reviewGroup, "", errs)
 	}
-	u, ok := authn.UserFrom(ctx)
-	if !ok {
-		return nil, meta.BadRequest("no user present on request")
-	}
-	return answerAccessReview(ctx, a, obj, u)
+	return answerAccessReview(ctx, a, obj, userOf(ctx))
 }
 
 // SelfSubjectRulesReview answers a SelfSubjectRulesReview (`kubectl auth
 // can-i --list`): every rule the request's user holds in spec.namespace.
 // The answer is a new object, as kube's, with an empty spec.
 func SelfSubjectRulesReview(ctx context.Context, r RuleResolver, obj meta.Object) (meta.Object, error) {
-	u, ok := authn.UserFrom(ctx)
-	if !ok {
-		return nil, meta.BadRequest("no user present on request")
-	}
+	u := userOf(ctx)
 	spec, _ := obj["spec"].(map[string]any)
 	namespace, _ := spec["namespace"].(string)
 	if namespace == "" {
@@ -112,6 +105,15 @@ func SelfSubjectRulesReview(ctx context.Context, r RuleResolver, obj meta.Object
 		"spec":     map[string]any{},
 		"status":   status,
 	}, nil
+}
+
+// userOf is the request's user; a server without authentication serves
+// everyone as system:anonymous.
+func userOf(ctx context.Context) *authn.User {
+	if u, ok := authn.UserFrom(ctx); ok {
+		return u
+	}
+	return authn.AnonymousResponse().User
 }
 
 // answerAccessReview authorizes the attributes of obj's spec for u and
