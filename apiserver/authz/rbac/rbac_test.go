@@ -339,3 +339,32 @@ func TestAggregationFollowsChanges(t *testing.T) {
 		return d == authz.NoOpinion
 	}, 5*time.Second, 5*time.Millisecond, "and lost them with it")
 }
+
+func TestRBACUnderConcurrentWritesAndDecisions(t *testing.T) {
+	st, a := newPolicy(t, memory.Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	for w := 0; w < 4; w++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			attrs := res(alice, "get", "", "configmaps", "", "ns1", "c")
+			for ctx.Err() == nil {
+				if _, _, err := a.Authorize(context.Background(), attrs); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < 200; i++ {
+		put(t, st, ResourceRoleBindings, "ns1", fmt.Sprintf("b%d", i%7), bindingObj("ClusterRole", "view", subject("User", fmt.Sprintf("u%d", i))))
+	}
+	put(t, st, ResourceRoleBindings, "ns1", "alice", bindingObj("ClusterRole", "view", subject("User", "alice")))
+	d, _, _ := a.Authorize(context.Background(), res(alice, "get", "", "configmaps", "", "ns1", "c"))
+	assert.Equal(t, authz.Allow, d, "the last write counts for the next decision")
+	cancel()
+	for w := 0; w < 4; w++ {
+		<-done
+	}
+}
