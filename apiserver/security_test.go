@@ -131,6 +131,33 @@ func TestSecurityFilters(t *testing.T) {
 		s.must(t, 200, adminToken, "DELETE", "/api/v1/namespaces/default/serviceaccounts/robot", "")
 		s.must(t, 401, token, "GET", "/api", "")
 	})
+	t.Run("RBAC objects are validated with kube's messages", func(t *testing.T) {
+		cases := []struct{ method, path, body, message string }{
+			{"POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles", `{"metadata":{"name":"r"},"rules":[{"apiGroups":[""],"resources":["pods"],"verbs":[]}]}`,
+				`Role.rbac.authorization.k8s.io "r" is invalid: rules[0].verbs: Required value: verbs must contain at least one value`},
+			{"POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles", `{"metadata":{"name":"r3"},"rules":[{"nonResourceURLs":["/foo"],"verbs":["get"]}]}`,
+				`Role.rbac.authorization.k8s.io "r3" is invalid: rules[0].nonResourceURLs: Invalid value: []string{"/foo"}: namespaced rules cannot apply to non-resource URLs`},
+			{"POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings",
+				`{"metadata":{"name":"rb2"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Foo","name":"view"},"subjects":[{"kind":"Robot","name":"bob"}]}`,
+				`RoleBinding.rbac.authorization.k8s.io "rb2" is invalid: [roleRef.kind: Unsupported value: "Foo": supported values: "Role", "ClusterRole", subjects[0].kind: Unsupported value: "Robot": supported values: "ServiceAccount", "User", "Group"]`},
+			{"PATCH", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings/alice", `{"roleRef":{"name":"edit"}}`,
+				`RoleBinding.rbac.authorization.k8s.io "alice" is invalid: roleRef: Invalid value: rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"Role", Name:"edit"}: cannot change roleRef`},
+		}
+		for _, c := range cases {
+			w := s.do(adminToken, c.method, c.path, c.body)
+			if c.method == "PATCH" {
+				r := httptest.NewRequest("PATCH", c.path, bytes.NewBufferString(c.body))
+				r.Header.Set("Content-Type", "application/merge-patch+json")
+				r.Header.Set("Authorization", "Bearer "+adminToken)
+				w = httptest.NewRecorder()
+				s.ServeHTTP(w, r)
+			}
+			require.Equal(t, 422, w.Code, w.Body.String())
+			var st map[string]any
+			require.NoError(t, json.Unmarshal(w.Body.Bytes(), &st))
+			assert.Equal(t, c.message, st["message"])
+		}
+	})
 	t.Run("a SelfSubjectAccessReview answers from RBAC", func(t *testing.T) {
 		out := s.must(t, 201, aliceToken, "POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
 			`{"spec":{"resourceAttributes":{"namespace":"default","verb":"get","resource":"configmaps"}}}`)

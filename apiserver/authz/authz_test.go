@@ -59,7 +59,7 @@ func TestAttributesFrom(t *testing.T) {
 }
 
 // TestForbidden holds the 403 bodies to what kube-apiserver 1.33 sent
-// (docs/kube-behaviour/07-security.md).
+// (docs/kube-behaviour/08-security.md).
 func TestForbidden(t *testing.T) {
 	cases := []struct {
 		method, target, reason string

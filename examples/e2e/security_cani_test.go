@@ -13,7 +13,7 @@ import (
 
 // caniPolicy is the RBAC set-up the reference kube-apiserver 1.33.13 had
 // when the answers of TestKubectlAuthCanI were recorded
-// (docs/kube-behaviour/07-security.md).
+// (docs/kube-behaviour/08-security.md).
 const caniPolicy = `apiVersion: v1
 kind: Namespace
 metadata: {name: cani}

@@ -27,7 +27,7 @@ type secureCluster struct {
 
 // tokensCSV are the static users of every secure test cluster, as the
 // reference kube-apiserver's token file had them for
-// docs/kube-behaviour/07-security.md.
+// docs/kube-behaviour/08-security.md.
 const tokensCSV = `alice-token,alice,alice-uid,"dev,qa"
 bob-token,bob,bob-uid
 carol-token,carol,,"system:authenticated"

@@ -22,7 +22,7 @@ func roleBinding(name, kind, ref string) meta.Object {
 	return b
 }
 
-// TestEscalation replays what kube-apiserver 1.33 answered (docs/kube-behaviour/07-security.md):
+// TestEscalation replays what kube-apiserver 1.33 answered (docs/kube-behaviour/08-security.md):
 // alice holds create/get/list/update/patch/delete on roles and rolebindings
 // and get/list on pods in ns2, and nothing else.
 func TestEscalation(t *testing.T) {
