@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/kapi-dev/kapi/apiserver/authn"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -17,12 +18,13 @@ const (
 	OperationDelete Operation = "DELETE"
 )
 
-// UserInfo identifies the requester. kapi serves without authentication
-// for now, so it is empty unless a future authenticator fills it.
+// UserInfo identifies the requester: the user Config.Authenticator put in
+// the request's context (empty without one).
 type UserInfo struct {
 	Username string
 	UID      string
 	Groups   []string
+	Extra    map[string][]string
 }
 
 // AdmissionRequest is what admission plugins see of one write.
@@ -80,6 +82,9 @@ func admissionError(err error, req *AdmissionRequest, gr meta.GroupResource) err
 // then the validating plugins: the DESIGN.md pipeline order.
 func (s *Server) runAdmission(ctx context.Context, req *AdmissionRequest, res *Resource, validate func() error) error {
 	gr := res.GroupResource()
+	if u, ok := authn.UserFrom(ctx); ok {
+		req.User = UserInfo{Username: u.Name, UID: u.UID, Groups: u.Groups, Extra: u.Extra}
+	}
 	for _, p := range s.admission {
 		if req.DryRun && hasSideEffects(p) {
 			return meta.BadRequest("admission plugin with side effects cannot run in dry-run mode")

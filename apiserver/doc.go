@@ -9,7 +9,10 @@
 // # Requests
 //
 // A request's path and method give its request info (verb, group, version,
-// namespace, resource, name, subresource; requestinfo.go). Paths outside
+// namespace, resource, name, subresource; package requestinfo). With a
+// Config.Authenticator or Authorizer, filters stand in front of the handler
+// in kube-apiserver's order: authentication (401) → impersonation →
+// authorization (403). Paths outside
 // the API (discovery, /version, health, OpenAPI) are answered from the
 // registry of served types. Resource requests go through one pipeline, in
 // the order of DESIGN.md:

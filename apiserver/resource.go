@@ -84,6 +84,10 @@ type Resource struct {
 	// SelectableFields lists the field selector paths the type supports
 	// beyond metadata.name and metadata.namespace, such as "status.phase".
 	SelectableFields []string
+	// CreateOnly makes the type create-only, as kube's review kinds: a
+	// create is decoded and answered by this function, nothing is stored
+	// (Verbs should be just create).
+	CreateOnly CreateOnlyFunc
 	// IndexedFields are selectable fields the store keeps an index of,
 	// when it can (store.Indexer): a list or watch whose field selector
 	// requires one of them to equal a value then reads only the objects

@@ -10,6 +10,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/authn"
+	"github.com/kapi-dev/kapi/apiserver/authz"
+	"github.com/kapi-dev/kapi/apiserver/impersonation"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 
 	"github.com/kapi-dev/kapi/codec"
@@ -46,6 +49,15 @@ type Config struct {
 	// MaxRequestBodyBytes bounds request bodies (413 beyond); 0 means 3 MiB
 	// like kube-apiserver.
 	MaxRequestBodyBytes int64
+	// Authenticator says who sends each request (authn.New builds
+	// kube-apiserver's chain); a request it does not authenticate gets
+	// kube's 401. Nil, with a nil Authorizer, serves everyone as an
+	// anonymous superuser (no filter at all).
+	Authenticator authn.Authenticator
+	// Authorizer decides what each user may do (authz.New: AlwaysAllow,
+	// RBAC...); a denied request gets kube's 403. It also authorizes
+	// impersonation headers. Nil allows everything.
+	Authorizer authz.Authorizer
 }
 
 // VersionInfo is the body of /version.
@@ -91,6 +103,10 @@ type Server struct {
 
 	bookmarkInterval  time.Duration
 	minRequestTimeout time.Duration
+
+	// handler is the filter chain in front of serve (just serve without
+	// authentication or authorization).
+	handler http.Handler
 }
 
 // New validates cfg and returns a ready Server. The namespaces "default",
@@ -164,7 +180,35 @@ func New(cfg Config) (*Server, error) {
 	if err := s.createInitialNamespaces(); err != nil {
 		return nil, err
 	}
+	s.handler = s.filters(cfg, http.HandlerFunc(s.serve))
 	return s, nil
+}
+
+// filters builds kube-apiserver's chain in front of h, outermost first:
+// request info → authentication → impersonation → authorization → h.
+func (s *Server) filters(cfg Config, h http.Handler) http.Handler {
+	if cfg.Authenticator == nil && cfg.Authorizer == nil {
+		return h
+	}
+	authenticator, authorizer := cfg.Authenticator, cfg.Authorizer
+	if authenticator == nil {
+		authenticator = authn.New(true) // everyone is anonymous
+	}
+	if authorizer != nil {
+		h = authz.Filter(authorizer, s.writeError)(h)
+	} else {
+		authorizer = authz.AlwaysAllow()
+	}
+	h = impersonation.Filter(authorizer, s.writeError)(h)
+	h = authn.Filter(authenticator, s.writeError)(h)
+	return withRequestInfo(h)
+}
+
+// withRequestInfo parses the request info once for every filter after it.
+func withRequestInfo(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r.WithContext(requestinfo.With(r.Context(), requestinfo.Parse(r))))
+	})
 }
 
 // ServeHTTP implements http.Handler. A panic while serving (a bug) answers
@@ -179,6 +223,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, meta.Internal(fmt.Errorf("%v", p)))
 		}
 	}()
+	s.handler.ServeHTTP(w, r)
+}
+
+// serve answers a request the filters let through.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	info := requestinfo.From(r)
 	if err := timeoutError(r, info); err != nil {
 		s.writeError(w, r, err)

@@ -126,6 +126,10 @@ func (q *request) create() {
 		q.fail(err)
 		return
 	}
+	if q.res.CreateOnly != nil {
+		q.answerCreate(obj)
+		return
+	}
 	ctx := q.r.Context()
 	generated := obj.Name() == "" && obj.GenerateName() != ""
 	for attempt := 0; ; attempt++ {

@@ -293,6 +293,9 @@ func (b *builder) names(r Resource) (string, string, error) {
 		list = r.Component + "List"
 	}
 	for _, n := range []string{r.Component, list} {
+		if n == list && !r.supports("list") && !r.supports("watch") {
+			continue // create-only kinds (the reviews) have no list kind
+		}
 		if _, ok := b.components[n]; !ok {
 			return "", "", fmt.Errorf("openapi: component %q of %s/%s %s is unknown", n, r.Group, r.Version, r.Kind)
 		}

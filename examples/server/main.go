@@ -3,10 +3,18 @@
 //
 //	go run -C examples ./server
 //	kubectl --kubeconfig examples/kapi.kubeconfig get ns
+//
+// It serves HTTPS with a certificate it generates, authenticates client
+// certificates, static tokens and ServiceAccount tokens, and authorizes
+// with RBAC, as kube-apiserver does; the kubeconfig holds the CA and an
+// admin credential (a client certificate in system:masters). The security
+// flags are kube-apiserver's; -insecure serves plain HTTP with no
+// authentication at all.
 package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,17 +24,39 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
+	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
 )
 
 // gcPercent is the server's GOGC when the environment sets none.
 const gcPercent = 200
 
+// files is a repeatable file flag, also taking comma-separated lists.
+type files []string
+
+func (f *files) String() string { return strings.Join(*f, ",") }
+func (f *files) Set(v string) error {
+	*f = append(*f, strings.Split(v, ",")...)
+	return nil
+}
+
 func main() {
-	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on (plain HTTP)")
+	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	kubeconfig := flag.String("kubeconfig", "kapi.kubeconfig", "kubeconfig file to write for kubectl")
+	insecure := flag.Bool("insecure", false, "serve plain HTTP without authentication or authorization: everyone is an anonymous superuser")
+	var opts kapiserver.Options
+	flag.StringVar(&opts.TLSCertFile, "tls-cert-file", "", "serving certificate (PEM); default: one generated at start, signed by a generated CA")
+	flag.StringVar(&opts.TLSPrivateKeyFile, "tls-private-key-file", "", "key of -tls-cert-file (PEM)")
+	flag.StringVar(&opts.ClientCAFile, "client-ca-file", "", "CA certificates (PEM) whose client certificates authenticate: Common Name the user, Organizations the groups")
+	flag.StringVar(&opts.TokenAuthFile, "token-auth-file", "", `static bearer tokens, one CSV line each: token,user,uid,"group1,group2"`)
+	flag.StringVar(&opts.AuthorizationMode, "authorization-mode", "RBAC", "comma-separated authorizers, in order: AlwaysAllow, AlwaysDeny, RBAC")
+	flag.BoolVar(&opts.AnonymousAuth, "anonymous-auth", true, "serve requests without credentials as system:anonymous (group system:unauthenticated) instead of 401")
+	flag.StringVar(&opts.ServiceAccountIssuer, "service-account-issuer", "https://kubernetes.default.svc.cluster.local", "issuer (iss) of ServiceAccount tokens")
+	flag.Var((*files)(&opts.ServiceAccountKeyFiles), "service-account-key-file", "PEM public keys (or certificates, or private keys) that verify ServiceAccount tokens; repeatable")
+	flag.StringVar(&opts.ServiceAccountSigningKeyFile, "service-account-signing-key-file", "", "PEM private key (RSA or ECDSA) that signs ServiceAccount tokens; default: one generated at start")
 	flag.Parse()
 
 	// Every write allocates its decoded object, encoding and managed
@@ -38,24 +68,41 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 
-	handler, err := kapiserver.New()
-	if err != nil {
-		log.Fatal(err)
-	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		log.Fatal(err)
 	}
-	url := "http://" + ln.Addr().String()
-	if err := kapiserver.WriteKubeconfig(*kubeconfig, url); err != nil {
+	var handler *apiserver.Server
+	var url string
+	if *insecure {
+		if handler, err = kapiserver.New(); err != nil {
+			log.Fatal(err)
+		}
+		url = "http://" + ln.Addr().String()
+		err = kapiserver.WriteKubeconfig(*kubeconfig, url)
+	} else {
+		host, _, _ := net.SplitHostPort(ln.Addr().String())
+		opts.Hosts = []string{host}
+		sec, err := kapiserver.NewSecure(ctx, opts)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if handler, err = apiserver.New(sec.Config); err != nil {
+			log.Fatal(err)
+		}
+		ln = tls.NewListener(ln, sec.TLS)
+		url = "https://" + ln.Addr().String()
+		err = sec.WriteKubeconfig(*kubeconfig, url)
+	}
+	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("kapi serving on %s (kubeconfig: %s)\n", url, *kubeconfig)
 
 	srv := &http.Server{Handler: handler}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	go func() {
 		<-ctx.Done()
 		_ = srv.Shutdown(context.Background())

@@ -43,6 +43,18 @@ var kinds = [][3]string{
 	{"", "v1", "Event"},
 	{"apps", "v1", "Deployment"},
 	{"coordination.k8s.io", "v1", "Lease"},
+	{"rbac.authorization.k8s.io", "v1", "Role"},
+	{"rbac.authorization.k8s.io", "v1", "ClusterRole"},
+	{"rbac.authorization.k8s.io", "v1", "RoleBinding"},
+	{"rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"},
+	// create-only kinds (no list kind)
+	{"authorization.k8s.io", "v1", "SubjectAccessReview"},
+	{"authorization.k8s.io", "v1", "LocalSubjectAccessReview"},
+	{"authorization.k8s.io", "v1", "SelfSubjectAccessReview"},
+	{"authorization.k8s.io", "v1", "SelfSubjectRulesReview"},
+	{"authentication.k8s.io", "v1", "TokenReview"},
+	{"authentication.k8s.io", "v1", "SelfSubjectReview"},
+	{"authentication.k8s.io", "v1", "TokenRequest"},
 }
 
 const metaPrefix = "io.k8s.apimachinery."
@@ -92,6 +104,9 @@ func run(in, out string) error {
 	for _, k := range kinds {
 		for _, kind := range []string{k[2], k[2] + "List"} {
 			name := findKind(schemas, k[0], k[1], kind)
+			if name == "" && kind != k[2] {
+				continue // create-only kinds have no list
+			}
 			if name == "" {
 				return fmt.Errorf("no schema for %s/%s %s", k[0], k[1], kind)
 			}

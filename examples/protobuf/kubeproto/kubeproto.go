@@ -14,8 +14,11 @@ import (
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 	appsv1 "k8s.io/api/apps/v1"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 
 	"github.com/kapi-dev/kapi/codec/protobuf"
 	"github.com/kapi-dev/kapi/meta"
@@ -44,6 +47,22 @@ var Types = map[meta.GroupVersionKind]any{
 	{Group: "apps", Version: "v1", Kind: "DeploymentList"}:           &appsv1.DeploymentList{},
 	{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease"}:     &coordinationv1.Lease{},
 	{Group: "coordination.k8s.io", Version: "v1", Kind: "LeaseList"}: &coordinationv1.LeaseList{},
+
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role"}:                   &rbacv1.Role{},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleList"}:               &rbacv1.RoleList{},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole"}:            &rbacv1.ClusterRole{},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleList"}:        &rbacv1.ClusterRoleList{},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding"}:            &rbacv1.RoleBinding{},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBindingList"}:        &rbacv1.RoleBindingList{},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding"}:     &rbacv1.ClusterRoleBinding{},
+	{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBindingList"}: &rbacv1.ClusterRoleBindingList{},
+	{Group: "authorization.k8s.io", Version: "v1", Kind: "SubjectAccessReview"}:         &authorizationv1.SubjectAccessReview{},
+	{Group: "authorization.k8s.io", Version: "v1", Kind: "LocalSubjectAccessReview"}:    &authorizationv1.LocalSubjectAccessReview{},
+	{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectAccessReview"}:     &authorizationv1.SelfSubjectAccessReview{},
+	{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectRulesReview"}:      &authorizationv1.SelfSubjectRulesReview{},
+	{Group: "authentication.k8s.io", Version: "v1", Kind: "TokenReview"}:                &authenticationv1.TokenReview{},
+	{Group: "authentication.k8s.io", Version: "v1", Kind: "SelfSubjectReview"}:          &authenticationv1.SelfSubjectReview{},
+	{Group: "authentication.k8s.io", Version: "v1", Kind: "TokenRequest"}:               &authenticationv1.TokenRequest{},
 }
 
 var descriptors = sync.OnceValues(func() (map[meta.GroupVersionKind]protoreflect.MessageDescriptor, error) {

@@ -175,7 +175,7 @@ func objects() []runtime.Object {
 				LastUpdateTime: later, LastTransitionTime: created, Reason: "MinimumReplicasAvailable", Message: "Deployment has minimum availability."}},
 		},
 	}
-	return []runtime.Object{
+	return append([]runtime.Object{
 		&corev1.ConfigMap{
 			TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"}, ObjectMeta: objectMeta("web-config"),
 			Data:       map[string]string{"app.properties": "a=1\nb=2\n", "empty": "", "ünïcode": "✓"},
@@ -264,5 +264,5 @@ func objects() []runtime.Object {
 			},
 			Status: corev1.PersistentVolumeStatus{Phase: corev1.VolumeBound, LastPhaseTransitionTime: &created},
 		},
-	}
+	}, securityObjects()...)
 }

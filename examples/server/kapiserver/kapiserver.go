@@ -6,6 +6,7 @@ package kapiserver
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
@@ -17,14 +18,16 @@ import (
 // New returns the example server's handler.
 func New() (*apiserver.Server, error) { return apiserver.New(Config()) }
 
-// Config is the example server's configuration: the built-in kinds on the
-// default in-memory store, served in JSON, YAML and protobuf (with message
-// descriptors built from the k8s.io/api types). Tests adjust it (a store
-// they control, a short bookmark interval) before passing it to
-// apiserver.New.
+// Config is the example server's configuration without security (plain
+// HTTP, everyone an anonymous superuser: the -insecure mode): the built-in
+// kinds and the RBAC kinds on the default in-memory store, served in JSON,
+// YAML and protobuf (with message descriptors built from the k8s.io/api
+// types). Tests adjust it (a store they control, a short bookmark
+// interval) before passing it to apiserver.New. NewSecure builds the
+// secure server from it.
 func Config() apiserver.Config {
 	return apiserver.Config{
-		Resources:         builtin.Resources(),
+		Resources:         slices.Concat(builtin.Resources(), builtin.RBACResources(), builtin.ReviewResources(builtin.Reviews{})),
 		OpenAPIComponents: builtin.OpenAPIComponents(),
 		Codecs:            append(codec.Default(), protobuf.New(kubeproto.Resolver())),
 	}

@@ -1,0 +1,91 @@
+package authn
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/hex"
+	"math/big"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type testCA struct {
+	cert *x509.Certificate
+	key  *ecdsa.PrivateKey
+}
+
+func newTestCA(t *testing.T, name string) *testCA {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: name},
+		NotBefore: t0.Add(-time.Hour), NotAfter: t0.Add(time.Hour), IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageCertSign}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
+	require.NoError(t, err)
+	cert, err := x509.ParseCertificate(der)
+	require.NoError(t, err)
+	return &testCA{cert: cert, key: key}
+}
+
+func (ca *testCA) issue(t *testing.T, cn string, orgs []string, usage x509.ExtKeyUsage) *x509.Certificate {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: cn, Organization: orgs},
+		NotBefore: t0.Add(-time.Hour), NotAfter: t0.Add(time.Hour), ExtKeyUsage: []x509.ExtKeyUsage{usage}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, key.Public(), ca.key)
+	require.NoError(t, err)
+	cert, err := x509.ParseCertificate(der)
+	require.NoError(t, err)
+	return cert
+}
+
+func TestClientCertificates(t *testing.T) {
+	ca, other := newTestCA(t, "ca"), newTestCA(t, "other")
+	pool := x509.NewCertPool()
+	pool.AddCert(ca.cert)
+	a := ClientCertificates(pool, func() time.Time { return t0 })
+	withCert := func(c *x509.Certificate) *http.Request {
+		r := request("")
+		r.TLS = &tls.ConnectionState{PeerCertificates: []*x509.Certificate{c}}
+		return r
+	}
+
+	t.Run("a certificate from the CA is its Common Name in its Organizations", func(t *testing.T) {
+		c := ca.issue(t, "alice", []string{"dev", "system:masters"}, x509.ExtKeyUsageClientAuth)
+		resp, ok, err := a.AuthenticateRequest(withCert(c))
+		require.NoError(t, err)
+		require.True(t, ok)
+		sum := sha256.Sum256(c.Raw)
+		assert.Equal(t, &User{Name: "alice", Groups: []string{"dev", "system:masters"},
+			Extra: map[string][]string{CredentialIDKey: {"X509SHA256=" + hex.EncodeToString(sum[:])}}}, resp.User)
+	})
+	t.Run("a certificate from another CA is an error", func(t *testing.T) {
+		_, ok, err := a.AuthenticateRequest(withCert(other.issue(t, "mallory", nil, x509.ExtKeyUsageClientAuth)))
+		assert.False(t, ok)
+		assert.ErrorContains(t, err, "verifying certificate SN=2")
+	})
+	t.Run("a serving certificate is not a client certificate", func(t *testing.T) {
+		_, ok, err := a.AuthenticateRequest(withCert(ca.issue(t, "server", nil, x509.ExtKeyUsageServerAuth)))
+		assert.False(t, ok)
+		assert.Error(t, err)
+	})
+	t.Run("a certificate without a Common Name is not a user", func(t *testing.T) {
+		_, ok, err := a.AuthenticateRequest(withCert(ca.issue(t, "", []string{"g"}, x509.ExtKeyUsageClientAuth)))
+		assert.False(t, ok)
+		assert.NoError(t, err)
+	})
+	t.Run("a request without a certificate is not its business", func(t *testing.T) {
+		_, ok, err := a.AuthenticateRequest(request(""))
+		assert.False(t, ok)
+		assert.NoError(t, err)
+	})
+}

@@ -1,0 +1,43 @@
+package builtin
+
+import (
+	"net/http"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/authn"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// WithTokenRequest adds the serviceaccounts/token subresource (TokenRequest,
+// `kubectl create token`) to the ServiceAccount registration in rs,
+// answered by tokens.
+func WithTokenRequest(rs []apiserver.Resource, tokens *authn.ServiceAccountTokens) []apiserver.Resource {
+	for i := range rs {
+		if rs[i].Group != "" || rs[i].Plural != "serviceaccounts" {
+			continue
+		}
+		inner := rs[i].Strategy
+		if inner == nil {
+			inner = apiserver.GenericStrategy{}
+		}
+		rs[i].Strategy = tokenStrategy{Strategy: inner, tokens: tokens}
+	}
+	return rs
+}
+
+// tokenStrategy is a ServiceAccount's strategy with the token subresource.
+type tokenStrategy struct {
+	apiserver.Strategy
+	tokens *authn.ServiceAccountTokens
+}
+
+func (s tokenStrategy) Subresources() []apiserver.Subresource {
+	return append(s.Strategy.Subresources(), apiserver.Subresource{
+		Name: "token", Verbs: []string{"create"},
+		Kind: meta.GroupVersionKind{Group: "authentication.k8s.io", Version: "v1", Kind: "TokenRequest"},
+		Serve: func(c *apiserver.SubresourceCall) (int, meta.Object, error) {
+			out, err := s.tokens.TokenRequest(c.Context, c.Namespace, c.Name, c.Body)
+			return http.StatusCreated, out, err
+		},
+	})
+}
