@@ -2,18 +2,14 @@ package apiserver
 
 import (
 	"bufio"
-	"bytes"
 	"compress/gzip"
 	"errors"
-	"fmt"
-	"io"
 	"maps"
 	"net/http"
 	"strconv"
 	"sync"
 
 	"github.com/kapi-dev/kapi/codec"
-	"github.com/kapi-dev/kapi/codec/protobuf"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 )
@@ -114,97 +110,20 @@ func (q *request) list() {
 	writeList(q.w, q.r, c, body)
 }
 
-// listBody is an encoded list as the parts it is written from: the cached
-// encodings of its items between a head and a tail, so that a list streams
-// to the client without being copied into one buffer first.
-type listBody struct {
-	head  []byte
-	items []listItem
-	sep   []byte
-	tail  []byte
-}
-
-// listItem is an item's cached encoding, possibly minus its type meta, in
-// which case "{" is written before it, or a protobuf item message, written
-// after its field tag and length.
-type listItem struct {
-	open     bool
-	protobuf bool
-	b        []byte
-}
-
-func (b listBody) size() int {
-	n := len(b.head) + len(b.tail)
-	for _, it := range b.items {
-		n += len(it.b)
-		if it.open {
-			n++
-		}
-		if it.protobuf {
-			n += protobuf.ListItemPrefixSize(len(it.b))
-		}
-	}
-	if len(b.items) > 1 {
-		n += (len(b.items) - 1) * len(b.sep)
-	}
-	return n
-}
-
-var openBrace = []byte{'{'}
-
-func (b listBody) writeTo(w io.Writer) error {
-	if _, err := w.Write(b.head); err != nil {
-		return err
-	}
-	var prefix []byte // protobuf items' tag and length, one buffer for all
-	for i, it := range b.items {
-		if i > 0 && len(b.sep) > 0 {
-			if _, err := w.Write(b.sep); err != nil {
-				return err
-			}
-		}
-		if it.open {
-			if _, err := w.Write(openBrace); err != nil {
-				return err
-			}
-		}
-		if it.protobuf {
-			prefix = protobuf.AppendListItemPrefix(prefix[:0], len(it.b))
-			if _, err := w.Write(prefix); err != nil {
-				return err
-			}
-		}
-		if _, err := w.Write(it.b); err != nil {
-			return err
-		}
-	}
-	_, err := w.Write(b.tail)
-	return err
-}
-
-// bytes joins the parts, for the rare responses that need the whole body
-// (pretty printing, small lists).
-func (b listBody) bytes() []byte {
-	var buf bytes.Buffer
-	buf.Grow(b.size())
-	_ = b.writeTo(&buf)
-	return buf.Bytes()
-}
-
 // writeList writes a list with a 200: streamed with its exact
 // Content-Length, or through gzip when the client accepts it and the list
 // is large, as kube-apiserver compresses.
-func writeList(w http.ResponseWriter, r *http.Request, c codec.Codec, body listBody) {
+func writeList(w http.ResponseWriter, r *http.Request, c codec.Codec, body codec.List) {
 	if c.MediaType() == codec.JSON && pretty(r) {
-		writeBody(w, r, http.StatusOK, c, body.bytes())
+		writeBody(w, r, http.StatusOK, c, body.Bytes())
 		return
 	}
 	setCommonHeaders(w, c.MediaType())
 	newline := c.MediaType() == codec.JSON
 	if newline {
-		body.tail = append(body.tail[:len(body.tail):len(body.tail)], '\n')
+		body.Tail = append(body.Tail[:len(body.Tail):len(body.Tail)], '\n')
 	}
-	size := body.size()
+	size := body.Size()
 	if size > gzipThreshold && acceptsGzip(r) {
 		h := w.Header()
 		h.Set("Content-Encoding", "gzip")
@@ -215,7 +134,7 @@ func writeList(w http.ResponseWriter, r *http.Request, c codec.Codec, body listB
 		}
 		gz := gzipWriters.Get().(*gzip.Writer)
 		gz.Reset(w)
-		_ = body.writeTo(gz)
+		_, _ = body.WriteTo(gz)
 		_ = gz.Close()
 		gzipWriters.Put(gz)
 		return
@@ -232,7 +151,7 @@ func writeList(w http.ResponseWriter, r *http.Request, c codec.Codec, body listB
 		}
 		bw := pool.Get().(*bufio.Writer)
 		bw.Reset(w)
-		_ = body.writeTo(bw)
+		_, _ = body.WriteTo(bw)
 		_ = bw.Flush()
 		bw.Reset(nil)
 		pool.Put(bw)
@@ -325,74 +244,35 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 }
 
 // encodeList writes the list envelope around the items' cached encodings,
-// so listing never re-encodes a stored version.
-func (q *request) encodeList(c codec.Codec, page listPage) (listBody, error) {
-	if _, ok := c.(*protobuf.Codec); ok {
+// so listing never re-encodes a stored version (codec.Framer); a codec
+// that frames nothing (YAML) encodes the whole list.
+func (q *request) encodeList(c codec.Codec, page listPage) (codec.List, error) {
+	of := codec.ListOf{APIVersion: q.res.APIVersion(), Kind: q.res.Kind, ListKind: q.res.ListKind, Typed: !q.res.customResource}
+	if f, ok := c.(codec.Framer); ok {
 		items := make([][]byte, len(page.items))
-		body := listBody{items: make([]listItem, len(page.items))}
 		for i, it := range page.items {
-			env, err := encodeObject(c, it)
+			b, err := encodeObject(c, it)
 			if err != nil {
-				return listBody{}, err
+				return codec.List{}, err
 			}
-			raw, ok := protobuf.RawFromEnvelope(env)
-			if !ok {
-				return listBody{}, fmt.Errorf("protobuf encoding of %s is not an envelope", it.Key())
-			}
-			items[i] = raw
-			body.items[i] = listItem{protobuf: true, b: raw}
+			items[i] = b
 		}
-		body.head, body.tail = protobuf.EncodeListParts(q.res.APIVersion(), q.res.ListKind, page.meta, items)
-		return body, nil
+		return f.List(of, page.meta, items)
 	}
-	if c.MediaType() != codec.JSON {
-		// Items of built-in kinds' lists carry no apiVersion and kind (a
-		// typed list's items have no type meta), as in JSON below.
-		items := make([]any, len(page.items))
-		for i, it := range page.items {
-			items[i] = it.Data()
-			if !q.res.customResource {
-				item := maps.Clone(it.Data())
-				delete(item, "apiVersion")
-				delete(item, "kind")
-				items[i] = item
-			}
-		}
-		b, err := c.Encode(map[string]any{
-			"apiVersion": q.res.APIVersion(), "kind": q.res.ListKind, "metadata": page.meta, "items": items,
-		})
-		return listBody{head: b}, err
-	}
-	head, err := c.Encode(struct {
-		Kind       string        `json:"kind"`
-		APIVersion string        `json:"apiVersion"`
-		Metadata   meta.ListMeta `json:"metadata"`
-	}{q.res.ListKind, q.res.APIVersion(), page.meta})
-	if err != nil {
-		return listBody{}, err
-	}
-	body := listBody{
-		head:  append(head[:len(head)-1:len(head)-1], `,"items":[`...), // the head without its closing brace
-		items: make([]listItem, len(page.items)),
-		sep:   []byte{','},
-		tail:  []byte("]}"),
-	}
-	// Items of built-in kinds' lists carry no apiVersion and kind, as
-	// kube-apiserver writes typed lists; custom resources' lists keep them.
-	var typeMeta []byte
-	if !q.res.customResource {
-		typeMeta = codec.TypeMetaPrefix(q.res.APIVersion(), q.res.Kind)
-	}
+	// Items of typed lists carry no apiVersion and kind, as Framers write
+	// them.
+	items := make([]any, len(page.items))
 	for i, it := range page.items {
-		b, err := encodeObject(c, it)
-		if err != nil {
-			return listBody{}, err
+		items[i] = it.Data()
+		if of.Typed {
+			item := maps.Clone(it.Data())
+			delete(item, "apiVersion")
+			delete(item, "kind")
+			items[i] = item
 		}
-		if typeMeta != nil && len(b) > len(typeMeta) && bytes.Equal(b[:len(typeMeta)], typeMeta) {
-			body.items[i] = listItem{open: true, b: b[len(typeMeta):]}
-			continue
-		}
-		body.items[i] = listItem{b: b}
 	}
-	return body, nil
+	b, err := c.Encode(map[string]any{
+		"apiVersion": of.APIVersion, "kind": of.ListKind, "metadata": page.meta, "items": items,
+	})
+	return codec.List{Head: b}, err
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"net/http"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/codec"
-	"github.com/kapi-dev/kapi/codec/protobuf"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 )
@@ -231,7 +229,7 @@ type watchStream struct {
 func (w *watchStream) begin() {
 	w.begun = true
 	h := w.q.w.Header()
-	h.Set("Content-Type", w.enc.contentType)
+	h.Set("Content-Type", w.enc.contentType())
 	h.Set("Cache-Control", "no-cache, private")
 	h.Set("X-Content-Type-Options", "nosniff")
 	w.q.w.WriteHeader(http.StatusOK)
@@ -322,35 +320,50 @@ func (w *watchStream) flush() bool {
 	return http.NewResponseController(w.q.w).Flush() == nil
 }
 
-// watchEncoder frames watch events in one representation. Objects come
-// from their version's encoding cache, shared by every watcher.
+// watchEncoder frames watch events in one representation (a
+// codec.Framer). Objects come from their version's encoding cache, shared
+// by every watcher, unless the stream is of Tables.
 type watchEncoder struct {
-	contentType string
-	codec       codec.Codec
-	object      func(*store.Object) ([]byte, error)
-	value       func(any) ([]byte, error)
-	event       func(buf *bytes.Buffer, eventType string, object []byte)
-	// blueprint is the empty list a streaming list ends with, in the
-	// stream's representation, for the client to build its list from.
-	blueprint func(res *Resource) []byte
+	codec  codec.Codec
+	framer codec.Framer
+	// object encodes an event's object: its cached encoding, or a Table.
+	object func(*store.Object) ([]byte, error)
 }
 
-// watchEncoder negotiates the watch representation: JSON, one event per
-// line (kube also accepts application/json;stream=watch), possibly of
-// one-row Tables whose first carries the column definitions.
+func newWatchEncoder(c codec.Codec, f codec.Framer) watchEncoder {
+	return watchEncoder{codec: c, framer: f, object: func(o *store.Object) ([]byte, error) { return encodeObject(c, o) }}
+}
+
+func (e watchEncoder) contentType() string         { return e.framer.WatchMediaType() }
+func (e watchEncoder) value(v any) ([]byte, error) { return e.codec.Encode(v) }
+func (e watchEncoder) event(buf *bytes.Buffer, eventType string, object []byte) {
+	e.framer.AppendEvent(buf, eventType, object)
+}
+
+// blueprint is the empty list a streaming list ends with, in the stream's
+// representation, for the client to build its list from.
+func (e watchEncoder) blueprint(res *Resource) []byte {
+	return e.framer.EmptyList(codec.ListOf{APIVersion: res.APIVersion(), Kind: res.Kind, ListKind: res.ListKind})
+}
+
+// watchEncoder negotiates the watch representation: a codec that frames
+// watch events (JSON, one event per line, which kube also accepts as
+// application/json;stream=watch; protobuf), possibly of one-row Tables
+// whose first carries the column definitions.
 func (s *Server) watchEncoder(r *http.Request, res *Resource) (watchEncoder, error) {
 	tr, err := s.wantsTable(r, VerbWatch, res)
 	if err != nil {
 		return watchEncoder{}, err
 	}
 	if tr != nil {
-		enc := jsonWatchEncoder()
-		if pc, ok := tr.codec.(*protobuf.Codec); ok {
-			enc = protobufWatchEncoder(pc)
+		f, ok := tr.codec.(codec.Framer)
+		if !ok {
+			f = codec.JSONCodec{}
 		}
+		enc := newWatchEncoder(tr.codec, f)
 		headers := true
 		enc.object = func(o *store.Object) ([]byte, error) {
-			t, err := s.render(res, tr, []*store.Object{o}, meta.ListMeta{ResourceVersion: o.Data().ResourceVersion()}, headers)
+			t, err := s.render(res, tr, []*store.Object{o}, meta.ListMeta{ResourceVersion: strconv.FormatInt(o.Revision(), 10)}, headers)
 			headers = false
 			if err != nil {
 				return nil, err
@@ -367,58 +380,12 @@ func (s *Server) watchEncoder(r *http.Request, res *Resource) (watchEncoder, err
 			if !m.Matches(c.MediaType()) || !codec.Supports(c, res.GroupVersionKind()) {
 				continue
 			}
-			switch c := c.(type) {
-			case codec.JSONCodec:
-				return jsonWatchEncoder(), nil
-			case *protobuf.Codec:
-				return protobufWatchEncoder(c), nil
+			if f, ok := c.(codec.Framer); ok {
+				return newWatchEncoder(c, f), nil
 			}
 		}
 	}
 	return watchEncoder{}, s.notAcceptable(r)
-}
-
-// protobufWatchEncoder frames events as kube-apiserver streams protobuf:
-// a 4-byte length, then a WatchEvent whose object is the enveloped object.
-func protobufWatchEncoder(c *protobuf.Codec) watchEncoder {
-	return watchEncoder{
-		contentType: protobuf.MediaType + ";stream=watch",
-		codec:       c,
-		object:      func(o *store.Object) ([]byte, error) { return encodeObject(c, o) },
-		value:       c.Encode,
-		event: func(buf *bytes.Buffer, eventType string, object []byte) {
-			buf.Write(protobuf.Frame(protobuf.EncodeWatchEvent(eventType, object)))
-		},
-		blueprint: func(res *Resource) []byte {
-			return c.EncodeList(res.APIVersion(), res.ListKind, meta.ListMeta{}, nil)
-		},
-	}
-}
-
-func jsonWatchEncoder() watchEncoder {
-	c := codec.JSONCodec{}
-	return watchEncoder{
-		contentType: codec.JSON,
-		codec:       c,
-		object:      func(o *store.Object) ([]byte, error) { return encodeObject(c, o) },
-		value:       c.Encode,
-		event: func(buf *bytes.Buffer, eventType string, object []byte) {
-			buf.WriteString(`{"type":"`)
-			buf.WriteString(eventType)
-			buf.WriteString(`","object":`)
-			buf.Write(object)
-			buf.WriteString("}\n")
-		},
-		blueprint: func(res *Resource) []byte {
-			b, _ := json.Marshal(struct {
-				Kind       string   `json:"kind"`
-				APIVersion string   `json:"apiVersion"`
-				Metadata   struct{} `json:"metadata"`
-				Items      []any    `json:"items"`
-			}{Kind: res.ListKind, APIVersion: res.APIVersion()})
-			return append(b, '\n')
-		},
-	}
 }
 
 // watchTimeout is timeoutSeconds when given, otherwise a random duration

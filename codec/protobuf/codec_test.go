@@ -489,3 +489,28 @@ func TestConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestAFramedListIsTheListEncodedWhole(t *testing.T) {
+	c := testCodec()
+	var envs, msgs [][]byte
+	for _, s := range []string{`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"data":{"k":"v"}}`,
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"b"}}`} {
+		env, err := c.Encode(obj(t, s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg, _ := c.EncodeMessage(obj(t, s))
+		envs, msgs = append(envs, env), append(msgs, msg)
+	}
+	lm := meta.ListMeta{ResourceVersion: "42"}
+	l, err := c.List(codec.ListOf{APIVersion: "v1", Kind: "ConfigMap", ListKind: "ConfigMapList", Typed: true}, lm, envs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := c.EncodeList("v1", "ConfigMapList", lm, msgs); !bytes.Equal(l.Bytes(), want) || l.Size() != len(want) {
+		t.Fatalf("framed list != EncodeList:\n%x\n%x", l.Bytes(), want)
+	}
+	if _, err := c.List(codec.ListOf{}, lm, [][]byte{[]byte("not an envelope")}); err == nil {
+		t.Fatal("an item that is no envelope was framed")
+	}
+}
