@@ -79,7 +79,7 @@ func admissionError(err error, req *AdmissionRequest, gr meta.GroupResource) err
 }
 
 // runAdmission calls the mutating plugins, the built-in object validation,
-// then the validating plugins: the DESIGN.md pipeline order.
+// then the validating plugins: the pipeline order of docs/design.md.
 func (s *Server) runAdmission(ctx context.Context, req *AdmissionRequest, res *Resource, validate func() error) error {
 	gr := res.GroupResource()
 	if u, ok := authn.UserFrom(ctx); ok {

@@ -15,13 +15,16 @@
 // authorization (403). Paths outside
 // the API (discovery, /version, health, OpenAPI) are answered from the
 // registry of served types. Resource requests go through one pipeline, in
-// the order of DESIGN.md:
+// the order of docs/design.md:
 //
 //	decode by Content-Type (415, 413) → patch or apply merge
 //	→ prune unknown fields (field validation: Warn/Strict/Ignore)
-//	→ defaults → managedFields → mutating admission → validation
+//	→ defaults (schema, Strategy.Default) → managedFields
+//	→ mutating admission → Strategy.PrepareForCreate → validation
+//	(ObjectMeta, Strategy.NameErrors, Strategy.Validate[Update], schema)
 //	→ validating admission → store (not with dryRun=All)
-//	→ encode by Accept (JSON, YAML, protobuf, Table; gzip)
+//	→ Strategy.AfterWrite → encode by Accept (JSON, YAML, protobuf, Table;
+//	gzip)
 //
 // Updates run that pipeline inside the store's guaranteed update, so it sees
 // the object actually replaced and re-runs on a concurrent write: no update
@@ -30,16 +33,25 @@
 //
 // # Types
 //
+// A type is a Resource (names, scope, schema, columns, field selectors,
+// status and scale) and a Strategy: everything the kind does differently
+// from the generic pipeline, which never asks which kind it holds
+// (strategy.go states the hooks and their order). Namespaces, CRDs and
+// custom resources have theirs in files of their own; kube's built-in
+// kinds are in package builtin, one file each.
+//
 // The registry of served types is immutable and swapped atomically: a
-// CustomResourceDefinition write rebuilds it before its response, so a new
-// type is served as soon as its CRD's create returns. Namespaces and CRDs
-// are always served.
+// CustomResourceDefinition write derives the next one, changing only that
+// CRD's types, before its response, so a new type is served as soon as its
+// CRD's create returns. What a stored CRD version serves is derived once
+// per version (store.Object.Derived). Namespaces and CRDs are always
+// served.
 //
 // # Encodings and memory
 //
 // Every stored object version caches its encodings (one per codec), shared
-// by GETs, list pages and every watcher; lists are streamed from those
-// encodings. Once its JSON is cached a stored version is compacted to it
+// by GETs, list pages and every watcher; lists and watch events are framed
+// around those encodings by the codec (codec.Framer) and streamed. Once its JSON is cached a stored version is compacted to it
 // (store.Object.Compact) and decoded again only when its data is needed, so
 // a stored object costs about its JSON size.
 //
