@@ -3,7 +3,6 @@ package schema
 import (
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -155,7 +154,7 @@ func (d *decoder) patternErrors(root *Schema, base string) meta.FieldErrors {
 		}
 		seen[s] = true
 		if s.Pattern != "" {
-			if _, err := regexp.Compile(s.Pattern); err != nil {
+			if _, err := compilePattern(s.Pattern); err != nil {
 				errs = append(errs, invalid(render().child("pattern"), s.Pattern, "must be a valid regular expression, but isn't: "+err.Error()))
 			}
 		}
@@ -385,7 +384,7 @@ func (d *decoder) valueValidation(s *Schema, skipAnyOf, skipFirstAllOfAnyOf bool
 		errs = append(errs, d.nested(s.Not, false, at.child("not"))...)
 	}
 	if s.Pattern != "" {
-		if _, err := regexp.Compile(s.Pattern); err != nil {
+		if _, err := compilePattern(s.Pattern); err != nil {
 			errs = append(errs, invalid(at.child("pattern"), s.Pattern, "must be a valid regular expression, but isn't: "+err.Error()))
 		}
 	}

@@ -288,8 +288,9 @@ func (d *decoder) schema(v any, jsonPath, goPath string) *Schema {
 				continue
 			}
 			s.Properties = make(map[string]*Schema, len(pm))
+			jps, kps := jp.String()+".", kp.String()
 			for name, pv := range pm {
-				s.Properties[name] = d.schema(pv, joinDot(jp.String(), name), kp.String())
+				s.Properties[name] = d.schema(pv, jps+name, kps)
 			}
 		case "additionalProperties":
 			switch a := val.(type) {

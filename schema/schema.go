@@ -146,7 +146,7 @@ func (s *Schema) compileInto(c *compiled) {
 		}
 	}
 	if s.Pattern != "" {
-		c.pattern, _ = regexp.Compile(s.Pattern)
+		c.pattern, _ = compilePattern(s.Pattern)
 	}
 	switch {
 	case s.XIntOrString: // kube validates int-or-string as type [integer, string], whatever type says
