@@ -249,15 +249,7 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 func (q *request) encodeList(c codec.Codec, page listPage) (codec.List, error) {
 	of := codec.ListOf{APIVersion: q.res.APIVersion(), Kind: q.res.Kind, ListKind: q.res.ListKind, Typed: !q.res.customResource}
 	if f, ok := c.(codec.Framer); ok {
-		items := make([][]byte, len(page.items))
-		for i, it := range page.items {
-			b, err := encodeObject(c, it)
-			if err != nil {
-				return codec.List{}, err
-			}
-			items[i] = b
-		}
-		return f.List(of, page.meta, items)
+		return f.List(of, page.meta, len(page.items), func(i int) ([]byte, error) { return encodeObject(c, page.items[i]) })
 	}
 	// Items of typed lists carry no apiVersion and kind, as Framers write
 	// them.

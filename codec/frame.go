@@ -14,9 +14,9 @@ import (
 // which codec it holds. A codec without it (YAML) answers a list by
 // encoding the whole list, and serves no watch.
 type Framer interface {
-	// List frames items, each an object as Encode wrote it, as a list of
-	// of with list metadata lm.
-	List(of ListOf, lm meta.ListMeta, items [][]byte) (List, error)
+	// List frames n items, item(i) returning the i-th as Encode wrote it
+	// (a cached encoding), as a list of of with list metadata lm.
+	List(of ListOf, lm meta.ListMeta, n int, item func(i int) ([]byte, error)) (List, error)
 	// EmptyList is the empty list of of as a streaming list announces it
 	// (kube's initial-events-list-blueprint annotation).
 	EmptyList(of ListOf) []byte
@@ -43,17 +43,30 @@ type List struct {
 	Items           []ListItem
 }
 
-// ListItem is an item of a List: Prefix, then Bytes (a part of the
-// object's encoding).
+// ListItem is an item of a List: a short prefix (a protobuf field tag and
+// length, or the "{" of a JSON object whose type meta was cut), then Bytes,
+// a part of the object's encoding. The prefix is kept inline, so a list of
+// n items costs one allocation of n ListItems.
 type ListItem struct {
-	Prefix, Bytes []byte
+	Bytes     []byte
+	prefix    [maxPrefix]byte
+	prefixLen uint8
 }
+
+// maxPrefix is the longest prefix: a protobuf tag and a 32-bit length.
+const maxPrefix = 7
+
+// SetPrefix sets the bytes written before the item (at most 7).
+func (it *ListItem) SetPrefix(p []byte) { it.prefixLen = uint8(copy(it.prefix[:], p)) }
+
+// Prefix is what is written before the item.
+func (it *ListItem) Prefix() []byte { return it.prefix[:it.prefixLen] }
 
 // Size is the length of the list written.
 func (l List) Size() int {
 	n := len(l.Head) + len(l.Tail)
-	for _, it := range l.Items {
-		n += len(it.Prefix) + len(it.Bytes)
+	for i := range l.Items {
+		n += int(l.Items[i].prefixLen) + len(l.Items[i].Bytes)
 	}
 	if len(l.Items) > 1 {
 		n += (len(l.Items) - 1) * len(l.Sep)
@@ -75,13 +88,14 @@ func (l List) WriteTo(w io.Writer) (int64, error) {
 	if err := write(l.Head); err != nil {
 		return n, err
 	}
-	for i, it := range l.Items {
+	for i := range l.Items {
+		it := &l.Items[i]
 		if i > 0 {
 			if err := write(l.Sep); err != nil {
 				return n, err
 			}
 		}
-		if err := write(it.Prefix); err != nil {
+		if err := write(it.Prefix()); err != nil {
 			return n, err
 		}
 		if err := write(it.Bytes); err != nil {
@@ -105,7 +119,7 @@ var openBrace = []byte{'{'}
 // List implements Framer: the list's head with its metadata, the items
 // separated by commas (a typed list's items without their leading
 // apiVersion and kind, which Encode writes first), then its end.
-func (c JSONCodec) List(of ListOf, lm meta.ListMeta, items [][]byte) (List, error) {
+func (c JSONCodec) List(of ListOf, lm meta.ListMeta, n int, item func(int) ([]byte, error)) (List, error) {
 	head, err := c.Encode(struct {
 		Kind       string        `json:"kind"`
 		APIVersion string        `json:"apiVersion"`
@@ -116,7 +130,7 @@ func (c JSONCodec) List(of ListOf, lm meta.ListMeta, items [][]byte) (List, erro
 	}
 	l := List{
 		Head:  append(head[:len(head)-1:len(head)-1], `,"items":[`...), // the head without its closing brace
-		Items: make([]ListItem, len(items)),
+		Items: make([]ListItem, n),
 		Sep:   []byte{','},
 		Tail:  []byte("]}"),
 	}
@@ -124,12 +138,17 @@ func (c JSONCodec) List(of ListOf, lm meta.ListMeta, items [][]byte) (List, erro
 	if of.Typed {
 		typeMeta = TypeMetaPrefix(of.APIVersion, of.Kind)
 	}
-	for i, b := range items {
+	for i := range l.Items {
+		b, err := item(i)
+		if err != nil {
+			return List{}, err
+		}
 		if typeMeta != nil && len(b) > len(typeMeta) && bytes.Equal(b[:len(typeMeta)], typeMeta) {
-			l.Items[i] = ListItem{Prefix: openBrace, Bytes: b[len(typeMeta):]}
+			l.Items[i].Bytes = b[len(typeMeta):]
+			l.Items[i].SetPrefix(openBrace)
 			continue
 		}
-		l.Items[i] = ListItem{Bytes: b}
+		l.Items[i].Bytes = b
 	}
 	return l, nil
 }

@@ -24,7 +24,7 @@ func TestAJSONListFramesItsItemsAsTheWholeListEncodes(t *testing.T) {
 	}
 	lm := meta.ListMeta{ResourceVersion: "7"}
 	for _, typed := range []bool{true, false} {
-		l, err := JSONCodec{}.List(ListOf{APIVersion: "v1", Kind: "ConfigMap", ListKind: "ConfigMapList", Typed: typed}, lm, items)
+		l, err := JSONCodec{}.List(ListOf{APIVersion: "v1", Kind: "ConfigMap", ListKind: "ConfigMapList", Typed: typed}, lm, len(items), func(i int) ([]byte, error) { return items[i], nil })
 		require.NoError(t, err)
 		body := l.Bytes()
 		assert.Len(t, body, l.Size())

@@ -503,14 +503,14 @@ func TestAFramedListIsTheListEncodedWhole(t *testing.T) {
 		envs, msgs = append(envs, env), append(msgs, msg)
 	}
 	lm := meta.ListMeta{ResourceVersion: "42"}
-	l, err := c.List(codec.ListOf{APIVersion: "v1", Kind: "ConfigMap", ListKind: "ConfigMapList", Typed: true}, lm, envs)
+	l, err := c.List(codec.ListOf{APIVersion: "v1", Kind: "ConfigMap", ListKind: "ConfigMapList", Typed: true}, lm, len(envs), func(i int) ([]byte, error) { return envs[i], nil })
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := c.EncodeList("v1", "ConfigMapList", lm, msgs); !bytes.Equal(l.Bytes(), want) || l.Size() != len(want) {
 		t.Fatalf("framed list != EncodeList:\n%x\n%x", l.Bytes(), want)
 	}
-	if _, err := c.List(codec.ListOf{}, lm, [][]byte{[]byte("not an envelope")}); err == nil {
+	if _, err := c.List(codec.ListOf{}, lm, 1, func(int) ([]byte, error) { return []byte("not an envelope"), nil }); err == nil {
 		t.Fatal("an item that is no envelope was framed")
 	}
 }

@@ -11,27 +11,25 @@ import (
 
 // List implements codec.Framer: the enveloped list message around its
 // items, each the object message inside an item's envelope (Encode's
-// output), preceded by its field tag and length. The prefixes of all
-// items share one buffer.
-func (c *Codec) List(of codec.ListOf, lm meta.ListMeta, items [][]byte) (codec.List, error) {
-	raws := make([][]byte, len(items))
-	prefixes := 0
-	for i, env := range items {
+// output), preceded by its field tag and length.
+func (c *Codec) List(of codec.ListOf, lm meta.ListMeta, n int, item func(int) ([]byte, error)) (codec.List, error) {
+	l := codec.List{Items: make([]codec.ListItem, n)}
+	size := 0
+	var prefix [10]byte
+	for i := range l.Items {
+		env, err := item(i)
+		if err != nil {
+			return codec.List{}, err
+		}
 		raw, ok := RawFromEnvelope(env)
 		if !ok {
 			return codec.List{}, fmt.Errorf("protobuf: list item %d is not an enveloped object", i)
 		}
-		raws[i] = raw
-		prefixes += ListItemPrefixSize(len(raw))
+		l.Items[i].Bytes = raw
+		l.Items[i].SetPrefix(AppendListItemPrefix(prefix[:0], len(raw)))
+		size += sizeBytes(2, len(raw))
 	}
-	l := codec.List{Items: make([]codec.ListItem, len(items))}
-	l.Head, l.Tail = EncodeListParts(of.APIVersion, of.ListKind, lm, raws)
-	buf := make([]byte, 0, prefixes)
-	for i, raw := range raws {
-		start := len(buf)
-		buf = AppendListItemPrefix(buf, len(raw))
-		l.Items[i] = codec.ListItem{Prefix: buf[start:len(buf):len(buf)], Bytes: raw}
-	}
+	l.Head, l.Tail = encodeListParts(of.APIVersion, of.ListKind, lm, size)
 	return l, nil
 }
 

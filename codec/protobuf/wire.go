@@ -101,8 +101,14 @@ func listItemsSize(items [][]byte) int {
 // items into one buffer: head, then for each item AppendListItemPrefix and
 // the item's message, then tail.
 func EncodeListParts(apiVersion, listKind string, lm meta.ListMeta, items [][]byte) (head, tail []byte) {
+	return encodeListParts(apiVersion, listKind, lm, listItemsSize(items))
+}
+
+// encodeListParts is EncodeListParts for items whose fields (tag, length
+// and message) take itemsSize bytes in all.
+func encodeListParts(apiVersion, listKind string, lm meta.ListMeta, itemsSize int) (head, tail []byte) {
 	lms := listMetaSize(lm)
-	raw := sizeBytes(1, lms) + listItemsSize(items)
+	raw := sizeBytes(1, lms) + itemsSize
 	tm := sizeString(1, apiVersion) + sizeString(2, listKind)
 	b := make([]byte, 0, len(magic)+1+protowire.SizeVarint(uint64(tm))+tm+protowire.SizeVarint(uint64(raw))+1+sizeBytes(1, lms))
 	b = appendEnvelopeHead(b, apiVersion, listKind, tm)
