@@ -32,28 +32,74 @@ import (
 	"github.com/kapi-dev/kapi/schema"
 )
 
-// kinds are the built-in kinds to extract, as group/version/kind.
+// kinds are the built-in kinds to extract, as group/version/kind: every
+// kind kube-apiserver 1.33 serves by default (shared/kube-discovery), and
+// the kinds its subresources answer with. Their list kinds come along when
+// kube publishes one.
 var kinds = [][3]string{
-	{"", "v1", "Namespace"},
+	{"", "v1", "Binding"},
+	{"", "v1", "ComponentStatus"},
 	{"", "v1", "ConfigMap"},
+	{"", "v1", "Endpoints"},
+	{"", "v1", "Event"},
+	{"", "v1", "LimitRange"},
+	{"", "v1", "Namespace"},
+	{"", "v1", "Node"},
+	{"", "v1", "PersistentVolumeClaim"},
+	{"", "v1", "PersistentVolume"},
+	{"", "v1", "Pod"},
+	{"", "v1", "PodTemplate"},
+	{"", "v1", "ReplicationController"},
+	{"", "v1", "ResourceQuota"},
 	{"", "v1", "Secret"},
 	{"", "v1", "ServiceAccount"},
 	{"", "v1", "Service"},
-	{"", "v1", "Pod"},
-	{"", "v1", "Event"},
+	{"apiregistration.k8s.io", "v1", "APIService"},
+	{"apps", "v1", "ControllerRevision"},
+	{"apps", "v1", "DaemonSet"},
 	{"apps", "v1", "Deployment"},
-	{"coordination.k8s.io", "v1", "Lease"},
-	{"rbac.authorization.k8s.io", "v1", "Role"},
-	{"rbac.authorization.k8s.io", "v1", "ClusterRole"},
-	{"rbac.authorization.k8s.io", "v1", "RoleBinding"},
-	{"rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"},
-	// create-only kinds (no list kind)
-	{"authorization.k8s.io", "v1", "SubjectAccessReview"},
+	{"apps", "v1", "ReplicaSet"},
+	{"apps", "v1", "StatefulSet"},
+	{"events.k8s.io", "v1", "Event"},
+	{"authentication.k8s.io", "v1", "SelfSubjectReview"},
+	{"authentication.k8s.io", "v1", "TokenReview"},
 	{"authorization.k8s.io", "v1", "LocalSubjectAccessReview"},
 	{"authorization.k8s.io", "v1", "SelfSubjectAccessReview"},
 	{"authorization.k8s.io", "v1", "SelfSubjectRulesReview"},
-	{"authentication.k8s.io", "v1", "TokenReview"},
-	{"authentication.k8s.io", "v1", "SelfSubjectReview"},
+	{"authorization.k8s.io", "v1", "SubjectAccessReview"},
+	{"autoscaling", "v2", "HorizontalPodAutoscaler"},
+	{"autoscaling", "v1", "HorizontalPodAutoscaler"},
+	{"batch", "v1", "CronJob"},
+	{"batch", "v1", "Job"},
+	{"certificates.k8s.io", "v1", "CertificateSigningRequest"},
+	{"networking.k8s.io", "v1", "IngressClass"},
+	{"networking.k8s.io", "v1", "Ingress"},
+	{"networking.k8s.io", "v1", "IPAddress"},
+	{"networking.k8s.io", "v1", "NetworkPolicy"},
+	{"networking.k8s.io", "v1", "ServiceCIDR"},
+	{"policy", "v1", "PodDisruptionBudget"},
+	{"rbac.authorization.k8s.io", "v1", "ClusterRoleBinding"},
+	{"rbac.authorization.k8s.io", "v1", "ClusterRole"},
+	{"rbac.authorization.k8s.io", "v1", "RoleBinding"},
+	{"rbac.authorization.k8s.io", "v1", "Role"},
+	{"storage.k8s.io", "v1", "CSIDriver"},
+	{"storage.k8s.io", "v1", "CSINode"},
+	{"storage.k8s.io", "v1", "CSIStorageCapacity"},
+	{"storage.k8s.io", "v1", "StorageClass"},
+	{"storage.k8s.io", "v1", "VolumeAttachment"},
+	{"admissionregistration.k8s.io", "v1", "MutatingWebhookConfiguration"},
+	{"admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicy"},
+	{"admissionregistration.k8s.io", "v1", "ValidatingAdmissionPolicyBinding"},
+	{"admissionregistration.k8s.io", "v1", "ValidatingWebhookConfiguration"},
+	{"scheduling.k8s.io", "v1", "PriorityClass"},
+	{"coordination.k8s.io", "v1", "Lease"},
+	{"node.k8s.io", "v1", "RuntimeClass"},
+	{"discovery.k8s.io", "v1", "EndpointSlice"},
+	{"flowcontrol.apiserver.k8s.io", "v1", "FlowSchema"},
+	{"flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration"},
+	// What subresources answer with.
+	{"autoscaling", "v1", "Scale"},
+	{"policy", "v1", "Eviction"},
 	{"authentication.k8s.io", "v1", "TokenRequest"},
 }
 
@@ -102,15 +148,13 @@ func run(in, out string) error {
 	// The kinds, their lists and their closure.
 	var roots []string
 	for _, k := range kinds {
-		for _, kind := range []string{k[2], k[2] + "List"} {
-			name := findKind(schemas, k[0], k[1], kind)
-			if name == "" && kind != k[2] {
-				continue // create-only kinds have no list
-			}
-			if name == "" {
-				return fmt.Errorf("no schema for %s/%s %s", k[0], k[1], kind)
-			}
-			roots = append(roots, name)
+		name := findKind(schemas, k[0], k[1], k[2])
+		if name == "" {
+			return fmt.Errorf("no schema for %s/%s %s", k[0], k[1], k[2])
+		}
+		roots = append(roots, name)
+		if list := findKind(schemas, k[0], k[1], k[2]+"List"); list != "" {
+			roots = append(roots, list)
 		}
 	}
 	closure := map[string]bool{}
