@@ -368,6 +368,12 @@ func prepareCRD(obj meta.Object) {
 	if _, ok := spec["conversion"]; !ok {
 		spec["conversion"] = map[string]any{"strategy": "None"}
 	}
+	// The list kind defaults to the kind's, as kube's CRD defaulting does.
+	if names, ok := spec["names"].(map[string]any); ok {
+		if kind, _ := names["kind"].(string); kind != "" && names["listKind"] == nil {
+			names["listKind"] = kind + "List"
+		}
+	}
 	var stored []any
 	versions, _ := spec["versions"].([]any)
 	for _, v := range asMaps(versions) {

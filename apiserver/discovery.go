@@ -253,6 +253,9 @@ func (s *Server) writeResourceList(w http.ResponseWriter, r *http.Request, reg *
 			Verbs: res.Verbs, ShortNames: res.ShortNames, Categories: res.Categories,
 			StorageVersionHash: res.storageVersionHash(),
 		})
+		if res.Ephemeral {
+			list.Resources[len(list.Resources)-1].StorageVersionHash = ""
+		}
 		for _, sub := range res.subresources() {
 			sr := apiResourceJSON{Name: res.Plural + "/" + sub.name, Namespaced: res.Namespaced, Kind: res.Kind, Verbs: sub.verbs}
 			if sub.kind.Kind != "" {

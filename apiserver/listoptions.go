@@ -290,8 +290,17 @@ func internFieldsKey(r *Resource) *fieldsKey {
 // once per stored version (like kube's watch cache keeps them beside each
 // object), so that filtering never decodes an object twice.
 func (r *Resource) fieldsOf(o *store.Object) selectors.FieldSet {
+	if r.Storage != nil {
+		o = r.fromStorage(o) // selectors name the type's fields, not the stored kind's
+	}
 	v, _ := o.Derived(r.fieldsKey, func(obj meta.Object) (any, error) {
 		f := selectors.FieldSet{"metadata.name": obj.Name(), "metadata.namespace": obj.Namespace()}
+		if r.FieldValues != nil {
+			for k, v := range r.FieldValues(obj) {
+				f[k] = v
+			}
+			return f, nil
+		}
 		for _, path := range r.SelectableFields {
 			if v, ok := fieldValue(obj, path); ok {
 				f[path] = v

@@ -224,7 +224,7 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 		return listPage{}, storeError(err, q.gr(), "")
 	}
 	page := listPage{items: res.Items, revision: res.Revision}
-	if q.res.storageVersion != "" {
+	if q.res.storageVersion != "" || q.res.Storage != nil {
 		for i, it := range page.items {
 			page.items[i] = q.res.present(it)
 		}

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
@@ -93,6 +94,26 @@ type Resource struct {
 	// requires one of them to equal a value then reads only the objects
 	// with that value, as kube's watch cache reads pods by spec.nodeName.
 	IndexedFields []string
+	// FieldValues, when set, computes the values field selectors compare,
+	// by SelectableFields name, for kinds whose field labels are not plain
+	// paths (kube compares an unset boolean as "false", an Event's source
+	// is its reporting controller when it names no component). Nil: each
+	// selectable field is read at its path.
+	FieldValues func(obj meta.Object) map[string]string
+	// Deprecated is the warning kube-apiserver sends with every request to
+	// a deprecated API ("v1 Endpoints is deprecated in v1.33+; use
+	// discovery.k8s.io/v1 EndpointSlice"); empty for current APIs.
+	Deprecated string
+	// Ephemeral types are answered rather than stored (the review kinds,
+	// bindings, component statuses): discovery gives them no
+	// storageVersionHash, as kube gives none.
+	Ephemeral bool
+	// Storage, when set, makes the type a view of objects stored as
+	// another kind, converted on every read and write, as kube-apiserver
+	// serves autoscaling/v1 HorizontalPodAutoscalers from the v2 objects it
+	// stores and events.k8s.io/v1 Events from core v1 Events. Nil: the
+	// type's objects are stored as they are served.
+	Storage *Storage
 
 	// customResource marks types served for a CustomResourceDefinition;
 	// storageVersion is the apiVersion their objects are stored in.
@@ -110,6 +131,60 @@ type Resource struct {
 	fieldsKey    *fieldsKey
 }
 
+// Storage is how a type's objects are kept when they are stored as
+// another kind (Resource.Storage): where, as what, and the conversions
+// between the two. Writes run the whole pipeline (defaults, managedFields,
+// admission, validation) at the type's own version and convert the result
+// just before it is stored; reads convert what is stored, once per stored
+// version. Field selectors see the converted object.
+type Storage struct {
+	// Resource is the group and plural the objects are stored under: the
+	// same keys, lists and watches as the type registered with it.
+	Resource meta.GroupResource
+	// Kind is what the objects are stored as; discovery's
+	// storageVersionHash is computed from it, as kube computes it.
+	Kind meta.GroupVersionKind
+	// ToStorage converts an object of the type to the stored kind, and
+	// FromStorage a stored object to the type. Both return new objects
+	// (their argument is shared and must not change) and keep metadata.
+	ToStorage, FromStorage func(meta.Object) meta.Object
+}
+
+// storageAPIVersion is the apiVersion of stored objects of a type with
+// Storage.
+func (st *Storage) storageAPIVersion() string {
+	return meta.GroupVersion{Group: st.Kind.Group, Version: st.Kind.Version}.String()
+}
+
+// storageForm converts an object a write produced to what is stored: the
+// object itself unless the type has Storage.
+func (r *Resource) storageForm(obj meta.Object) meta.Object {
+	if r.Storage == nil || obj.APIVersion() != r.APIVersion() {
+		return obj
+	}
+	return r.Storage.ToStorage(obj)
+}
+
+// viewKey keys the converted view of a stored object, per type.
+type viewKey struct{ id string }
+
+var viewKeys sync.Map // id -> *viewKey
+
+// fromStorage returns a stored object converted to the type, computed
+// once per stored version and shared by every reader (with its encodings).
+// Objects already at the type's version (a dry run's) pass as they are.
+func (r *Resource) fromStorage(obj *store.Object) *store.Object {
+	if obj.Data().APIVersion() != r.Storage.storageAPIVersion() {
+		return obj
+	}
+	id := r.GroupResource().String() + "/" + r.Version
+	k, _ := viewKeys.LoadOrStore(id, &viewKey{id: id})
+	v, _ := obj.Derived(k, func(data meta.Object) (any, error) {
+		return store.NewObject(obj.Key(), obj.Revision(), r.Storage.FromStorage(data)), nil
+	})
+	return v.(*store.Object)
+}
+
 // toStorage converts an object written at the request's version to the
 // version it is stored in (custom resources with several versions and
 // conversion None only differ in apiVersion).
@@ -122,6 +197,9 @@ func (r *Resource) toStorage(obj meta.Object) {
 // present returns a stored object as served at this resource's version,
 // with the defaults of a schema newer than the object applied.
 func (r *Resource) present(obj *store.Object) *store.Object {
+	if obj != nil && r.Storage != nil {
+		return r.fromStorage(obj)
+	}
 	if obj == nil || !r.customResource {
 		return obj
 	}
@@ -198,7 +276,8 @@ func (r Resource) withDefaults() (Resource, error) {
 			return r, fmt.Errorf("apiserver: resource %s indexes %q, which is not one of its SelectableFields", r.Plural, f)
 		}
 	}
-	r.prefix = "/" + r.GroupResource().String() + "/"
+	r.prefix = ""
+	r.prefix = r.keyPrefix()
 	r.fieldManager = &fieldManagerSlot{}
 	r.fieldsKey = internFieldsKey(&r)
 	// Columns read through a jsonPath get their own copy to hold it
@@ -223,7 +302,11 @@ func (r Resource) withDefaults() (Resource, error) {
 // computed as kube-apiserver does so that clients comparing it see the same
 // value for the same kind.
 func (r *Resource) storageVersionHash() string {
-	sum := sha256.Sum256([]byte(r.Group + "/" + r.Version + "/" + r.Kind))
+	gvk := r.GroupVersionKind()
+	if r.Storage != nil {
+		gvk = r.Storage.Kind
+	}
+	sum := sha256.Sum256([]byte(gvk.Group + "/" + gvk.Version + "/" + gvk.Kind))
 	return base64.StdEncoding.EncodeToString(sum[:8])
 }
 
@@ -232,6 +315,9 @@ func (r *Resource) storageVersionHash() string {
 func (r *Resource) keyPrefix() string {
 	if r.prefix != "" {
 		return r.prefix
+	}
+	if r.Storage != nil {
+		return "/" + r.Storage.Resource.String() + "/"
 	}
 	return "/" + r.GroupResource().String() + "/"
 }

@@ -51,8 +51,7 @@ func newSecured(tb testing.TB, mode string) *secured {
 	chain, err := authz.New(mode, map[string]authz.Authorizer{authz.ModeRBAC: rbacAuthz})
 	require.NoError(tb, err)
 	resources := builtin.WithTokenRequest(builtin.Resources(), sa)
-	resources = append(resources, builtin.RBACResources()...)
-	resources = append(resources, builtin.ReviewResources(builtin.Reviews{Authenticator: authenticator, APIAudiences: sa.APIAudiences(), Authorizer: chain})...)
+	resources = builtin.WithReviews(resources, builtin.Reviews{Authenticator: authenticator, APIAudiences: sa.APIAudiences(), Authorizer: chain})
 	srv, err := apiserver.New(apiserver.Config{
 		Store: st, Resources: resources, OpenAPIComponents: builtin.OpenAPIComponents(),
 		Authenticator: authenticator, Authorizer: chain,

@@ -247,6 +247,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, notFoundPath(r))
 		return
 	}
+	if res.Deprecated != "" {
+		w.Header().Add("Warning", fmt.Sprintf("299 - %q", res.Deprecated))
+	}
 	req := &request{s: s, w: w, r: r, info: info, res: res}
 	if !res.Namespaced {
 		req.info.Namespace = ""

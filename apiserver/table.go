@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,8 @@ import (
 // JSONPath, as a CustomResourceDefinition's additionalPrinterColumns do, or
 // computes it with Cell, as kube-apiserver's built-in printers do.
 type PrinterColumn struct {
+	// Name heads the column. A column without a Name sends its cell in
+	// every row but no column definition, as some of kube's printers do.
 	Name        string
 	Type        string // integer, number, string, boolean or date
 	Format      string
@@ -207,10 +210,14 @@ func (s *Server) render(res *Resource, tr *tableRequest, items []*store.Object, 
 }
 
 // columns returns the type's table columns: Name first, then its printer
-// columns, or "Created At" for a type without any.
+// columns, or "Created At" for a type without any. Printer columns that
+// include a "Name" column of format "name" place (and print) the name
+// themselves, as kube's Event printer puts it last.
 func (r *Resource) columns() []PrinterColumn {
-	cols := []PrinterColumn{{Name: "Name", Type: "string", Format: "name", Description: nameColumnDescription,
-		Cell: func(o meta.Object, _ time.Time) any { return o.Name() }}}
+	if slices.ContainsFunc(r.PrinterColumns, func(c PrinterColumn) bool { return c.Name == "Name" && c.Format == "name" }) {
+		return r.PrinterColumns
+	}
+	cols := []PrinterColumn{NameColumn()}
 	if len(r.PrinterColumns) == 0 {
 		return append(cols, PrinterColumn{Name: "Created At", Type: "date", Description: creationTimestampDescription,
 			Cell: func(o meta.Object, _ time.Time) any { return o.CreationTimestamp() }})
@@ -223,9 +230,13 @@ func (s *Server) renderTable(res *Resource, tr *tableRequest, items []*store.Obj
 	t := table{Kind: "Table", APIVersion: tr.apiVersion, Metadata: lm, Rows: []tableRow{}}
 	cols := res.columns()
 	if headers {
-		t.ColumnDefinitions = make([]tableColumn, len(cols))
-		for i, c := range cols {
-			t.ColumnDefinitions[i] = tableColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, Priority: c.Priority}
+		t.ColumnDefinitions = make([]tableColumn, 0, len(cols))
+		for _, c := range cols {
+			if c.Name == "" {
+				continue // a cell without a column, as kube's IPAddress printer sends its age
+			}
+			t.ColumnDefinitions = append(t.ColumnDefinitions,
+				tableColumn{Name: c.Name, Type: c.Type, Format: c.Format, Description: c.Description, Priority: c.Priority})
 		}
 	}
 	now := s.now()
@@ -350,6 +361,13 @@ func withRemainder(n int64, unit string, rem int64, remUnit string) string {
 		s += strconv.FormatInt(rem, 10) + remUnit
 	}
 	return s
+}
+
+// NameColumn is the "Name" column every table starts with; a type places
+// it elsewhere by listing it among its PrinterColumns.
+func NameColumn() PrinterColumn {
+	return PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: nameColumnDescription,
+		Cell: func(o meta.Object, _ time.Time) any { return o.Name() }}
 }
 
 // AgeColumn is the "Age" column of kube's built-in printers.

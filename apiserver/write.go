@@ -186,7 +186,7 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 		}
 		return store.NewObject(key, 0, obj), nil
 	}
-	return q.s.store.Create(ctx, key, obj)
+	return q.s.store.Create(ctx, key, q.res.storageForm(obj))
 }
 
 // admitCreate runs a new object through preparation, defaulting,
@@ -354,14 +354,22 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 		}
 		if cur == nil {
 			created = true
-			return q.admitCreate(ctx, obj, wo)
+			obj, err := q.admitCreate(ctx, obj, wo)
+			if err != nil {
+				return nil, err
+			}
+			return q.res.storageForm(obj), nil
 		}
 		created = false
-		next, err := q.prepareForUpdate(ctx, obj, cur.Data(), wo)
-		if err == nil && cur.Data().DeletionTimestamp() != "" && !q.res.held(next) {
+		old := q.res.present(cur).Data()
+		next, err := q.prepareForUpdate(ctx, obj, old, wo)
+		if err != nil {
+			return nil, err
+		}
+		if old.DeletionTimestamp() != "" && !q.res.held(next) {
 			return nil, &lastFinalizerRemoved{current: cur, next: next}
 		}
-		return next, err
+		return q.res.storageForm(next), nil
 	}
 	for {
 		if wo.dryRun {

@@ -50,19 +50,21 @@ var deploymentColumns = []apiserver.PrinterColumn{
 	column("Ready", "string", "Number of the pod with ready state", 0, func(o meta.Object, _ time.Time) any {
 		return fmt.Sprintf("%d/%d", integer(o, "status", "readyReplicas"), integer(o, "spec", "replicas"))
 	}),
-	column("Up-to-date", "integer", "Total number of non-terminated pods targeted by this deployment that have the desired template spec.", 0,
+	column("Up-to-date", "string", "Total number of non-terminating pods targeted by this deployment that have the desired template spec.", 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "updatedReplicas") }),
-	column("Available", "integer", "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.", 0,
+	column("Available", "string", "Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.", 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "availableReplicas") }),
 	apiserver.AgeColumn(),
-	column("Containers", "string", "Names of each container in the template.", 1, func(o meta.Object, _ time.Time) any {
-		return containerField(o, "name")
-	}),
-	column("Images", "string", "Images referenced by each container in the template.", 1, func(o meta.Object, _ time.Time) any {
-		return containerField(o, "image")
-	}),
-	column("Selector", "string", "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.", 1,
+	column("Containers", "string", "Names of each container in the template.", 1,
 		func(o meta.Object, _ time.Time) any {
-			return selectorString(field(o, "spec", "selector", "matchLabels"))
+			n, _ := containerCells(field(o, "spec", "template", "spec"))
+			return n
 		}),
+	column("Images", "string", "Images referenced by each container in the template.", 1,
+		func(o meta.Object, _ time.Time) any {
+			_, i := containerCells(field(o, "spec", "template", "spec"))
+			return i
+		}),
+	column("Selector", "string", "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.", 1,
+		func(o meta.Object, _ time.Time) any { return labelSelectorString(field(o, "spec", "selector")) }),
 }

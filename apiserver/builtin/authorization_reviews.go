@@ -28,54 +28,78 @@ type Reviews struct {
 }
 
 // ReviewResources returns the registrations of the create-only review
-// kinds: authorization.k8s.io/v1 SubjectAccessReview,
+// kinds answered from r: authorization.k8s.io/v1 SubjectAccessReview,
 // LocalSubjectAccessReview, SelfSubjectAccessReview and
 // SelfSubjectRulesReview (`kubectl auth can-i`), and
 // authentication.k8s.io/v1 TokenReview and SelfSubjectReview (`kubectl
-// auth whoami`). A create is answered, nothing is stored.
+// auth whoami`). A create is answered, nothing is stored. Resources()
+// holds them answered from Reviews{}; WithReviews puts these in its place.
 func ReviewResources(r Reviews) []apiserver.Resource {
-	a := r.Authorizer
-	if a == nil {
-		a = authz.AlwaysAllow()
+	a := r.answers()
+	return withSchemas([]apiserver.Resource{
+		selfSubjectReviewResource(a),
+		tokenReviewResource(a),
+		localSubjectAccessReviewResource(a),
+		selfSubjectAccessReviewResource(a),
+		selfSubjectRulesReviewResource(a),
+		subjectAccessReviewResource(a),
+	})
+}
+
+// WithReviews replaces the review kinds in rs (as Resources() has them)
+// with those answered from r.
+func WithReviews(rs []apiserver.Resource, r Reviews) []apiserver.Resource {
+	for _, rv := range ReviewResources(r) {
+		for i := range rs {
+			if rs[i].Group == rv.Group && rs[i].Plural == rv.Plural {
+				rs[i] = rv
+			}
+		}
 	}
-	rules, _ := a.(authz.RuleResolver)
-	authenticator := r.Authenticator
-	if authenticator == nil {
-		authenticator = authn.Union()
+	return rs
+}
+
+// reviewAnswers is Reviews with its defaults filled in.
+type reviewAnswers struct {
+	authorizer    authz.Authorizer
+	rules         authz.RuleResolver
+	authenticator authn.Authenticator
+	audiences     []string
+	now           func() time.Time
+}
+
+func (r Reviews) answers() reviewAnswers {
+	a := reviewAnswers{authorizer: r.Authorizer, authenticator: r.Authenticator, audiences: r.APIAudiences, now: r.Now}
+	if a.authorizer == nil {
+		a.authorizer = authz.AlwaysAllow()
 	}
-	now := r.Now
-	if now == nil {
-		now = time.Now
+	a.rules, _ = a.authorizer.(authz.RuleResolver)
+	if a.authenticator == nil {
+		a.authenticator = authn.Union()
 	}
-	create := []string{"create"}
-	const azg, ang = "authorization.k8s.io", "authentication.k8s.io"
-	rs := []apiserver.Resource{
-		{Group: azg, Version: "v1", Kind: "SubjectAccessReview", Plural: "subjectaccessreviews", Verbs: create, WithoutGeneration: true,
-			CreateOnly: echoing(func(ctx context.Context, _ string, obj meta.Object) (meta.Object, error) {
-				return authz.SubjectAccessReview(ctx, a, obj)
-			})},
-		{Group: azg, Version: "v1", Kind: "LocalSubjectAccessReview", Plural: "localsubjectaccessreviews", Namespaced: true, Verbs: create, WithoutGeneration: true,
-			CreateOnly: echoing(func(ctx context.Context, ns string, obj meta.Object) (meta.Object, error) {
-				return authz.LocalSubjectAccessReview(ctx, a, ns, obj)
-			})},
-		{Group: azg, Version: "v1", Kind: "SelfSubjectAccessReview", Plural: "selfsubjectaccessreviews", Verbs: create, WithoutGeneration: true,
-			CreateOnly: echoing(func(ctx context.Context, _ string, obj meta.Object) (meta.Object, error) {
-				return authz.SelfSubjectAccessReview(ctx, a, obj)
-			})},
-		{Group: azg, Version: "v1", Kind: "SelfSubjectRulesReview", Plural: "selfsubjectrulesreviews", Verbs: create, WithoutGeneration: true,
-			CreateOnly: func(ctx context.Context, _ string, obj meta.Object) (meta.Object, error) {
-				return authz.SelfSubjectRulesReview(ctx, rules, obj)
-			}},
-		{Group: ang, Version: "v1", Kind: "TokenReview", Plural: "tokenreviews", Verbs: create, WithoutGeneration: true,
-			CreateOnly: echoing(func(ctx context.Context, _ string, obj meta.Object) (meta.Object, error) {
-				return authn.TokenReview(ctx, authenticator, r.APIAudiences, obj)
-			})},
-		{Group: ang, Version: "v1", Kind: "SelfSubjectReview", Plural: "selfsubjectreviews", Verbs: create, WithoutGeneration: true,
-			CreateOnly: func(ctx context.Context, _ string, _ meta.Object) (meta.Object, error) {
-				return authn.SelfSubjectReview(ctx, now())
-			}},
+	if a.now == nil {
+		a.now = time.Now
 	}
-	return withSchemas(rs)
+	return a
+}
+
+// reviewResource is a create-only review kind answered by answer.
+func reviewResource(group, kind, plural string, namespaced bool, answer apiserver.CreateOnlyFunc) apiserver.Resource {
+	return apiserver.Resource{Group: group, Version: "v1", Kind: kind, Plural: plural, Namespaced: namespaced,
+		Verbs: []string{"create"}, WithoutGeneration: true, Ephemeral: true, CreateOnly: answer}
+}
+
+const authorizationGroup, authenticationGroup = "authorization.k8s.io", "authentication.k8s.io"
+
+// withSchemas gives registrations made after Resources() their schemas.
+func withSchemas(rs []apiserver.Resource) []apiserver.Resource {
+	for i := range rs {
+		gvk := rs[i].GroupVersionKind()
+		rs[i].Schema = Schema(gvk)
+		rs[i].OpenAPIComponent = ComponentName(gvk)
+		withKubeEncoding(&rs[i])
+	}
+	return rs
 }
 
 // echoing answers with the request's object as kube's generic create

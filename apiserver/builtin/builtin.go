@@ -1,34 +1,100 @@
-// Package builtin registers common Kubernetes built-in resource types for an
-// apiserver.Server, with the names, scopes, short names, categories and
-// subresources kube-apiserver 1.33 serves them with.
+// Package builtin registers the built-in resource types of kube-apiserver
+// 1.33 for an apiserver.Server: every resource it serves by default (but
+// CustomResourceDefinitions, which the server always serves itself), with
+// kube's names, scopes, short names, categories, verbs and subresources,
+// the schema kube publishes for each, its defaults, printer columns and
+// field selectors. Each kind lives in a file of its own, named after its
+// group and kind (apps_deployment.go), holding its registration and its
+// strategy; defaults.go and printers.go hold what several kinds share.
 //
-//	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources()})
+//	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(),
+//		OpenAPIComponents: builtin.OpenAPIComponents()})
 package builtin
 
 import "github.com/kapi-dev/kapi/apiserver"
 
-// Resources returns the registrations of the built-in kinds kapi's example
-// server serves: core/v1 namespaces, configmaps, secrets, serviceaccounts,
-// services, pods, events, apps/v1 deployments and coordination.k8s.io/v1
-// leases, each with the schema kube-apiserver 1.33 publishes for it (pass
+// Resources returns the registrations of the built-in resources of
+// kube-apiserver 1.33 but CustomResourceDefinitions (59 resources, 60
+// registrations: autoscaling's in both versions), in kube's discovery
+// order, each with the schema kube publishes for it (pass
 // OpenAPIComponents() as Config.OpenAPIComponents for the OpenAPI
-// documents). Each call returns fresh values the caller may change.
+// documents). Both versions of autoscaling and both Event APIs are views
+// of one stored object each, as in kube. The review kinds answer as
+// Reviews{} does (AlwaysAllow, no token known): WithReviews answers them
+// from a server's own authentication and authorization, WithTokenRequest
+// issues ServiceAccount tokens. Each call returns fresh values the caller
+// may change.
 func Resources() []apiserver.Resource {
+	reviews := Reviews{}.answers()
 	rs := []apiserver.Resource{
-		namespaceResource(),
+		// core/v1
+		bindingResource(),
+		componentStatusResource(),
 		configMapResource(),
+		endpointsResource(),
+		eventResource(),
+		limitRangeResource(),
+		namespaceResource(),
+		nodeResource(),
+		persistentVolumeClaimResource(),
+		persistentVolumeResource(),
+		podResource(),
+		podTemplateResource(),
+		replicationControllerResource(),
+		resourceQuotaResource(),
 		secretResource(),
 		serviceAccountResource(),
 		serviceResource(),
-		podResource(),
-		eventResource(),
+		// the API groups, in kube's discovery order
+		apiServiceResource(),
+		controllerRevisionResource(),
+		daemonSetResource(),
 		deploymentResource(),
+		replicaSetResource(),
+		statefulSetResource(),
+		eventsEventResource(),
+		selfSubjectReviewResource(reviews),
+		tokenReviewResource(reviews),
+		localSubjectAccessReviewResource(reviews),
+		selfSubjectAccessReviewResource(reviews),
+		selfSubjectRulesReviewResource(reviews),
+		subjectAccessReviewResource(reviews),
+		horizontalPodAutoscalerResource(),
+		horizontalPodAutoscalerV1Resource(),
+		cronJobResource(),
+		jobResource(),
+		certificateSigningRequestResource(),
+		ingressClassResource(),
+		ingressResource(),
+		ipAddressResource(),
+		networkPolicyResource(),
+		serviceCIDRResource(),
+		podDisruptionBudgetResource(),
+		clusterRoleBindingResource(),
+		clusterRoleResource(),
+		roleBindingResource(),
+		roleResource(),
+		csiDriverResource(),
+		csiNodeResource(),
+		csiStorageCapacityResource(),
+		storageClassResource(),
+		volumeAttachmentResource(),
+		mutatingWebhookConfigurationResource(),
+		validatingAdmissionPolicyResource(),
+		validatingAdmissionPolicyBindingResource(),
+		validatingWebhookConfigurationResource(),
+		priorityClassResource(),
 		leaseResource(),
+		runtimeClassResource(),
+		endpointSliceResource(),
+		flowSchemaResource(),
+		priorityLevelConfigurationResource(),
 	}
 	for i := range rs {
 		gvk := rs[i].GroupVersionKind()
 		rs[i].Schema = Schema(gvk)
 		rs[i].OpenAPIComponent = ComponentName(gvk)
+		withKubeEncoding(&rs[i])
 	}
 	return rs
 }

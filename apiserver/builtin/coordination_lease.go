@@ -14,8 +14,7 @@ func leaseResource() apiserver.Resource {
 }
 
 var leaseColumns = []apiserver.PrinterColumn{
-	column("Holder", "string", "The holder of the lease", 0, func(o meta.Object, _ time.Time) any {
-		return str(o, "spec", "holderIdentity")
-	}),
+	column("Holder", "string", "holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field.", 0,
+		func(o meta.Object, _ time.Time) any { return str(o, "spec", "holderIdentity") }),
 	apiserver.AgeColumn(),
 }

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -8,24 +9,89 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// eventResource is core/v1 events.
+// eventResource is core/v1 events: the storage events.k8s.io/v1 Events
+// share (eventsEventResource).
 func eventResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "Event", Plural: "events", Namespaced: true, ShortNames: []string{"ev"},
 		PrinterColumns: eventColumns, WithoutGeneration: true, AllowCreateOnUpdate: true,
 		SelectableFields: []string{"involvedObject.kind", "involvedObject.namespace", "involvedObject.name",
 			"involvedObject.uid", "involvedObject.apiVersion", "involvedObject.resourceVersion",
-			"involvedObject.fieldPath", "reason", "reportingComponent", "source", "type"}}
+			"involvedObject.fieldPath", "reason", "reportingComponent", "source", "type"},
+		FieldValues: eventFieldValues}
 }
 
+// eventFieldValues are kube's field labels of a core Event: source is the
+// reporting component when the event names no source component.
+func eventFieldValues(o meta.Object) map[string]string {
+	f := map[string]string{"reason": str(o, "reason"), "reportingComponent": str(o, "reportingComponent"), "type": str(o, "type")}
+	for _, k := range []string{"kind", "namespace", "name", "uid", "apiVersion", "resourceVersion", "fieldPath"} {
+		f["involvedObject."+k] = str(o, "involvedObject", k)
+	}
+	f["source"] = str(o, "source", "component")
+	if f["source"] == "" {
+		f["source"] = f["reportingComponent"]
+	}
+	return f
+}
+
+// eventColumns are kube's Event printer's, for core v1 Events (and, once
+// converted, events.k8s.io/v1 ones): Last Seen first, the name last.
 var eventColumns = []apiserver.PrinterColumn{
-	column("Type", "string", "Type of this event (Normal, Warning), new types could be added in the future.", 0,
+	column("Last Seen", "string", "The time at which the most recent occurrence of this event was recorded.", 0,
+		func(o meta.Object, now time.Time) any { last, _, _ := eventTimes(o, now); return last }),
+	column("Type", "string", "Type of this event (Normal, Warning), new types could be added in the future", 0,
 		func(o meta.Object, _ time.Time) any { return str(o, "type") }),
-	column("Reason", "string", "The reason this event is generated, if available.", 0,
+	column("Reason", "string", "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.", 0,
 		func(o meta.Object, _ time.Time) any { return str(o, "reason") }),
 	column("Object", "string", "The object that this event is about.", 0, func(o meta.Object, _ time.Time) any {
-		return strings.ToLower(str(o, "involvedObject", "kind")) + "/" + str(o, "involvedObject", "name")
+		kind := strings.ToLower(str(o, "involvedObject", "kind"))
+		if name := str(o, "involvedObject", "name"); name != "" {
+			return kind + "/" + name
+		}
+		return kind
+	}),
+	column("Subobject", "string", "If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: \"spec.containers{name}\" (where \"name\" refers to the name of the container that triggered the event) or if no container name is specified \"spec.containers[2]\" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object.", 1,
+		func(o meta.Object, _ time.Time) any { return str(o, "involvedObject", "fieldPath") }),
+	column("Source", "string", "The component reporting this event. Should be a short machine understandable string.", 1, func(o meta.Object, _ time.Time) any {
+		component, host := str(o, "source", "component"), str(o, "source", "host")
+		if component == "" {
+			component = str(o, "reportingComponent")
+		}
+		if host == "" {
+			host = str(o, "reportingInstance")
+		}
+		if host == "" {
+			return component
+		}
+		return component + ", " + host
 	}),
 	column("Message", "string", "A human-readable description of the status of this operation.", 0,
 		func(o meta.Object, _ time.Time) any { return strings.TrimSpace(str(o, "message")) }),
-	apiserver.AgeColumn(),
+	column("First Seen", "string", "The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)", 1,
+		func(o meta.Object, now time.Time) any { _, first, _ := eventTimes(o, now); return first }),
+	column("Count", "string", "The number of times this event has occurred.", 1,
+		func(o meta.Object, now time.Time) any { _, _, n := eventTimes(o, now); return n }),
+	func() apiserver.PrinterColumn { c := apiserver.NameColumn(); c.Priority = 1; return c }(),
+}
+
+// eventTimes are an Event's last and first seen ages and its count, as
+// kube prints them: the event time stands in for a missing first
+// timestamp, a series gives the last time and count, a singleton counts 1.
+func eventTimes(o meta.Object, now time.Time) (last, first string, count int64) {
+	first = since(str(o, "firstTimestamp"), now)
+	if str(o, "firstTimestamp") == "" {
+		first = since(str(o, "eventTime"), now)
+	}
+	last = since(str(o, "lastTimestamp"), now)
+	if str(o, "lastTimestamp") == "" {
+		last = first
+	}
+	count = integer(o, "count")
+	if series, ok := field(o, "series").(map[string]any); ok {
+		last = since(fmt.Sprint(series["lastObservedTime"]), now)
+		count, _ = meta.AsInt64(series["count"])
+	} else if count == 0 {
+		count = 1
+	}
+	return last, first, count
 }

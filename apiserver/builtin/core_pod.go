@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
@@ -13,8 +14,22 @@ func podResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "Pod", Plural: "pods", Namespaced: true, ShortNames: []string{"po"},
 		Categories: []string{"all"}, StatusSubresource: true, ReturnDeletedObject: true, PrinterColumns: podColumns,
 		SelectableFields: []string{"spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
-			"spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP", "status.nominatedNodeName"},
-		IndexedFields: []string{"spec.nodeName"}, Strategy: podStrategy{}}
+			"spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP", "status.podIPs", "status.nominatedNodeName"},
+		IndexedFields: []string{"spec.nodeName"}, FieldValues: podFieldValues, Strategy: podStrategy{}}
+}
+
+// podFieldValues are kube's field labels of a Pod: hostNetwork "false"
+// when unset, podIP the first of status.podIPs.
+func podFieldValues(o meta.Object) map[string]string {
+	f := map[string]string{}
+	for _, p := range []string{"spec.nodeName", "spec.restartPolicy", "spec.schedulerName", "spec.serviceAccountName",
+		"status.phase", "status.nominatedNodeName"} {
+		v, _ := field(o, strings.Split(p, ".")...).(string)
+		f[p] = v
+	}
+	f["spec.hostNetwork"] = fmt.Sprint(flag(field(o, "spec", "hostNetwork"), false))
+	f["status.podIP"] = podIP(o)
+	return f
 }
 
 // podStrategy is what a Pod does differently.
@@ -25,6 +40,44 @@ func (podStrategy) Default(o meta.Object) {
 	spec := obj(o, "spec")
 	defaultPodSpec(spec)
 	setDefault(spec, "enableServiceLinks", true)
+	for _, key := range []string{"containers", "initContainers"} {
+		for _, c := range asList(spec[key]) {
+			cm, _ := c.(map[string]any)
+			// Requests default to limits (for pods only, not templates).
+			if limits, ok := field(cm, "resources", "limits").(map[string]any); ok {
+				res := obj(cm, "resources")
+				requests := obj(res, "requests")
+				for k, v := range limits {
+					setDefault(requests, k, v)
+				}
+			}
+			// With the host's network every container port is a host port.
+			if flag(spec["hostNetwork"], false) {
+				for _, p := range asList(cm["ports"]) {
+					pm, _ := p.(map[string]any)
+					if n, _ := meta.AsInt64(pm["hostPort"]); n == 0 && pm != nil {
+						pm["hostPort"] = pm["containerPort"]
+					}
+				}
+			}
+		}
+	}
+}
+
+// Subresources are what a pod serves besides status, as discovery lists
+// them (answered by their own handlers).
+func (podStrategy) Subresources() []apiserver.Subresource {
+	return []apiserver.Subresource{
+		{Name: "attach", Verbs: verbsCreateGet, Kind: coreKind("PodAttachOptions")},
+		{Name: "binding", Verbs: verbsCreate, Kind: coreKind("Binding")},
+		{Name: "ephemeralcontainers", Verbs: verbsReadWrite},
+		{Name: "eviction", Verbs: verbsCreate, Kind: meta.GroupVersionKind{Group: "policy", Version: "v1", Kind: "Eviction"}},
+		{Name: "exec", Verbs: verbsCreateGet, Kind: coreKind("PodExecOptions")},
+		{Name: "log", Verbs: verbsGet},
+		{Name: "portforward", Verbs: verbsCreateGet, Kind: coreKind("PodPortForwardOptions")},
+		proxySubresource("PodProxyOptions"),
+		{Name: "resize", Verbs: verbsReadWrite},
+	}
 }
 
 // PrepareForCreate gives a new pod what kube's default admission plugins
@@ -94,36 +147,18 @@ func qosClass(spec map[string]any) string {
 }
 
 var podColumns = []apiserver.PrinterColumn{
-	column("Ready", "string", "The aggregate readiness state of this pod for accepting traffic.", 0, func(o meta.Object, _ time.Time) any {
-		total := count(field(o, "spec", "containers"))
-		ready := int64(0)
-		for _, cs := range asList(field(o, "status", "containerStatuses")) {
-			if m, ok := cs.(map[string]any); ok && m["ready"] == true {
-				ready++
-			}
-		}
-		return fmt.Sprintf("%d/%d", ready, total)
-	}),
-	column("Status", "string", "The aggregate status of the containers in this pod.", 0, func(o meta.Object, _ time.Time) any {
-		return podStatus(o)
-	}),
+	column("Ready", "string", "The aggregate readiness state of this pod for accepting traffic.", 0,
+		func(o meta.Object, now time.Time) any { return podRow(o, now).ready }),
+	column("Status", "string", "The aggregate status of the containers in this pod.", 0,
+		func(o meta.Object, now time.Time) any { return podRow(o, now).reason }),
 	column("Restarts", "string", "The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.", 0,
-		func(o meta.Object, _ time.Time) any {
-			var restarts int64
-			for _, cs := range asList(field(o, "status", "containerStatuses")) {
-				if m, ok := cs.(map[string]any); ok {
-					n, _ := meta.AsInt64(m["restartCount"])
-					restarts += n
-				}
-			}
-			return fmt.Sprint(restarts)
-		}),
+		func(o meta.Object, now time.Time) any { return podRow(o, now).restarts }),
 	apiserver.AgeColumn(),
-	column("IP", "string", "IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.", 1,
-		func(o meta.Object, _ time.Time) any { return orNone(str(o, "status", "podIP")) }),
-	column("Node", "string", "Specifies the node this pod is bound to.", 1,
+	column("IP", "string", "podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.", 1,
+		func(o meta.Object, _ time.Time) any { return orNone(podIP(o)) }),
+	column("Node", "string", "NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName. Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod. This field should not be used to express a desire for the pod to be scheduled on a specific node. https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename", 1,
 		func(o meta.Object, _ time.Time) any { return orNone(str(o, "spec", "nodeName")) }),
-	column("Nominated Node", "string", "nominatedNodeName is set when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.", 1,
+	column("Nominated Node", "string", "nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.", 1,
 		func(o meta.Object, _ time.Time) any { return orNone(str(o, "status", "nominatedNodeName")) }),
 	column("Readiness Gates", "string", "If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to \"True\" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates", 1,
 		func(o meta.Object, _ time.Time) any {
@@ -131,30 +166,172 @@ var podColumns = []apiserver.PrinterColumn{
 			if len(gates) == 0 {
 				return "<none>"
 			}
-			return fmt.Sprintf("0/%d", len(gates))
+			conditions := map[string]string{}
+			for _, c := range asList(field(o, "status", "conditions")) {
+				m, _ := c.(map[string]any)
+				t, _ := m["type"].(string)
+				if _, seen := conditions[t]; !seen {
+					conditions[t], _ = m["status"].(string)
+				}
+			}
+			ready := 0
+			for _, g := range gates {
+				m, _ := g.(map[string]any)
+				t, _ := m["conditionType"].(string)
+				if conditions[t] == "True" {
+					ready++
+				}
+			}
+			return fmt.Sprintf("%d/%d", ready, len(gates))
 		}),
 }
 
-// podStatus is the STATUS column: a waiting or terminated container's
-// reason, else the pod's reason or phase, "Terminating" once deleted.
-func podStatus(o meta.Object) string {
+// podIP is the first of the pod's IPs.
+func podIP(o meta.Object) string {
+	if ips := asList(field(o, "status", "podIPs")); len(ips) > 0 {
+		m, _ := ips[0].(map[string]any)
+		s, _ := m["ip"].(string)
+		return s
+	}
+	return ""
+}
+
+// podSummary is what kube's pod printer computes for a row.
+type podSummary struct{ ready, reason, restarts string }
+
+// podRow summarises a pod as kube's printer does: ready containers (with
+// restartable init containers), the reason that best describes it (an
+// init container's progress or failure, a container's waiting or
+// terminated reason, Terminating once deleted) and restarts with the age
+// of the last one.
+func podRow(o meta.Object, now time.Time) podSummary {
 	reason := str(o, "status", "phase")
 	if r := str(o, "status", "reason"); r != "" {
 		reason = r
 	}
-	for _, cs := range asList(field(o, "status", "containerStatuses")) {
-		m, _ := cs.(map[string]any)
-		if w, ok := meta.NestedField(m, "state", "waiting", "reason"); ok && w != "" {
-			reason, _ = w.(string)
-		} else if t, ok := meta.NestedField(m, "state", "terminated", "reason"); ok && t != "" {
-			reason, _ = t.(string)
+	for _, c := range asList(field(o, "status", "conditions")) {
+		m, _ := c.(map[string]any)
+		if m["type"] == "PodScheduled" && m["reason"] == "SchedulingGated" {
+			reason = "SchedulingGated"
 		}
 	}
-	if o.DeletionTimestamp() != "" {
-		return "Terminating"
+	total := len(asList(field(o, "spec", "containers")))
+	restartable := map[string]bool{}
+	initContainers := asList(field(o, "spec", "initContainers"))
+	for _, c := range initContainers {
+		m, _ := c.(map[string]any)
+		if m["restartPolicy"] == "Always" {
+			name, _ := m["name"].(string)
+			restartable[name] = true
+			total++
+		}
 	}
-	if reason == "" {
-		return "Pending"
+	ready, restarts, sidecarRestarts := 0, int64(0), int64(0)
+	var lastRestart, lastSidecarRestart time.Time
+	finished := func(cs map[string]any) time.Time {
+		t, _ := time.Parse(time.RFC3339, fmt.Sprint(field(cs, "lastState", "terminated", "finishedAt")))
+		return t
 	}
-	return reason
+	initializing := false
+	for i, c := range asList(field(o, "status", "initContainerStatuses")) {
+		cs, _ := c.(map[string]any)
+		name, _ := cs["name"].(string)
+		n, _ := meta.AsInt64(cs["restartCount"])
+		restarts += n
+		if t := finished(cs); t.After(lastRestart) {
+			lastRestart = t
+		}
+		if restartable[name] {
+			sidecarRestarts += n
+			if t := finished(cs); t.After(lastSidecarRestart) {
+				lastSidecarRestart = t
+			}
+		}
+		terminated, _ := field(cs, "state", "terminated").(map[string]any)
+		waiting, _ := field(cs, "state", "waiting").(map[string]any)
+		exitCode, _ := meta.AsInt64(terminated["exitCode"])
+		switch {
+		case terminated != nil && exitCode == 0:
+			continue
+		case restartable[name] && cs["started"] == true:
+			if cs["ready"] == true {
+				ready++
+			}
+			continue
+		case terminated != nil:
+			switch r, _ := terminated["reason"].(string); {
+			case r != "":
+				reason = "Init:" + r
+			case terminated["signal"] != nil && fmt.Sprint(terminated["signal"]) != "0":
+				reason = fmt.Sprintf("Init:Signal:%v", terminated["signal"])
+			default:
+				reason = fmt.Sprintf("Init:ExitCode:%d", exitCode)
+			}
+		case waiting != nil && waiting["reason"] != nil && waiting["reason"] != "" && waiting["reason"] != "PodInitializing":
+			reason = fmt.Sprintf("Init:%v", waiting["reason"])
+		default:
+			reason = fmt.Sprintf("Init:%d/%d", i, len(initContainers))
+		}
+		initializing = true
+		break
+	}
+	initialized := false
+	for _, c := range asList(field(o, "status", "conditions")) {
+		m, _ := c.(map[string]any)
+		if m["type"] == "Initialized" {
+			initialized = m["status"] == "True"
+			break
+		}
+	}
+	if !initializing || initialized {
+		restarts, lastRestart = sidecarRestarts, lastSidecarRestart
+		hasRunning := false
+		statuses := asList(field(o, "status", "containerStatuses"))
+		for i := len(statuses) - 1; i >= 0; i-- {
+			cs, _ := statuses[i].(map[string]any)
+			n, _ := meta.AsInt64(cs["restartCount"])
+			restarts += n
+			if t := finished(cs); t.After(lastRestart) {
+				lastRestart = t
+			}
+			waiting, _ := field(cs, "state", "waiting").(map[string]any)
+			terminated, _ := field(cs, "state", "terminated").(map[string]any)
+			switch {
+			case waiting != nil && waiting["reason"] != nil && waiting["reason"] != "":
+				reason = fmt.Sprint(waiting["reason"])
+			case terminated != nil && terminated["reason"] != nil && terminated["reason"] != "":
+				reason = fmt.Sprint(terminated["reason"])
+			case terminated != nil:
+				if s, _ := meta.AsInt64(terminated["signal"]); s != 0 {
+					reason = fmt.Sprintf("Signal:%d", s)
+				} else {
+					code, _ := meta.AsInt64(terminated["exitCode"])
+					reason = fmt.Sprintf("ExitCode:%d", code)
+				}
+			case cs["ready"] == true && field(cs, "state", "running") != nil:
+				hasRunning = true
+				ready++
+			}
+		}
+		if reason == "Completed" && hasRunning {
+			reason = "NotReady"
+			for _, c := range asList(field(o, "status", "conditions")) {
+				m, _ := c.(map[string]any)
+				if m["type"] == "Ready" && m["status"] == "True" {
+					reason = "Running"
+				}
+			}
+		}
+	}
+	phase := str(o, "status", "phase")
+	if o.DeletionTimestamp() != "" && str(o, "status", "reason") == "NodeLost" {
+		reason = "Unknown"
+	} else if o.DeletionTimestamp() != "" && phase != "Succeeded" && phase != "Failed" {
+		reason = "Terminating"
+	}
+	restartsText := fmt.Sprint(restarts)
+	if restarts != 0 && !lastRestart.IsZero() {
+		restartsText = fmt.Sprintf("%d (%s ago)", restarts, apiserver.HumanDuration(now.Sub(lastRestart)))
+	}
+	return podSummary{ready: fmt.Sprintf("%d/%d", ready, total), reason: reason, restarts: restartsText}
 }

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"encoding/base64"
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
@@ -11,19 +12,37 @@ import (
 func secretResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "Secret", Plural: "secrets", Namespaced: true,
 		PrinterColumns: secretColumns, WithoutGeneration: true, SelectableFields: []string{"type"},
-		Strategy: secretStrategy{}}
+		FieldValues: func(o meta.Object) map[string]string { return map[string]string{"type": str(o, "type")} },
+		Strategy:    secretStrategy{}}
 }
 
-// secretStrategy gives a Secret its type.
+// secretStrategy is what a Secret does differently.
 type secretStrategy struct{ apiserver.GenericStrategy }
 
-// Default mirrors SetDefaults_Secret.
-func (secretStrategy) Default(o meta.Object) { setDefault(o, "type", "Opaque") }
+// Default mirrors SetDefaults_Secret (type Opaque) and kube's decoding of
+// stringData: each entry is written into data (base64, replacing a key of
+// the same name) and stringData itself is never stored.
+func (secretStrategy) Default(o meta.Object) {
+	setDefault(o, "type", "Opaque")
+	sd, ok := o["stringData"].(map[string]any)
+	if !ok {
+		delete(o, "stringData")
+		return
+	}
+	if len(sd) > 0 {
+		data := obj(o, "data")
+		for k, v := range sd {
+			s, _ := v.(string)
+			data[k] = base64.StdEncoding.EncodeToString([]byte(s))
+		}
+	}
+	delete(o, "stringData")
+}
 
 var secretColumns = []apiserver.PrinterColumn{
-	column("Type", "string", "The type of the secret", 0, func(o meta.Object, _ time.Time) any { return str(o, "type") }),
-	column("Data", "integer", "The number of entries in the secret", 0, func(o meta.Object, _ time.Time) any {
-		return count(field(o, "data"))
-	}),
+	column("Type", "string", "Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types", 0,
+		func(o meta.Object, _ time.Time) any { return str(o, "type") }),
+	column("Data", "string", "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4", 0,
+		func(o meta.Object, _ time.Time) any { return count(field(o, "data")) }),
 	apiserver.AgeColumn(),
 }

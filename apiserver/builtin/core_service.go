@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -13,90 +14,145 @@ import (
 func serviceResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "Service", Plural: "services", Namespaced: true, ShortNames: []string{"svc"},
 		Categories: []string{"all"}, StatusSubresource: true, ReturnDeletedObject: true,
-		PrinterColumns: serviceColumns, WithoutGeneration: true, Strategy: serviceStrategy{}}
+		PrinterColumns: serviceColumns, WithoutGeneration: true, Strategy: serviceStrategy{},
+		SelectableFields: []string{"spec.clusterIP", "spec.type"}}
 }
 
 // serviceStrategy is what a Service does differently.
 type serviceStrategy struct{ apiserver.GenericStrategy }
 
-// Default mirrors SetDefaults_Service for the common fields.
+// Default mirrors SetDefaults_Service: type ClusterIP, no session
+// affinity (three hours of it for ClientIP), TCP ports aimed at themselves,
+// cluster-wide traffic policies, load balancers with node ports; and the
+// single IPv4 family kube's allocator gives a service it allocates for.
 func (serviceStrategy) Default(o meta.Object) {
 	spec := obj(o, "spec")
 	setDefault(spec, "type", "ClusterIP")
 	setDefault(spec, "sessionAffinity", "None")
-	if spec["type"] != "ExternalName" {
-		setDefault(spec, "internalTrafficPolicy", "Cluster")
-		setDefault(spec, "ipFamilyPolicy", "SingleStack")
-		setDefault(spec, "ipFamilies", []any{"IPv4"})
+	switch spec["sessionAffinity"] {
+	case "None":
+		delete(spec, "sessionAffinityConfig")
+	case "ClientIP":
+		if _, ok := field(spec, "sessionAffinityConfig", "clientIP", "timeoutSeconds").(int64); !ok {
+			spec["sessionAffinityConfig"] = map[string]any{"clientIP": map[string]any{"timeoutSeconds": int64(10800)}}
+		}
 	}
 	for _, p := range asList(spec["ports"]) {
 		if p, ok := p.(map[string]any); ok {
 			setDefault(p, "protocol", "TCP")
-			if _, ok := p["targetPort"]; !ok {
+			if tp, ok := p["targetPort"]; !ok || tp == "" || tp == int64(0) {
 				p["targetPort"] = p["port"]
 			}
 		}
 	}
+	typ := spec["type"]
+	if typ == "NodePort" || typ == "LoadBalancer" || (typ == "ClusterIP" && len(asList(spec["externalIPs"])) > 0) {
+		setDefault(spec, "externalTrafficPolicy", "Cluster")
+	}
+	if typ == "NodePort" || typ == "LoadBalancer" || typ == "ClusterIP" {
+		setDefault(spec, "internalTrafficPolicy", "Cluster")
+	}
+	if typ == "LoadBalancer" {
+		setDefault(spec, "allocateLoadBalancerNodePorts", true)
+	}
+	if typ != "ExternalName" {
+		setDefault(spec, "ipFamilyPolicy", "SingleStack")
+		setDefault(spec, "ipFamilies", []any{"IPv4"})
+	}
 	setDefault(o, "status", map[string]any{"loadBalancer": map[string]any{}})
 }
 
+// PrepareForCreate lists a set clusterIP among clusterIPs, as kube's
+// service storage does before it allocates (allocation itself is not
+// here).
+func (serviceStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
+	spec := obj(o, "spec")
+	if ip, _ := spec["clusterIP"].(string); ip != "" && len(asList(spec["clusterIPs"])) == 0 {
+		spec["clusterIPs"] = []any{ip}
+	}
+}
+
+// Subresources are a service's proxy.
+func (serviceStrategy) Subresources() []apiserver.Subresource {
+	return []apiserver.Subresource{proxySubresource("ServiceProxyOptions")}
+}
+
 var serviceColumns = []apiserver.PrinterColumn{
-	column("Type", "string", "The type of the service", 0, func(o meta.Object, _ time.Time) any { return str(o, "spec", "type") }),
-	column("Cluster-IP", "string", "The cluster IP of the service", 0, func(o meta.Object, _ time.Time) any {
-		if ip := str(o, "spec", "clusterIP"); ip != "" {
-			return ip
-		}
-		return "<none>"
-	}),
-	column("External-IP", "string", "The external IP of the service", 0, func(o meta.Object, _ time.Time) any {
-		var ips []string
-		for _, ing := range asList(field(o, "status", "loadBalancer", "ingress")) {
-			if m, ok := ing.(map[string]any); ok {
-				if ip, _ := m["ip"].(string); ip != "" {
-					ips = append(ips, ip)
-				} else if h, _ := m["hostname"].(string); h != "" {
-					ips = append(ips, h)
+	column("Type", "string", "type determines how the Service is exposed. Defaults to ClusterIP. Valid options are ExternalName, ClusterIP, NodePort, and LoadBalancer. \"ClusterIP\" allocates a cluster-internal IP address for load-balancing to endpoints. Endpoints are determined by the selector or if that is not specified, by manual construction of an Endpoints object or EndpointSlice objects. If clusterIP is \"None\", no virtual IP is allocated and the endpoints are published as a set of endpoints rather than a virtual IP. \"NodePort\" builds on ClusterIP and allocates a port on every node which routes to the same endpoints as the clusterIP. \"LoadBalancer\" builds on NodePort and creates an external load-balancer (if supported in the current cloud) which routes to the same endpoints as the clusterIP. \"ExternalName\" aliases this service to the specified externalName. Several other fields do not apply to ExternalName services. More info: https://kubernetes.io/docs/concepts/services-networking/service/#publishing-services-service-types", 0,
+		func(o meta.Object, _ time.Time) any { return str(o, "spec", "type") }),
+	column("Cluster-IP", "string", "clusterIP is the IP address of the service and is usually assigned randomly. If an address is specified manually, is in-range (as per system configuration), and is not in use, it will be allocated to the service; otherwise creation of the service will fail. This field may not be changed through updates unless the type field is also being changed to ExternalName (which requires this field to be blank) or the type field is being changed from ExternalName (in which case this field may optionally be specified, as describe above).  Valid values are \"None\", empty string (\"\"), or a valid IP address. Setting this to \"None\" makes a \"headless service\" (no virtual IP), which is useful when direct endpoint connections are preferred and proxying is not required.  Only applies to types ClusterIP, NodePort, and LoadBalancer. If this field is specified when creating a Service of type ExternalName, creation will fail. This field will be wiped when updating a Service to type ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies", 0,
+		func(o meta.Object, _ time.Time) any {
+			if ips := asList(field(o, "spec", "clusterIPs")); len(ips) > 0 {
+				return ips[0]
+			}
+			return "<none>"
+		}),
+	column("External-IP", "string", "externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.  These IPs are not managed by Kubernetes.  The user is responsible for ensuring that traffic arrives at a node with this IP.  A common example is external load-balancers that are not part of the Kubernetes system.", 0,
+		func(o meta.Object, _ time.Time) any { return serviceExternalIP(o) }),
+	column("Port(s)", "string", "The list of ports that are exposed by this service. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies", 0,
+		func(o meta.Object, _ time.Time) any {
+			var ports []string
+			for _, p := range asList(field(o, "spec", "ports")) {
+				m, _ := p.(map[string]any)
+				port, _ := meta.AsInt64(m["port"])
+				proto, _ := m["protocol"].(string)
+				if np, _ := meta.AsInt64(m["nodePort"]); np > 0 {
+					ports = append(ports, fmt.Sprintf("%d:%d/%s", port, np, proto))
+				} else {
+					ports = append(ports, fmt.Sprintf("%d/%s", port, proto))
 				}
 			}
-		}
-		for _, ip := range asList(field(o, "spec", "externalIPs")) {
-			if s, ok := ip.(string); ok {
-				ips = append(ips, s)
+			if len(ports) == 0 {
+				return "<none>"
 			}
-		}
-		if name := str(o, "spec", "externalName"); name != "" {
-			ips = append(ips, name)
-		}
-		if len(ips) == 0 {
-			if str(o, "spec", "type") == "LoadBalancer" {
-				return "<pending>"
-			}
-			return "<none>"
-		}
-		return strings.Join(ips, ",")
-	}),
-	column("Port(s)", "string", "The ports of the service", 0, func(o meta.Object, _ time.Time) any {
-		var ports []string
-		for _, p := range asList(field(o, "spec", "ports")) {
-			m, _ := p.(map[string]any)
-			port, _ := meta.AsInt64(m["port"])
-			proto, _ := m["protocol"].(string)
-			if proto == "" {
-				proto = "TCP"
-			}
-			s := fmt.Sprintf("%d", port)
-			if np, ok := meta.AsInt64(m["nodePort"]); ok && np != 0 {
-				s += fmt.Sprintf(":%d", np)
-			}
-			ports = append(ports, s+"/"+proto)
-		}
-		if len(ports) == 0 {
-			return "<none>"
-		}
-		return strings.Join(ports, ",")
-	}),
+			return strings.Join(ports, ",")
+		}),
 	apiserver.AgeColumn(),
-	column("Selector", "string", "The selector of the service", 1, func(o meta.Object, _ time.Time) any {
-		return selectorString(field(o, "spec", "selector"))
-	}),
+	column("Selector", "string", "Route service traffic to pods with label keys and values matching this selector. If empty or not present, the service is assumed to have an external process managing its endpoints, which Kubernetes will not modify. Only applies to types ClusterIP, NodePort, and LoadBalancer. Ignored if type is ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/", 1,
+		func(o meta.Object, _ time.Time) any { return selectorString(field(o, "spec", "selector")) }),
+}
+
+// serviceExternalIP is the External-IP cell: the external IPs, the load
+// balancer's addresses (or <pending>), or the external name, by type.
+func serviceExternalIP(o meta.Object) string {
+	var external []string
+	for _, ip := range asList(field(o, "spec", "externalIPs")) {
+		if s, ok := ip.(string); ok {
+			external = append(external, s)
+		}
+	}
+	switch str(o, "spec", "type") {
+	case "ClusterIP", "NodePort":
+		if len(external) > 0 {
+			return strings.Join(external, ",")
+		}
+		return "<none>"
+	case "LoadBalancer":
+		seen := map[string]bool{}
+		var lb []string
+		for _, ing := range asList(field(o, "status", "loadBalancer", "ingress")) {
+			m, _ := ing.(map[string]any)
+			v, _ := m["ip"].(string)
+			if v == "" {
+				v, _ = m["hostname"].(string)
+			}
+			if v != "" && !seen[v] {
+				seen[v] = true
+				lb = append(lb, v)
+			}
+		}
+		sort.Strings(lb)
+		if len(external) > 0 {
+			return strings.Join(append(lb, external...), ",")
+		}
+		if len(lb) > 0 {
+			// kube clips the list to 16 characters outside -o wide; the server
+			// prints the wide form.
+			return strings.Join(lb, ",")
+		}
+		return "<pending>"
+	case "ExternalName":
+		return str(o, "spec", "externalName")
+	}
+	return "<unknown>"
 }

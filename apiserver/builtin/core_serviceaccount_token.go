@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/authn"
@@ -32,7 +33,10 @@ type tokenStrategy struct {
 }
 
 func (s tokenStrategy) Subresources() []apiserver.Subresource {
-	return append(s.Strategy.Subresources(), apiserver.Subresource{
+	subs := slices.DeleteFunc(slices.Clone(s.Strategy.Subresources()), func(sub apiserver.Subresource) bool {
+		return sub.Name == "token" // the one discovery lists, now answered
+	})
+	return append(subs, apiserver.Subresource{
 		Name: "token", Verbs: []string{"create"},
 		Kind: meta.GroupVersionKind{Group: "authentication.k8s.io", Version: "v1", Kind: "TokenRequest"},
 		Serve: func(c *apiserver.SubresourceCall) (int, meta.Object, error) {

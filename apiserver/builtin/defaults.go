@@ -26,14 +26,23 @@ func setDefault(m map[string]any, key string, v any) {
 	}
 }
 
-// defaultPodSpec mirrors SetDefaults_PodSpec and SetDefaults_Container.
+// defaultPodSpec mirrors SetDefaults_PodSpec and the defaults of what a
+// pod spec holds (containers, probes, volumes, downward API references),
+// as kube applies them to pods and to every pod template.
 func defaultPodSpec(spec map[string]any) {
 	setDefault(spec, "restartPolicy", "Always")
 	setDefault(spec, "terminationGracePeriodSeconds", int64(30))
 	setDefault(spec, "dnsPolicy", "ClusterFirst")
 	setDefault(spec, "securityContext", map[string]any{})
 	setDefault(spec, "schedulerName", "default-scheduler")
-	for _, key := range []string{"initContainers", "containers"} {
+	// The deprecated serviceAccount mirrors serviceAccountName (kube's
+	// conversion keeps them equal, the newer name winning).
+	if name, _ := spec["serviceAccountName"].(string); name != "" {
+		spec["serviceAccount"] = name
+	} else if old, _ := spec["serviceAccount"].(string); old != "" {
+		spec["serviceAccountName"] = old
+	}
+	for _, key := range []string{"initContainers", "containers", "ephemeralContainers"} {
 		for _, c := range asList(spec[key]) {
 			if c, ok := c.(map[string]any); ok {
 				defaultContainer(c)
@@ -42,14 +51,74 @@ func defaultPodSpec(spec map[string]any) {
 	}
 	for _, v := range asList(spec["volumes"]) {
 		vol, _ := v.(map[string]any)
-		for _, source := range []string{"secret", "configMap", "downwardAPI", "projected"} {
-			if s, ok := vol[source].(map[string]any); ok {
-				setDefault(s, "defaultMode", int64(420))
+		if vol == nil {
+			continue
+		}
+		defaultVolume(vol)
+	}
+}
+
+// volumeSources are the keys of a volume naming its source.
+var volumeSources = []string{"hostPath", "emptyDir", "gcePersistentDisk", "awsElasticBlockStore", "gitRepo", "secret", "nfs",
+	"iscsi", "glusterfs", "persistentVolumeClaim", "rbd", "flexVolume", "cinder", "cephfs", "flocker", "downwardAPI", "fc",
+	"azureFile", "configMap", "vsphereVolume", "quobyte", "azureDisk", "photonPersistentDisk", "projected", "portworxVolume",
+	"scaleIO", "storageos", "csi", "ephemeral", "image"}
+
+// defaultVolume mirrors SetDefaults_Volume and its sources' defaults: no
+// source means an emptyDir; file modes 0644; projected tokens live an
+// hour; a hostPath's type is "" (unset).
+func defaultVolume(vol map[string]any) {
+	hasSource := false
+	for _, k := range volumeSources {
+		if _, ok := vol[k]; ok {
+			hasSource = true
+		}
+	}
+	if !hasSource {
+		vol["emptyDir"] = map[string]any{}
+	}
+	for _, source := range []string{"secret", "configMap", "downwardAPI", "projected"} {
+		if s, ok := vol[source].(map[string]any); ok {
+			setDefault(s, "defaultMode", int64(420))
+		}
+	}
+	if hp, ok := vol["hostPath"].(map[string]any); ok {
+		setDefault(hp, "type", "")
+	}
+	if da, ok := vol["downwardAPI"].(map[string]any); ok {
+		defaultDownwardAPIItems(da["items"])
+	}
+	if p, ok := vol["projected"].(map[string]any); ok {
+		for _, src := range asList(p["sources"]) {
+			sm, _ := src.(map[string]any)
+			if t, ok := sm["serviceAccountToken"].(map[string]any); ok {
+				setDefault(t, "expirationSeconds", int64(3600))
 			}
+			if da, ok := sm["downwardAPI"].(map[string]any); ok {
+				defaultDownwardAPIItems(da["items"])
+			}
+		}
+	}
+	if img, ok := vol["image"].(map[string]any); ok {
+		if _, ok := img["pullPolicy"]; !ok {
+			img["pullPolicy"] = pullPolicy(str(img, "reference"))
 		}
 	}
 }
 
+// defaultDownwardAPIItems gives each fieldRef apiVersion v1.
+func defaultDownwardAPIItems(items any) {
+	for _, it := range asList(items) {
+		m, _ := it.(map[string]any)
+		if ref, ok := m["fieldRef"].(map[string]any); ok {
+			setDefault(ref, "apiVersion", "v1")
+		}
+	}
+}
+
+// defaultContainer mirrors SetDefaults_Container and the defaults of what
+// a container holds: pull policy from the image tag, termination message,
+// TCP ports, probe timings, HTTP probe path and scheme, env fieldRefs.
 func defaultContainer(c map[string]any) {
 	setDefault(c, "resources", map[string]any{})
 	setDefault(c, "terminationMessagePath", "/dev/termination-log")
@@ -61,6 +130,36 @@ func defaultContainer(c map[string]any) {
 		if p, ok := p.(map[string]any); ok {
 			setDefault(p, "protocol", "TCP")
 		}
+	}
+	for _, e := range asList(c["env"]) {
+		m, _ := e.(map[string]any)
+		if ref, ok := field(m, "valueFrom", "fieldRef").(map[string]any); ok {
+			setDefault(ref, "apiVersion", "v1")
+		}
+	}
+	for _, k := range []string{"livenessProbe", "readinessProbe", "startupProbe"} {
+		if p, ok := c[k].(map[string]any); ok {
+			setDefault(p, "timeoutSeconds", int64(1))
+			setDefault(p, "periodSeconds", int64(10))
+			setDefault(p, "successThreshold", int64(1))
+			setDefault(p, "failureThreshold", int64(3))
+			defaultHTTPGet(p["httpGet"])
+		}
+	}
+	if lc, ok := c["lifecycle"].(map[string]any); ok {
+		for _, k := range []string{"postStart", "preStop"} {
+			if h, ok := lc[k].(map[string]any); ok {
+				defaultHTTPGet(h["httpGet"])
+			}
+		}
+	}
+}
+
+// defaultHTTPGet mirrors SetDefaults_HTTPGetAction.
+func defaultHTTPGet(v any) {
+	if h, ok := v.(map[string]any); ok {
+		setDefault(h, "path", "/")
+		setDefault(h, "scheme", "HTTP")
 	}
 }
 
@@ -96,3 +195,25 @@ func keepMetadata(o, old meta.Object, field string) {
 // status.replicas and spec.selector in its string form.
 var workloadScale = &apiserver.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas",
 	Selector: func(o meta.Object) string { return labelSelectorString(field(o, "spec", "selector")) }}
+
+// setAnnotation sets one annotation of o.
+func setAnnotation(o meta.Object, key, value string) {
+	md := o.MetadataForWrite()
+	ann, _ := md["annotations"].(map[string]any)
+	if ann == nil {
+		ann = map[string]any{}
+		md["annotations"] = ann
+	}
+	ann[key] = value
+}
+
+// addFinalizer adds a finalizer to o unless it has it.
+func addFinalizer(o meta.Object, f string) {
+	for _, have := range o.Finalizers() {
+		if have == f {
+			return
+		}
+	}
+	list := asList(o.Metadata()["finalizers"])
+	o.SetMetadataField("finalizers", append(list, f))
+}

@@ -123,3 +123,97 @@ func asMap(v any) map[string]any {
 	m, _ := v.(map[string]any)
 	return m
 }
+
+// formatLabelSelector is labelSelectorString with "<none>" for empty, as
+// kube's FormatLabelSelector prints.
+func formatLabelSelector(v any) string {
+	if s := labelSelectorString(v); s != "" {
+		return s
+	}
+	return "<none>"
+}
+
+// containerCells are the Containers and Images cells of a pod spec:
+// names and images joined by commas.
+func containerCells(podSpec any) (names, images string) {
+	spec, _ := podSpec.(map[string]any)
+	var n, im []string
+	for _, c := range asList(spec["containers"]) {
+		m, _ := c.(map[string]any)
+		name, _ := m["name"].(string)
+		image, _ := m["image"].(string)
+		n, im = append(n, name), append(im, image)
+	}
+	return strings.Join(n, ","), strings.Join(im, ",")
+}
+
+// since is the age of a timestamp as kube's printers show it, "<unknown>"
+// for none.
+func since(ts string, now time.Time) string {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if ts == "" || err != nil {
+		return "<unknown>"
+	}
+	return apiserver.HumanDuration(now.Sub(t))
+}
+
+// boolPtr prints an optional boolean as kube's printBoolPtr: True, False
+// or <unset>.
+func boolPtr(v any) string {
+	switch v {
+	case true:
+		return "True"
+	case false:
+		return "False"
+	}
+	return "<unset>"
+}
+
+// flag reads an optional boolean, def when unset.
+func flag(v any, def bool) bool {
+	if b, ok := v.(bool); ok {
+		return b
+	}
+	return def
+}
+
+// intOrString prints an IntOrString as kube does: the number or the string.
+func intOrString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case nil:
+		return ""
+	}
+	n, _ := meta.AsInt64(v)
+	return fmt.Sprint(n)
+}
+
+// listWithMore joins up to max items and counts the rest, as kube's
+// printers list addresses and ports: "a,b,c + 2 more...", "<unset>" when
+// empty.
+func listWithMore(list []string, max int) string {
+	if len(list) > max {
+		return fmt.Sprintf("%s + %d more...", strings.Join(list[:max], ","), len(list)-max)
+	}
+	if len(list) == 0 {
+		return "<unset>"
+	}
+	return strings.Join(list, ",")
+}
+
+// ageColumn is the Age column under the name some printers give it.
+func ageColumn(name string) apiserver.PrinterColumn {
+	c := apiserver.AgeColumn()
+	c.Name = name
+	return c
+}
+
+// quantityString prints a resource quantity as its cell: the string, "0"
+// for none.
+func quantityString(v any) string {
+	if v == nil {
+		return "0"
+	}
+	return intOrString(v)
+}

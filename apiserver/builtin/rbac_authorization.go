@@ -10,35 +10,11 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// RBACResources returns the registrations of the
-// rbac.authorization.k8s.io/v1 kinds: Role, ClusterRole, RoleBinding and
-// ClusterRoleBinding, with kube's schemas and printer columns. Their
-// objects are what the RBAC authorizer (apiserver/authz/rbac) reads; its
-// escalation check is an admission plugin (rbac.Escalation.Admission).
-func RBACResources() []apiserver.Resource {
-	const g = "rbac.authorization.k8s.io"
-	rs := []apiserver.Resource{
-		{Group: g, Version: "v1", Kind: "Role", Plural: "roles", Namespaced: true, WithoutGeneration: true,
-			Strategy: roleStrategy{namespaced: true}},
-		{Group: g, Version: "v1", Kind: "ClusterRole", Plural: "clusterroles", WithoutGeneration: true, Strategy: roleStrategy{}},
-		{Group: g, Version: "v1", Kind: "RoleBinding", Plural: "rolebindings", Namespaced: true, WithoutGeneration: true,
-			Strategy:       bindingStrategy{namespaced: true},
-			PrinterColumns: bindingColumns("roleBinding", "RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.")},
-		{Group: g, Version: "v1", Kind: "ClusterRoleBinding", Plural: "clusterrolebindings", WithoutGeneration: true,
-			Strategy:       bindingStrategy{},
-			PrinterColumns: bindingColumns("clusterRoleBinding", "RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.")},
-	}
-	return withSchemas(rs)
-}
-
-func withSchemas(rs []apiserver.Resource) []apiserver.Resource {
-	for i := range rs {
-		gvk := rs[i].GroupVersionKind()
-		rs[i].Schema = Schema(gvk)
-		rs[i].OpenAPIComponent = ComponentName(gvk)
-	}
-	return rs
-}
+// The rbac.authorization.k8s.io/v1 kinds (rbac_role.go, rbac_clusterrole.go,
+// rbac_rolebinding.go, rbac_clusterrolebinding.go) share their strategies
+// and columns here. Their objects are what the RBAC authorizer
+// (apiserver/authz/rbac) reads; its escalation check is an admission plugin
+// (rbac.Escalation.Admission).
 
 // bindingColumns are kube's columns of RoleBindings and
 // ClusterRoleBindings: the role, the age, and with -o wide the subjects by
@@ -123,13 +99,38 @@ func (s roleStrategy) ValidateUpdate(w *apiserver.Write, obj, _ meta.Object) met
 	return s.Validate(w, obj)
 }
 
-// bindingStrategy validates RoleBindings and ClusterRoleBindings as kube
-// does: a roleRef to a Role (RoleBindings only) or a ClusterRole of the
-// RBAC group, which never changes; subjects that are users, groups or
-// ServiceAccounts.
+// bindingStrategy defaults and validates RoleBindings and
+// ClusterRoleBindings as kube does: a roleRef to a Role (RoleBindings only)
+// or a ClusterRole of the RBAC group, which never changes; subjects that
+// are users, groups or ServiceAccounts.
 type bindingStrategy struct {
 	apiserver.GenericStrategy
 	namespaced bool
+}
+
+// Default mirrors SetDefaults_RoleBinding, SetDefaults_ClusterRoleBinding
+// and SetDefaults_Subject: the role and the users and groups bound are
+// RBAC's, service accounts core's.
+func (bindingStrategy) Default(o meta.Object) {
+	ref := obj(o, "roleRef")
+	if g, _ := ref["apiGroup"].(string); g == "" {
+		ref["apiGroup"] = rbacGroup
+	}
+	for _, s := range asList(o["subjects"]) {
+		subject, _ := s.(map[string]any)
+		if subject == nil {
+			continue
+		}
+		if g, _ := subject["apiGroup"].(string); g != "" {
+			continue
+		}
+		switch subject["kind"] {
+		case "ServiceAccount":
+			subject["apiGroup"] = ""
+		case "User", "Group":
+			subject["apiGroup"] = rbacGroup
+		}
+	}
 }
 
 const rbacGroup = "rbac.authorization.k8s.io"

@@ -292,10 +292,11 @@ func (b *builder) names(r Resource) (string, string, error) {
 	if list == "" {
 		list = r.Component + "List"
 	}
-	for _, n := range []string{r.Component, list} {
-		if n == list && !r.supports("list") && !r.supports("watch") {
-			continue // create-only kinds (the reviews) have no list kind
-		}
+	names := []string{r.Component, list}
+	if !r.supports("list") {
+		list, names = "", names[:1] // create-only kinds (reviews) have no list kind
+	}
+	for _, n := range names {
 		if _, ok := b.components[n]; !ok {
 			return "", "", fmt.Errorf("openapi: component %q of %s/%s %s is unknown", n, r.Group, r.Version, r.Kind)
 		}

@@ -90,6 +90,16 @@ func normaliseStored(v any) any {
 			}
 		}
 	}
+	maskTimes(obj)
+	switch obj["kind"] {
+	case "FlowSchema", "APIService":
+		// Conditions kube-apiserver's own controllers set (the APF
+		// configuration controller, the aggregator's availability
+		// controller), which kapi does not run.
+		if status, ok := obj["status"].(map[string]any); ok {
+			delete(status, "conditions")
+		}
+	}
 	if spec, ok := obj["spec"].(map[string]any); ok {
 		switch obj["kind"] {
 		case "Service":
@@ -111,6 +121,24 @@ func normaliseStored(v any) any {
 	var out any
 	_ = json.Unmarshal([]byte(strings.ReplaceAll(string(b), uid, "<uid>")), &out)
 	return out
+}
+
+// maskTimes masks the server-clock times conditions and phases record.
+func maskTimes(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if (k == "lastTransitionTime" || k == "lastPhaseTransitionTime") && e != nil {
+				x[k] = "<time>"
+				continue
+			}
+			maskTimes(e)
+		}
+	case []any:
+		for _, e := range x {
+			maskTimes(e)
+		}
+	}
 }
 
 func normaliseAll(list []any) []any {

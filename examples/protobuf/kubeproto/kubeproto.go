@@ -7,6 +7,8 @@
 //	codecs := append(codec.Default(), c)
 package kubeproto
 
+//go:generate go run ./encodinggen -out ../../../apiserver/builtin/encoding.json
+
 import (
 	"fmt"
 	"reflect"

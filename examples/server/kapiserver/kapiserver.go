@@ -6,7 +6,6 @@ package kapiserver
 import (
 	"fmt"
 	"os"
-	"slices"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
@@ -27,7 +26,7 @@ func New() (*apiserver.Server, error) { return apiserver.New(Config()) }
 // secure server from it.
 func Config() apiserver.Config {
 	return apiserver.Config{
-		Resources:         slices.Concat(builtin.Resources(), builtin.RBACResources(), builtin.ReviewResources(builtin.Reviews{})),
+		Resources:         builtin.Resources(),
 		OpenAPIComponents: builtin.OpenAPIComponents(),
 		Codecs:            append(codec.Default(), protobuf.New(kubeproto.Resolver())),
 	}

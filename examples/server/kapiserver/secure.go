@@ -196,15 +196,8 @@ func NewSecure(ctx context.Context, opts Options) (*Secure, error) {
 
 	// Kinds: the reviews answer from the same chains (TokenReview without
 	// anonymous access, as kube's).
-	reviews := builtin.ReviewResources(builtin.Reviews{
+	s.Config.Resources = builtin.WithReviews(s.Config.Resources, builtin.Reviews{
 		Authenticator: authn.New(false, authenticators...), APIAudiences: auds, Authorizer: s.Authorizer})
-	for i, r := range s.Config.Resources {
-		for _, rv := range reviews {
-			if r.Group == rv.Group && r.Plural == rv.Plural {
-				s.Config.Resources[i] = rv
-			}
-		}
-	}
 	s.Config.Resources = builtin.WithTokenRequest(s.Config.Resources, s.ServiceAccounts)
 	return s, nil
 }

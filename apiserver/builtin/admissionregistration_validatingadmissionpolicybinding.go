@@ -1,0 +1,48 @@
+package builtin
+
+import (
+	"time"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// validatingAdmissionPolicyBindingResource is admissionregistration.k8s.io/v1
+// validatingadmissionpolicybindings.
+func validatingAdmissionPolicyBindingResource() apiserver.Resource {
+	return apiserver.Resource{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicyBinding",
+		Plural: "validatingadmissionpolicybindings", Categories: []string{"api-extensions"},
+		PrinterColumns: validatingAdmissionPolicyBindingColumns, Strategy: validatingAdmissionPolicyBindingStrategy{}}
+}
+
+// validatingAdmissionPolicyBindingStrategy is what a binding does
+// differently.
+type validatingAdmissionPolicyBindingStrategy struct{ apiserver.GenericStrategy }
+
+// Default mirrors SetDefaults_MatchResources on the binding's resources.
+func (validatingAdmissionPolicyBindingStrategy) Default(o meta.Object) {
+	if mr, ok := field(o, "spec", "matchResources").(map[string]any); ok {
+		defaultMatchResources(mr)
+	}
+}
+
+var validatingAdmissionPolicyBindingColumns = []apiserver.PrinterColumn{
+	column("PolicyName", "string", "PolicyName indicates the policy definition which the policy binding binded to", 0,
+		func(o meta.Object, now time.Time) any { return str(o, "spec", "policyName") }),
+	column("ParamRef", "string", "ParamRef indicates the param resource which sets the configration param", 0,
+		func(o meta.Object, now time.Time) any {
+			ref, ok := field(o, "spec", "paramRef").(map[string]any)
+			switch {
+			case !ok:
+				return "<unset>"
+			case stringOr(ref["name"], "") != "" && stringOr(ref["namespace"], "") != "":
+				return ref["namespace"].(string) + "/" + ref["name"].(string)
+			case stringOr(ref["name"], "") != "":
+				return "*/" + ref["name"].(string)
+			case ref["selector"] != nil:
+				return labelSelectorString(ref["selector"])
+			}
+			return "<unset>"
+		}),
+	apiserver.AgeColumn(),
+}

@@ -1,0 +1,94 @@
+package builtin
+
+import (
+	"reflect"
+	"strconv"
+	"time"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// daemonSetResource is apps/v1 daemonsets.
+func daemonSetResource() apiserver.Resource {
+	return apiserver.Resource{Group: "apps", Version: "v1", Kind: "DaemonSet", Plural: "daemonsets", Namespaced: true,
+		ShortNames: []string{"ds"}, Categories: []string{"all"}, StatusSubresource: true,
+		PrinterColumns: daemonSetColumns, Strategy: daemonSetStrategy{}}
+}
+
+// daemonSetStrategy is what a DaemonSet does differently.
+type daemonSetStrategy struct{ apiserver.GenericStrategy }
+
+// templateGenerationAnnotation carries the internal template generation
+// apps/v1 has no field for.
+const templateGenerationAnnotation = "deprecated.daemonset.template.generation"
+
+// Default mirrors SetDefaults_DaemonSet: a rolling update of one pod at a
+// time without surge, ten revisions kept; pod template defaults.
+func (daemonSetStrategy) Default(o meta.Object) {
+	spec := obj(o, "spec")
+	us := obj(spec, "updateStrategy")
+	setDefault(us, "type", "RollingUpdate")
+	if us["type"] == "RollingUpdate" {
+		ru := obj(us, "rollingUpdate")
+		setDefault(ru, "maxUnavailable", int64(1))
+		setDefault(ru, "maxSurge", int64(0))
+	}
+	setDefault(spec, "revisionHistoryLimit", int64(10))
+	defaultPodSpec(obj(obj(spec, "template"), "spec"))
+}
+
+// PrepareForCreate starts the template generation at 1 and the status at
+// zero.
+func (daemonSetStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
+	if n, _ := strconv.ParseInt(o.Annotations()[templateGenerationAnnotation], 10, 64); n < 1 {
+		setAnnotation(o, templateGenerationAnnotation, "1")
+	}
+	o["status"] = map[string]any{"currentNumberScheduled": int64(0), "desiredNumberScheduled": int64(0),
+		"numberMisscheduled": int64(0), "numberReady": int64(0)}
+}
+
+// PrepareForUpdate keeps the template generation, counting one more when
+// the template changes.
+func (daemonSetStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
+	o = apiserver.PrepareStatusUpdate(w, o, old)
+	gen := old.Annotations()[templateGenerationAnnotation]
+	if w.Subresource == "" && !reflect.DeepEqual(field(o, "spec", "template"), field(old, "spec", "template")) {
+		n, _ := strconv.ParseInt(gen, 10, 64)
+		gen = strconv.FormatInt(n+1, 10)
+	}
+	if gen != "" {
+		setAnnotation(o, templateGenerationAnnotation, gen)
+	}
+	return o
+}
+
+var daemonSetColumns = []apiserver.PrinterColumn{
+	column("Desired", "integer", "The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/", 0,
+		func(o meta.Object, _ time.Time) any { return integer(o, "status", "desiredNumberScheduled") }),
+	column("Current", "integer", "The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/", 0,
+		func(o meta.Object, _ time.Time) any { return integer(o, "status", "currentNumberScheduled") }),
+	column("Ready", "integer", "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.", 0,
+		func(o meta.Object, _ time.Time) any { return integer(o, "status", "numberReady") }),
+	column("Up-to-date", "integer", "The total number of nodes that are running updated daemon pod", 0,
+		func(o meta.Object, _ time.Time) any { return integer(o, "status", "updatedNumberScheduled") }),
+	column("Available", "integer", "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)", 0,
+		func(o meta.Object, _ time.Time) any { return integer(o, "status", "numberAvailable") }),
+	column("Node Selector", "string", "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/", 0,
+		func(o meta.Object, _ time.Time) any {
+			return selectorString(field(o, "spec", "template", "spec", "nodeSelector"))
+		}),
+	apiserver.AgeColumn(),
+	column("Containers", "string", "Names of each container in the template.", 1,
+		func(o meta.Object, _ time.Time) any {
+			n, _ := containerCells(field(o, "spec", "template", "spec"))
+			return n
+		}),
+	column("Images", "string", "Images referenced by each container in the template.", 1,
+		func(o meta.Object, _ time.Time) any {
+			_, i := containerCells(field(o, "spec", "template", "spec"))
+			return i
+		}),
+	column("Selector", "string", "A label query over pods that are managed by the daemon set. Must match in order to be controlled. If empty, defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors", 1,
+		func(o meta.Object, _ time.Time) any { return formatLabelSelector(field(o, "spec", "selector")) }),
+}

@@ -1,0 +1,133 @@
+package builtin
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// nodeResource is core/v1 nodes.
+func nodeResource() apiserver.Resource {
+	return apiserver.Resource{Version: "v1", Kind: "Node", Plural: "nodes", ShortNames: []string{"no"},
+		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: nodeColumns, Strategy: nodeStrategy{},
+		SelectableFields: []string{"spec.unschedulable"},
+		FieldValues: func(o meta.Object) map[string]string {
+			if flag(field(o, "spec", "unschedulable"), false) {
+				return map[string]string{"spec.unschedulable": "true"}
+			}
+			return map[string]string{"spec.unschedulable": "false"}
+		}}
+}
+
+// nodeStrategy is what a Node does differently.
+type nodeStrategy struct{ apiserver.GenericStrategy }
+
+// Default mirrors SetDefaults_NodeStatus: allocatable defaults to capacity.
+func (nodeStrategy) Default(o meta.Object) {
+	status, _ := o["status"].(map[string]any)
+	if capacity, ok := status["capacity"].(map[string]any); ok {
+		if _, has := status["allocatable"]; !has {
+			status["allocatable"] = meta.DeepCopyValue(capacity)
+		}
+	}
+}
+
+// PrepareForCreate taints a new node not-ready (NoSchedule), as kube's
+// TaintNodesByCondition admission plugin does until a node controller
+// sees it ready.
+func (nodeStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
+	spec := obj(o, "spec")
+	taints := asList(spec["taints"])
+	for _, t := range taints {
+		if m, _ := t.(map[string]any); m["key"] == "node.kubernetes.io/not-ready" && m["effect"] == "NoSchedule" {
+			return
+		}
+	}
+	spec["taints"] = append(taints, map[string]any{"key": "node.kubernetes.io/not-ready", "effect": "NoSchedule"})
+}
+
+// Subresources are a node's proxy.
+func (nodeStrategy) Subresources() []apiserver.Subresource {
+	return []apiserver.Subresource{proxySubresource("NodeProxyOptions")}
+}
+
+var nodeColumns = []apiserver.PrinterColumn{
+	column("Status", "string", "The status of the node", 0, func(o meta.Object, _ time.Time) any {
+		var status []string
+		for _, c := range asList(field(o, "status", "conditions")) {
+			m, _ := c.(map[string]any)
+			if m["type"] == "Ready" {
+				if m["status"] == "True" {
+					status = append(status, "Ready")
+				} else {
+					status = append(status, "NotReady")
+				}
+			}
+		}
+		if len(status) == 0 {
+			status = append(status, "Unknown")
+		}
+		if flag(field(o, "spec", "unschedulable"), false) {
+			status = append(status, "SchedulingDisabled")
+		}
+		return strings.Join(status, ",")
+	}),
+	column("Roles", "string", "The roles of the node", 0, func(o meta.Object, _ time.Time) any {
+		roles := map[string]bool{}
+		for k, v := range o.Labels() {
+			switch {
+			case strings.HasPrefix(k, "node-role.kubernetes.io/"):
+				if role := strings.TrimPrefix(k, "node-role.kubernetes.io/"); role != "" {
+					roles[role] = true
+				}
+			case k == "kubernetes.io/role" && v != "":
+				roles[v] = true
+			}
+		}
+		if len(roles) == 0 {
+			return "<none>"
+		}
+		list := make([]string, 0, len(roles))
+		for r := range roles {
+			list = append(list, r)
+		}
+		sort.Strings(list)
+		return strings.Join(list, ",")
+	}),
+	apiserver.AgeColumn(),
+	column("Version", "string", "Kubelet Version reported by the node.", 0,
+		func(o meta.Object, _ time.Time) any { return str(o, "status", "nodeInfo", "kubeletVersion") }),
+	column("Internal-IP", "string", nodeAddressesDescription, 1, func(o meta.Object, _ time.Time) any { return nodeAddress(o, "InternalIP") }),
+	column("External-IP", "string", nodeAddressesDescription, 1, func(o meta.Object, _ time.Time) any { return nodeAddress(o, "ExternalIP") }),
+	column("OS-Image", "string", "OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).", 1,
+		func(o meta.Object, _ time.Time) any { return orUnknown(str(o, "status", "nodeInfo", "osImage")) }),
+	column("Kernel-Version", "string", "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", 1,
+		func(o meta.Object, _ time.Time) any { return orUnknown(str(o, "status", "nodeInfo", "kernelVersion")) }),
+	column("Container-Runtime", "string", "ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).", 1,
+		func(o meta.Object, _ time.Time) any {
+			return orUnknown(str(o, "status", "nodeInfo", "containerRuntimeVersion"))
+		}),
+}
+
+const nodeAddressesDescription = "List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP)."
+
+func nodeAddress(o meta.Object, typ string) string {
+	for _, a := range asList(field(o, "status", "addresses")) {
+		m, _ := a.(map[string]any)
+		if m["type"] == typ {
+			s, _ := m["address"].(string)
+			return s
+		}
+	}
+	return "<none>"
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "<unknown>"
+	}
+	return s
+}

@@ -1,0 +1,31 @@
+package builtin
+
+import (
+	"time"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// podTemplateResource is core/v1 podtemplates.
+func podTemplateResource() apiserver.Resource {
+	return apiserver.Resource{Version: "v1", Kind: "PodTemplate", Plural: "podtemplates", Namespaced: true,
+		PrinterColumns: podTemplateColumns, Strategy: podTemplateStrategy{}}
+}
+
+// podTemplateStrategy is what a PodTemplate does differently.
+type podTemplateStrategy struct{ apiserver.GenericStrategy }
+
+// Default gives the template kube's pod spec defaults.
+func (podTemplateStrategy) Default(o meta.Object) { defaultPodSpec(obj(obj(o, "template"), "spec")) }
+
+var podTemplateColumns = []apiserver.PrinterColumn{
+	column("Containers", "string", "Names of each container in the template.", 0,
+		func(o meta.Object, _ time.Time) any { n, _ := containerCells(field(o, "template", "spec")); return n }),
+	column("Images", "string", "Images referenced by each container in the template.", 0,
+		func(o meta.Object, _ time.Time) any { _, i := containerCells(field(o, "template", "spec")); return i }),
+	column("Pod Labels", "string", "The labels for the pod template.", 0,
+		func(o meta.Object, _ time.Time) any {
+			return selectorString(field(o, "template", "metadata", "labels"))
+		}),
+}

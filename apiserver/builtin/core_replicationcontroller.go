@@ -1,0 +1,78 @@
+package builtin
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// replicationControllerResource is core/v1 replicationcontrollers.
+func replicationControllerResource() apiserver.Resource {
+	return apiserver.Resource{Version: "v1", Kind: "ReplicationController", Plural: "replicationcontrollers", Namespaced: true,
+		ShortNames: []string{"rc"}, Categories: []string{"all"}, StatusSubresource: true,
+		PrinterColumns: replicationControllerColumns, Strategy: replicationControllerStrategy{},
+		SelectableFields: []string{"status.replicas"}, FieldValues: replicasFieldValues,
+		Scale: &apiserver.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas",
+			Selector: func(o meta.Object) string {
+				return labelSelectorString(map[string]any{"matchLabels": field(o, "spec", "selector")})
+			}}}
+}
+
+// replicasFieldValues is status.replicas as kube compares it: "0" unset.
+func replicasFieldValues(o meta.Object) map[string]string {
+	return map[string]string{"status.replicas": strconv.FormatInt(integer(o, "status", "replicas"), 10)}
+}
+
+// replicationControllerStrategy is what a ReplicationController does
+// differently.
+type replicationControllerStrategy struct{ apiserver.GenericStrategy }
+
+// Default mirrors SetDefaults_ReplicationController: the selector and the
+// labels default to the template's labels; the template gets the pod spec
+// defaults.
+func (replicationControllerStrategy) Default(o meta.Object) {
+	spec := obj(o, "spec")
+	setDefault(spec, "replicas", int64(1))
+	template, ok := spec["template"].(map[string]any)
+	if !ok {
+		return
+	}
+	if labels, ok := field(template, "metadata", "labels").(map[string]any); ok {
+		if len(mapOf(spec["selector"])) == 0 {
+			spec["selector"] = meta.DeepCopyValue(labels)
+		}
+		if len(o.Labels()) == 0 {
+			o.SetMetadataField("labels", meta.DeepCopyValue(labels))
+		}
+	}
+	defaultPodSpec(obj(template, "spec"))
+}
+
+// PrepareForCreate starts a controller with no replicas observed.
+func (replicationControllerStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
+	o["status"] = map[string]any{"replicas": int64(0)}
+}
+
+var replicationControllerColumns = []apiserver.PrinterColumn{
+	column("Desired", "integer", "Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller", 0,
+		func(o meta.Object, _ time.Time) any { return integer(o, "spec", "replicas") }),
+	column("Current", "integer", "Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller", 0,
+		func(o meta.Object, _ time.Time) any { return integer(o, "status", "replicas") }),
+	column("Ready", "integer", "The number of ready replicas for this replication controller.", 0,
+		func(o meta.Object, _ time.Time) any { return integer(o, "status", "readyReplicas") }),
+	apiserver.AgeColumn(),
+	column("Containers", "string", "Names of each container in the template.", 1,
+		func(o meta.Object, _ time.Time) any {
+			n, _ := containerCells(field(o, "spec", "template", "spec"))
+			return n
+		}),
+	column("Images", "string", "Images referenced by each container in the template.", 1,
+		func(o meta.Object, _ time.Time) any {
+			_, i := containerCells(field(o, "spec", "template", "spec"))
+			return i
+		}),
+	column("Selector", "string", "Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors", 1,
+		func(o meta.Object, _ time.Time) any { return selectorString(field(o, "spec", "selector")) }),
+}

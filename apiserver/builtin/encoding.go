@@ -1,0 +1,207 @@
+package builtin
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// What kube's JSON encoding of the built-in types does that their schemas
+// do not say: kube decodes every write into Go structs and encodes them
+// again, so a zero value in an omitempty field that is not a pointer
+// ("readOnly": false, "apiGroup": "", "args": []) is never stored, and a
+// timestamp that is a value, not a pointer, is always there (a pod
+// template's "creationTimestamp": null). encoding.json lists both, per
+// OpenAPI component, as generated from the k8s.io/api types by
+// examples/protobuf/kubeproto/encodinggen (data, not code).
+//
+//go:embed encoding.json
+var encodingJSON []byte
+
+// encodingRules are one component's encoding facts, with where to find
+// the components of its fields.
+type encodingRules struct {
+	omit, null map[string]bool
+	// children maps a field to the component of its value, of its items
+	// (lists) or of its values (maps, listed in mapped).
+	children map[string]*encodingRules
+	mapped   map[string]bool
+}
+
+var encodings = sync.OnceValue(func() map[string]*encodingRules {
+	var facts map[string]struct{ Omit, Null []string }
+	if err := json.Unmarshal(encodingJSON, &facts); err != nil {
+		panic(fmt.Sprintf("builtin: embedded encoding.json: %v", err))
+	}
+	comps := OpenAPIComponents()
+	rules := map[string]*encodingRules{}
+	var get func(name string) *encodingRules
+	get = func(name string) *encodingRules {
+		if r, ok := rules[name]; ok {
+			return r
+		}
+		r := &encodingRules{omit: map[string]bool{}, null: map[string]bool{}, children: map[string]*encodingRules{},
+			mapped: map[string]bool{}}
+		rules[name] = r
+		f := facts[name]
+		for _, k := range f.Omit {
+			r.omit[k] = true
+		}
+		for _, k := range f.Null {
+			r.null[k] = true
+		}
+		s, _ := comps[name].(map[string]any)
+		props, _ := s["properties"].(map[string]any)
+		for k, p := range props {
+			if ref := valueRef(p); ref != "" {
+				r.children[k] = get(ref)
+				pm, _ := p.(map[string]any)
+				_, r.mapped[k] = pm["additionalProperties"]
+			}
+		}
+		return r
+	}
+	for name := range facts {
+		get(name)
+	}
+	return rules
+})
+
+// valueRef is the component a property's value, items or map values are:
+// "" for scalars.
+func valueRef(p any) string {
+	m, _ := p.(map[string]any)
+	if ref, ok := m["$ref"].(string); ok {
+		return strings.TrimPrefix(ref, "#/components/schemas/")
+	}
+	if all, ok := m["allOf"].([]any); ok && len(all) == 1 {
+		return valueRef(all[0])
+	}
+	if items, ok := m["items"]; ok {
+		return valueRef(items)
+	}
+	if ap, ok := m["additionalProperties"]; ok {
+		return valueRef(ap)
+	}
+	return ""
+}
+
+// dropZeros removes, throughout obj, the zero values kube's encoding
+// would not store.
+func (r *encodingRules) dropZeros(obj map[string]any) {
+	for k, v := range obj {
+		if r.omit[k] && isZero(v) {
+			delete(obj, k)
+			continue
+		}
+		r.descend(k, v, (*encodingRules).dropZeros)
+	}
+}
+
+// addNulls sets, throughout obj, the fields kube's encoding always writes
+// to null where they are unset.
+func (r *encodingRules) addNulls(obj map[string]any) {
+	for k, v := range obj {
+		r.descend(k, v, (*encodingRules).addNulls)
+	}
+	for k := range r.null {
+		if _, ok := obj[k]; !ok {
+			obj[k] = nil
+		}
+	}
+}
+
+// descend applies f to the objects a field holds: its value, its items or
+// its map's values.
+func (r *encodingRules) descend(k string, v any, f func(*encodingRules, map[string]any)) {
+	child := r.children[k]
+	if child == nil {
+		return
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if !r.mapped[k] {
+			f(child, x)
+			return
+		}
+		for _, e := range x {
+			if m, ok := e.(map[string]any); ok {
+				f(child, m)
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if m, ok := e.(map[string]any); ok {
+				f(child, m)
+			}
+		}
+	}
+}
+
+func isZero(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == ""
+	case bool:
+		return !x
+	case int64:
+		return x == 0
+	case float64:
+		return x == 0
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	}
+	return false
+}
+
+// kubeEncoded wraps a kind's strategy so that what it stores is what
+// kube's encoding would store: zero values dropped with the defaults
+// (before field tracking, as kube tracks the decoded object), nulls added
+// with the preparation (kube's field tracking never records a null).
+type kubeEncoded struct {
+	apiserver.Strategy
+	rules *encodingRules
+}
+
+// Default runs the kind's defaults, then drops the zero values.
+func (s kubeEncoded) Default(o meta.Object) {
+	s.Strategy.Default(o)
+	s.rules.dropZeros(o)
+}
+
+// PrepareForCreate runs the kind's preparation, then adds the nulls.
+func (s kubeEncoded) PrepareForCreate(w *apiserver.Write, o meta.Object) {
+	s.Strategy.PrepareForCreate(w, o)
+	s.rules.addNulls(o)
+}
+
+// PrepareForUpdate runs the kind's preparation, then adds the nulls (which
+// the stored version has already: no field changes owner).
+func (s kubeEncoded) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
+	o = s.Strategy.PrepareForUpdate(w, o, old)
+	s.rules.addNulls(o)
+	return o
+}
+
+// withKubeEncoding gives a registration kube's encoding rules for its
+// kind, when there are any.
+func withKubeEncoding(r *apiserver.Resource) {
+	rules, ok := encodings()[r.OpenAPIComponent]
+	if !ok {
+		return
+	}
+	inner := r.Strategy
+	if inner == nil {
+		inner = apiserver.GenericStrategy{}
+	}
+	r.Strategy = kubeEncoded{Strategy: inner, rules: rules}
+}

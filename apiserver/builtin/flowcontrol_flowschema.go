@@ -1,0 +1,51 @@
+package builtin
+
+import (
+	"time"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// flowSchemaResource is flowcontrol.apiserver.k8s.io/v1 flowschemas.
+func flowSchemaResource() apiserver.Resource {
+	return apiserver.Resource{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "FlowSchema", Plural: "flowschemas",
+		StatusSubresource: true, PrinterColumns: flowSchemaColumns, Strategy: flowSchemaStrategy{}}
+}
+
+// flowSchemaStrategy is what a FlowSchema does differently.
+type flowSchemaStrategy struct{ apiserver.GenericStrategy }
+
+// Default mirrors SetDefaults_FlowSchemaSpec: precedence 1000.
+func (flowSchemaStrategy) Default(o meta.Object) {
+	spec := obj(o, "spec")
+	if n, _ := meta.AsInt64(spec["matchingPrecedence"]); n == 0 {
+		spec["matchingPrecedence"] = int64(1000)
+	}
+}
+
+// PrepareForCreate starts a flow schema with an empty status.
+func (flowSchemaStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
+	o["status"] = map[string]any{}
+}
+
+var flowSchemaColumns = []apiserver.PrinterColumn{
+	column("PriorityLevel", "string", "`name` is the name of the priority level configuration being referenced Required.", 0,
+		func(o meta.Object, now time.Time) any { return str(o, "spec", "priorityLevelConfiguration", "name") }),
+	column("MatchingPrecedence", "string", "`matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen FlowSchema is among those with the numerically lowest (which we take to be logically highest) MatchingPrecedence.  Each MatchingPrecedence value must be ranged in [1,10000]. Note that if the precedence is not specified, it will be set to 1000 as default.", 0,
+		func(o meta.Object, now time.Time) any { return integer(o, "spec", "matchingPrecedence") }),
+	column("DistinguisherMethod", "string", "`distinguisherMethod` defines how to compute the flow distinguisher for requests that match this schema. `nil` specifies that the distinguisher is disabled and thus will always be the empty string.", 0,
+		func(o meta.Object, now time.Time) any {
+			return stringOr(field(o, "spec", "distinguisherMethod", "type"), "<none>")
+		}),
+	apiserver.AgeColumn(),
+	column("MissingPL", "string", "references a broken or non-existent PriorityLevelConfiguration", 0,
+		func(o meta.Object, now time.Time) any {
+			for _, c := range asList(field(o, "status", "conditions")) {
+				if m, _ := c.(map[string]any); m["type"] == "Dangling" {
+					return stringOr(m["status"], "")
+				}
+			}
+			return "?"
+		}),
+}

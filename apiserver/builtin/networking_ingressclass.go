@@ -1,0 +1,43 @@
+package builtin
+
+import (
+	"time"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// ingressClassResource is networking.k8s.io/v1 ingressclasses.
+func ingressClassResource() apiserver.Resource {
+	return apiserver.Resource{Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass", Plural: "ingressclasses",
+		PrinterColumns: ingressClassColumns, Strategy: ingressClassStrategy{}}
+}
+
+// ingressClassStrategy is what an IngressClass does differently.
+type ingressClassStrategy struct{ apiserver.GenericStrategy }
+
+// Default mirrors SetDefaults_IngressClass: parameters are cluster-scoped
+// unless told.
+func (ingressClassStrategy) Default(o meta.Object) {
+	if p, ok := field(o, "spec", "parameters").(map[string]any); ok {
+		setDefault(p, "scope", "Cluster")
+	}
+}
+
+var ingressClassColumns = []apiserver.PrinterColumn{
+	column("Controller", "string", "Controller that is responsible for handling this class", 0,
+		func(o meta.Object, now time.Time) any { return str(o, "spec", "controller") }),
+	column("Parameters", "string", "A reference to a resource with additional parameters", 0,
+		func(o meta.Object, now time.Time) any {
+			p, ok := field(o, "spec", "parameters").(map[string]any)
+			if !ok {
+				return "<none>"
+			}
+			s := stringOr(p["kind"], "")
+			if g, ok := p["apiGroup"].(string); ok {
+				s += "." + g
+			}
+			return s + "/" + stringOr(p["name"], "")
+		}),
+	apiserver.AgeColumn(),
+}

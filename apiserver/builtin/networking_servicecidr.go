@@ -1,0 +1,35 @@
+package builtin
+
+import (
+	"strings"
+	"time"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// serviceCIDRResource is networking.k8s.io/v1 servicecidrs.
+func serviceCIDRResource() apiserver.Resource {
+	return apiserver.Resource{Group: "networking.k8s.io", Version: "v1", Kind: "ServiceCIDR", Plural: "servicecidrs",
+		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: serviceCIDRColumns, Strategy: serviceCIDRStrategy{}}
+}
+
+// serviceCIDRStrategy is what a ServiceCIDR does differently.
+type serviceCIDRStrategy struct{ apiserver.GenericStrategy }
+
+// PrepareForCreate starts a service CIDR with an empty status.
+func (serviceCIDRStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
+	o["status"] = map[string]any{}
+}
+
+var serviceCIDRColumns = []apiserver.PrinterColumn{
+	column("CIDRs", "string", "CIDRs defines the IP blocks in CIDR notation (e.g. \"192.168.0.0/24\" or \"2001:db8::/64\") from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family. This field is immutable.", 0,
+		func(o meta.Object, now time.Time) any {
+			var cidrs []string
+			for _, c := range asList(field(o, "spec", "cidrs")) {
+				cidrs = append(cidrs, stringOr(c, ""))
+			}
+			return strings.Join(cidrs, ",")
+		}),
+	apiserver.AgeColumn(),
+}
