@@ -21,14 +21,18 @@ type fieldManagerSlot struct {
 // fieldManager returns the type's field manager: its parsed schema (a
 // built-in kind's component, a CRD version's openAPIV3Schema, none for
 // schemaless types: SMD's deduced type), its other served versions, and
-// the fields each endpoint resets (status on the main resource, spec
-// through /status). The schema was parsed when the type was registered;
-// the manager converts it once, on the type's first write.
+// the fields each endpoint resets (Resource.ResetFields; by default status
+// on the main resource, spec through /status). The schema was parsed when
+// the type was registered; the manager converts it once, on the type's
+// first write.
 func (s *Server) fieldManager(r *Resource) (*fieldmanager.Manager, error) {
 	slot := r.fieldManager
 	slot.once.Do(func() {
 		cfg := fieldmanager.Config{GVK: r.GroupVersionKind(), Schema: r.Schema, Versions: r.otherVersions}
-		if r.StatusSubresource {
+		switch {
+		case r.ResetFields != nil:
+			cfg.ResetFields = r.ResetFields
+		case r.StatusSubresource:
 			cfg.ResetFields = map[string][]string{"": {"status"}, "status": {"spec"}}
 		}
 		slot.m, slot.err = fieldmanager.NewWithConfig(cfg)

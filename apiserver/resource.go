@@ -100,6 +100,12 @@ type Resource struct {
 	// is its reporting controller when it names no component). Nil: each
 	// selectable field is read at its path.
 	FieldValues func(obj meta.Object) map[string]string
+	// ResetFields lists, by subresource ("" for the main resource), the
+	// fields a write through that endpoint does not own because the kind's
+	// strategy resets them (kube's GetResetFields), as dot-separated paths.
+	// Nil: status on the main resource and spec through /status, for a
+	// kind with a status subresource.
+	ResetFields map[string][]string
 	// Deprecated is the warning kube-apiserver sends with every request to
 	// a deprecated API ("v1 Endpoints is deprecated in v1.33+; use
 	// discovery.k8s.io/v1 EndpointSlice"); empty for current APIs.

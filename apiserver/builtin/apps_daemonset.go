@@ -36,14 +36,16 @@ func (daemonSetStrategy) Default(o meta.Object) {
 	}
 	setDefault(spec, "revisionHistoryLimit", int64(10))
 	defaultPodSpec(obj(obj(spec, "template"), "spec"))
-}
-
-// PrepareForCreate starts the template generation at 1 and the status at
-// zero.
-func (daemonSetStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
+	// The template generation starts at 1 (an update has its own by now);
+	// kube's conversion writes it before fields are tracked, so the writer
+	// owns the annotation.
 	if n, _ := strconv.ParseInt(o.Annotations()[templateGenerationAnnotation], 10, 64); n < 1 {
 		setAnnotation(o, templateGenerationAnnotation, "1")
 	}
+}
+
+// PrepareForCreate starts the status at zero.
+func (daemonSetStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 	o["status"] = map[string]any{"currentNumberScheduled": int64(0), "desiredNumberScheduled": int64(0),
 		"numberMisscheduled": int64(0), "numberReady": int64(0)}
 }

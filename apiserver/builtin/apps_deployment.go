@@ -13,7 +13,8 @@ func deploymentResource() apiserver.Resource {
 	return apiserver.Resource{Group: "apps", Version: "v1", Kind: "Deployment", Plural: "deployments", Namespaced: true,
 		ShortNames: []string{"deploy"}, Categories: []string{"all"}, StatusSubresource: true,
 		AnnotationsBumpGeneration: true, PrinterColumns: deploymentColumns, Strategy: deploymentStrategy{},
-		Scale: workloadScale}
+		Scale:       workloadScale,
+		ResetFields: map[string][]string{"": {"status"}, "status": {"metadata.labels", "spec"}}}
 }
 
 // deploymentStrategy is what a Deployment does differently.

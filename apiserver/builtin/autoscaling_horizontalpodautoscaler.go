@@ -74,7 +74,7 @@ var hpaColumns = []apiserver.PrinterColumn{
 		func(o meta.Object, _ time.Time) any {
 			return str(o, "spec", "scaleTargetRef", "kind") + "/" + str(o, "spec", "scaleTargetRef", "name")
 		}),
-	column("Targets", "string", "metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond. If not set, the default metric will be set to 80% average CPU utilization.", 0,
+	column("Targets", "string", "metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond.", 0,
 		func(o meta.Object, _ time.Time) any {
 			return hpaMetrics(asList(field(o, "spec", "metrics")), asList(field(o, "status", "currentMetrics")))
 		}),

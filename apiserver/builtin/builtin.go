@@ -1,6 +1,5 @@
 // Package builtin registers the built-in resource types of kube-apiserver
-// 1.33 for an apiserver.Server: every resource it serves by default (but
-// CustomResourceDefinitions, which the server always serves itself), with
+// 1.33 for an apiserver.Server: every resource it serves by default, with
 // kube's names, scopes, short names, categories, verbs and subresources,
 // the schema kube publishes for each, its defaults, printer columns and
 // field selectors. Each kind lives in a file of its own, named after its
@@ -13,10 +12,10 @@ package builtin
 
 import "github.com/kapi-dev/kapi/apiserver"
 
-// Resources returns the registrations of the built-in resources of
-// kube-apiserver 1.33 but CustomResourceDefinitions (59 resources, 60
-// registrations: autoscaling's in both versions), in kube's discovery
-// order, each with the schema kube publishes for it (pass
+// Resources returns the registrations of the 60 built-in resources of
+// kube-apiserver 1.33 (61 registrations: autoscaling's in both versions),
+// in kube's discovery order (CustomResourceDefinitions: the server's own
+// strategy with kube's schema and defaults), each with the schema kube publishes for it (pass
 // OpenAPIComponents() as Config.OpenAPIComponents for the OpenAPI
 // documents). Both versions of autoscaling and both Event APIs are views
 // of one stored object each, as in kube. The review kinds answer as
@@ -83,6 +82,7 @@ func Resources() []apiserver.Resource {
 		validatingAdmissionPolicyResource(),
 		validatingAdmissionPolicyBindingResource(),
 		validatingWebhookConfigurationResource(),
+		customResourceDefinitionResource(),
 		priorityClassResource(),
 		leaseResource(),
 		runtimeClassResource(),

@@ -15,7 +15,9 @@ func podResource() apiserver.Resource {
 		Categories: []string{"all"}, StatusSubresource: true, ReturnDeletedObject: true, PrinterColumns: podColumns,
 		SelectableFields: []string{"spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
 			"spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP", "status.podIPs", "status.nominatedNodeName"},
-		IndexedFields: []string{"spec.nodeName"}, FieldValues: podFieldValues, Strategy: podStrategy{}}
+		IndexedFields: []string{"spec.nodeName"}, FieldValues: podFieldValues, Strategy: podStrategy{},
+		ResetFields: map[string][]string{"": {"status"},
+			"status": {"metadata.deletionTimestamp", "metadata.ownerReferences", "spec"}}}
 }
 
 // podFieldValues are kube's field labels of a Pod: hostNetwork "false"

@@ -48,6 +48,9 @@ func (replicationControllerStrategy) Default(o meta.Object) {
 		}
 	}
 	defaultPodSpec(obj(template, "spec"))
+	// kube's field tracking sees a controller's template with its null
+	// creationTimestamp (the writer owns it), unlike other templates'.
+	setDefault(obj(template, "metadata"), "creationTimestamp", nil)
 }
 
 // PrepareForCreate starts a controller with no replicas observed.

@@ -24,7 +24,7 @@ type serviceStrategy struct{ apiserver.GenericStrategy }
 // Default mirrors SetDefaults_Service: type ClusterIP, no session
 // affinity (three hours of it for ClientIP), TCP ports aimed at themselves,
 // cluster-wide traffic policies, load balancers with node ports; and the
-// single IPv4 family kube's allocator gives a service it allocates for.
+// status kube gives every service.
 func (serviceStrategy) Default(o meta.Object) {
 	spec := obj(o, "spec")
 	setDefault(spec, "type", "ClusterIP")
@@ -55,18 +55,18 @@ func (serviceStrategy) Default(o meta.Object) {
 	if typ == "LoadBalancer" {
 		setDefault(spec, "allocateLoadBalancerNodePorts", true)
 	}
-	if typ != "ExternalName" {
-		setDefault(spec, "ipFamilyPolicy", "SingleStack")
-		setDefault(spec, "ipFamilies", []any{"IPv4"})
-	}
 	setDefault(o, "status", map[string]any{"loadBalancer": map[string]any{}})
 }
 
-// PrepareForCreate lists a set clusterIP among clusterIPs, as kube's
-// service storage does before it allocates (allocation itself is not
-// here).
+// PrepareForCreate lists a set clusterIP among clusterIPs and gives a
+// service the single IPv4 family, as kube's service storage does when it
+// allocates (allocation itself is not here; nobody owns these fields).
 func (serviceStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 	spec := obj(o, "spec")
+	if spec["type"] != "ExternalName" {
+		setDefault(spec, "ipFamilyPolicy", "SingleStack")
+		setDefault(spec, "ipFamilies", []any{"IPv4"})
+	}
 	if ip, _ := spec["clusterIP"].(string); ip != "" && len(asList(spec["clusterIPs"])) == 0 {
 		spec["clusterIPs"] = []any{ip}
 	}

@@ -217,3 +217,15 @@ func addFinalizer(o meta.Object, f string) {
 	list := asList(o.Metadata()["finalizers"])
 	o.SetMetadataField("finalizers", append(list, f))
 }
+
+// keepStatusOnlyMetadata gives o old's metadata but its managedFields, for
+// the status strategies that let a status write change no metadata.
+func keepStatusOnlyMetadata(o, old meta.Object) {
+	md := meta.DeepCopyValue(old["metadata"]).(map[string]any)
+	if mf, ok := o.Metadata()["managedFields"]; ok {
+		md["managedFields"] = mf
+	} else {
+		delete(md, "managedFields")
+	}
+	o["metadata"] = md
+}

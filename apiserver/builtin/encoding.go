@@ -165,31 +165,30 @@ func isZero(v any) bool {
 
 // kubeEncoded wraps a kind's strategy so that what it stores is what
 // kube's encoding would store: zero values dropped with the defaults
-// (before field tracking, as kube tracks the decoded object), nulls added
-// with the preparation (kube's field tracking never records a null).
+// (before field tracking, as kube tracks the decoded object), and the
+// always-encoded nulls added where no field changes owner for them (kube's
+// field tracking never records a null): after tracking on a create, with
+// the defaults on an update (a write carrying the resourceVersion of a
+// stored version that has the nulls already, so they are unchanged).
 type kubeEncoded struct {
 	apiserver.Strategy
 	rules *encodingRules
 }
 
-// Default runs the kind's defaults, then drops the zero values.
+// Default runs the kind's defaults, then drops the zero values, and on an
+// update adds the nulls (the schema's defaulting has just removed them).
 func (s kubeEncoded) Default(o meta.Object) {
 	s.Strategy.Default(o)
 	s.rules.dropZeros(o)
+	if o.ResourceVersion() != "" {
+		s.rules.addNulls(o)
+	}
 }
 
 // PrepareForCreate runs the kind's preparation, then adds the nulls.
 func (s kubeEncoded) PrepareForCreate(w *apiserver.Write, o meta.Object) {
 	s.Strategy.PrepareForCreate(w, o)
 	s.rules.addNulls(o)
-}
-
-// PrepareForUpdate runs the kind's preparation, then adds the nulls (which
-// the stored version has already: no field changes owner).
-func (s kubeEncoded) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
-	o = s.Strategy.PrepareForUpdate(w, o, old)
-	s.rules.addNulls(o)
-	return o
 }
 
 // withKubeEncoding gives a registration kube's encoding rules for its

@@ -10,7 +10,8 @@ import (
 // flowSchemaResource is flowcontrol.apiserver.k8s.io/v1 flowschemas.
 func flowSchemaResource() apiserver.Resource {
 	return apiserver.Resource{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "FlowSchema", Plural: "flowschemas",
-		StatusSubresource: true, PrinterColumns: flowSchemaColumns, Strategy: flowSchemaStrategy{}}
+		StatusSubresource: true, PrinterColumns: flowSchemaColumns, Strategy: flowSchemaStrategy{},
+		ResetFields: map[string][]string{"": {"status"}, "status": {"metadata", "spec"}}}
 }
 
 // flowSchemaStrategy is what a FlowSchema does differently.
@@ -48,4 +49,14 @@ var flowSchemaColumns = []apiserver.PrinterColumn{
 			}
 			return "?"
 		}),
+}
+
+// PrepareForUpdate: a write to /status keeps the stored metadata, as
+// kube's status strategy does, and the stored spec.
+func (flowSchemaStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
+	o = apiserver.PrepareStatusUpdate(w, o, old)
+	if w.Subresource == "status" {
+		keepStatusOnlyMetadata(o, old)
+	}
+	return o
 }

@@ -12,7 +12,8 @@ import (
 func priorityLevelConfigurationResource() apiserver.Resource {
 	return apiserver.Resource{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "PriorityLevelConfiguration",
 		Plural: "prioritylevelconfigurations", StatusSubresource: true, PrinterColumns: priorityLevelColumns,
-		Strategy: priorityLevelStrategy{}}
+		Strategy:    priorityLevelStrategy{},
+		ResetFields: map[string][]string{"": {"status"}, "status": {"metadata", "spec"}}}
 }
 
 // priorityLevelStrategy is what a PriorityLevelConfiguration does
@@ -76,4 +77,14 @@ var priorityLevelColumns = []apiserver.PrinterColumn{
 			return limitedField(o, "limitResponse", "queuing", "queueLengthLimit")
 		}),
 	apiserver.AgeColumn(),
+}
+
+// PrepareForUpdate: a write to /status keeps the stored metadata, as
+// kube's status strategy does, and the stored spec.
+func (priorityLevelStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
+	o = apiserver.PrepareStatusUpdate(w, o, old)
+	if w.Subresource == "status" {
+		keepStatusOnlyMetadata(o, old)
+	}
+	return o
 }

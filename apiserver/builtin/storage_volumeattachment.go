@@ -10,7 +10,8 @@ import (
 // volumeAttachmentResource is storage.k8s.io/v1 volumeattachments.
 func volumeAttachmentResource() apiserver.Resource {
 	return apiserver.Resource{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttachment", Plural: "volumeattachments",
-		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: volumeAttachmentColumns, Strategy: volumeAttachmentStrategy{}}
+		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: volumeAttachmentColumns, Strategy: volumeAttachmentStrategy{},
+		ResetFields: map[string][]string{"": {"status"}, "status": {"metadata", "spec"}}}
 }
 
 // volumeAttachmentStrategy is what a VolumeAttachment does differently.
@@ -35,4 +36,14 @@ var volumeAttachmentColumns = []apiserver.PrinterColumn{
 	column("Attached", "boolean", "attached indicates the volume is successfully attached. This field must only be set by the entity completing the attach operation, i.e. the external-attacher.", 0,
 		func(o meta.Object, now time.Time) any { return flag(field(o, "status", "attached"), false) }),
 	apiserver.AgeColumn(),
+}
+
+// PrepareForUpdate: a write to /status keeps the stored metadata, as
+// kube's status strategy does, and the stored spec.
+func (volumeAttachmentStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
+	o = apiserver.PrepareStatusUpdate(w, o, old)
+	if w.Subresource == "status" {
+		keepStatusOnlyMetadata(o, old)
+	}
+	return o
 }

@@ -97,6 +97,7 @@ var kinds = [][3]string{
 	{"discovery.k8s.io", "v1", "EndpointSlice"},
 	{"flowcontrol.apiserver.k8s.io", "v1", "FlowSchema"},
 	{"flowcontrol.apiserver.k8s.io", "v1", "PriorityLevelConfiguration"},
+	{"apiextensions.k8s.io", "v1", "CustomResourceDefinition"},
 	// What subresources answer with.
 	{"autoscaling", "v1", "Scale"},
 	{"policy", "v1", "Eviction"},
