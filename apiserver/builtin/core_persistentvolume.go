@@ -10,7 +10,7 @@ import (
 
 // persistentVolumeResource is core/v1 persistentvolumes.
 func persistentVolumeResource() apiserver.Resource {
-	return apiserver.Resource{Version: "v1", Kind: "PersistentVolume", Plural: "persistentvolumes", ShortNames: []string{"pv"},
+	return apiserver.Resource{ReturnDeletedObject: true, Version: "v1", Kind: "PersistentVolume", Plural: "persistentvolumes", ShortNames: []string{"pv"},
 		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: persistentVolumeColumns, Strategy: persistentVolumeStrategy{}}
 }
 

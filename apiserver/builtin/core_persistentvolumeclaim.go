@@ -9,7 +9,7 @@ import (
 
 // persistentVolumeClaimResource is core/v1 persistentvolumeclaims.
 func persistentVolumeClaimResource() apiserver.Resource {
-	return apiserver.Resource{Version: "v1", Kind: "PersistentVolumeClaim", Plural: "persistentvolumeclaims", Namespaced: true,
+	return apiserver.Resource{ReturnDeletedObject: true, Version: "v1", Kind: "PersistentVolumeClaim", Plural: "persistentvolumeclaims", Namespaced: true,
 		ShortNames: []string{"pvc"}, StatusSubresource: true, WithoutGeneration: true,
 		PrinterColumns: persistentVolumeClaimColumns, Strategy: persistentVolumeClaimStrategy{}}
 }

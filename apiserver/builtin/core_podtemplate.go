@@ -9,7 +9,7 @@ import (
 
 // podTemplateResource is core/v1 podtemplates.
 func podTemplateResource() apiserver.Resource {
-	return apiserver.Resource{Version: "v1", Kind: "PodTemplate", Plural: "podtemplates", Namespaced: true,
+	return apiserver.Resource{ReturnDeletedObject: true, Version: "v1", Kind: "PodTemplate", Plural: "podtemplates", Namespaced: true,
 		PrinterColumns: podTemplateColumns, Strategy: podTemplateStrategy{}}
 }
 

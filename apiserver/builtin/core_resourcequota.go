@@ -12,7 +12,7 @@ import (
 
 // resourceQuotaResource is core/v1 resourcequotas.
 func resourceQuotaResource() apiserver.Resource {
-	return apiserver.Resource{Version: "v1", Kind: "ResourceQuota", Plural: "resourcequotas", Namespaced: true,
+	return apiserver.Resource{ReturnDeletedObject: true, Version: "v1", Kind: "ResourceQuota", Plural: "resourcequotas", Namespaced: true,
 		ShortNames: []string{"quota"}, StatusSubresource: true, WithoutGeneration: true,
 		PrinterColumns: resourceQuotaColumns, Strategy: resourceQuotaStrategy{}}
 }

@@ -9,7 +9,7 @@ import (
 
 // serviceAccountResource is core/v1 serviceaccounts.
 func serviceAccountResource() apiserver.Resource {
-	return apiserver.Resource{Version: "v1", Kind: "ServiceAccount", Plural: "serviceaccounts", Namespaced: true,
+	return apiserver.Resource{ReturnDeletedObject: true, Version: "v1", Kind: "ServiceAccount", Plural: "serviceaccounts", Namespaced: true,
 		ShortNames: []string{"sa"}, PrinterColumns: serviceAccountColumns, WithoutGeneration: true, Strategy: serviceAccountStrategy{}}
 }
 

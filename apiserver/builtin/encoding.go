@@ -52,6 +52,9 @@ var encodings = sync.OnceValue(func() map[string]*encodingRules {
 		for _, k := range f.Omit {
 			r.omit[k] = true
 		}
+		// An empty managedFields list in a request means "clear them": the
+		// field manager must see it (kube's does, before encoding).
+		delete(r.omit, "managedFields")
 		for _, k := range f.Null {
 			r.null[k] = true
 		}

@@ -10,7 +10,7 @@ import (
 
 // csiDriverResource is storage.k8s.io/v1 csidrivers.
 func csiDriverResource() apiserver.Resource {
-	return apiserver.Resource{Group: "storage.k8s.io", Version: "v1", Kind: "CSIDriver", Plural: "csidrivers",
+	return apiserver.Resource{ReturnDeletedObject: true, Group: "storage.k8s.io", Version: "v1", Kind: "CSIDriver", Plural: "csidrivers",
 		WithoutGeneration: true, PrinterColumns: csiDriverColumns, Strategy: csiDriverStrategy{}}
 }
 

@@ -9,7 +9,7 @@ import (
 
 // volumeAttachmentResource is storage.k8s.io/v1 volumeattachments.
 func volumeAttachmentResource() apiserver.Resource {
-	return apiserver.Resource{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttachment", Plural: "volumeattachments",
+	return apiserver.Resource{ReturnDeletedObject: true, Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttachment", Plural: "volumeattachments",
 		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: volumeAttachmentColumns, Strategy: volumeAttachmentStrategy{},
 		ResetFields: map[string][]string{"": {"status"}, "status": {"metadata", "spec"}}}
 }

@@ -127,7 +127,7 @@ func (b *builder) resource(r Resource) ([]pathItem, error) {
 		return append(out, response{"401", "Unauthorized", ""})
 	}
 	listDesc := "list or watch objects of kind " + r.Kind
-	if crd {
+	if crd || !r.supports("watch") {
 		listDesc = "list objects of kind " + r.Kind
 	}
 	patchCodes := []string{"200", "201"}
@@ -145,7 +145,7 @@ func (b *builder) resource(r Resource) ([]pathItem, error) {
 		coll.ops = append(coll.ops, o)
 	}
 	if r.supports("create") {
-		o := op("post", "create"+word+scope+r.Kind, "create "+article(r.Kind)+" "+r.Kind, "post")
+		o := op("post", "create"+word+scope+r.Kind, strings.Join(strings.Fields("create "+article(r.Kind)+" "+r.Kind), " "), "post")
 		o.params, o.body, o.bodySchema = params(writeParams...), bodyObject, kindName
 		o.responses = objResp("200", "201", "202")
 		coll.ops = append(coll.ops, o)
@@ -186,7 +186,7 @@ func (b *builder) resource(r Resource) ([]pathItem, error) {
 			ops = append(ops, o)
 		}
 		if suffix == "" && r.supports("delete") {
-			o := op("delete", "delete"+word+scope+r.Kind, "delete "+article(r.Kind)+" "+r.Kind, "delete")
+			o := op("delete", "delete"+word+scope+r.Kind, strings.Join(strings.Fields("delete "+article(r.Kind)+" "+r.Kind), " "), "delete")
 			o.params, o.body, o.bodySchema = params(deleteParams...), bodyDelete, "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"
 			o.responses = statusResp("200", "202")
 			if r.ReturnDeletedObject {
@@ -248,13 +248,24 @@ func (b *builder) resource(r Resource) ([]pathItem, error) {
 		}
 	}
 	for i := range items {
+		// A path with a single operation declares all its parameters on
+		// the path, as kube's generator does (reviews, component statuses).
+		if it := &items[i]; len(it.ops) == 1 {
+			it.params = append(it.params, it.ops[0].params...)
+			it.ops[0].params = nil
+		}
 		sortParams(items[i].params)
 	}
 	return items, nil
 }
 
-// article is "an" before a vowel, as in kube's "create an Event".
+// article is the article kube's descriptions put before a kind: none for
+// one that reads as a plural ("create Endpoints", but "a StorageClass"),
+// "an" before a vowel.
 func article(word string) string {
+	if strings.HasSuffix(word, "s") && !strings.HasSuffix(word, "ss") {
+		return ""
+	}
 	if word != "" && strings.ContainsRune("AEIOUaeiou", rune(word[0])) {
 		return "an"
 	}
