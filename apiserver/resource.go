@@ -110,6 +110,11 @@ type Resource struct {
 	// a deprecated API ("v1 Endpoints is deprecated in v1.33+; use
 	// discovery.k8s.io/v1 EndpointSlice"); empty for current APIs.
 	Deprecated string
+	// StoredVersion is the version kube-apiserver stores the kind at when
+	// it is not the one served (CRDs: v1beta1); discovery's
+	// storageVersionHash, an opaque fingerprint clients compare, is computed
+	// from it as kube computes it. Empty: the served version.
+	StoredVersion string
 	// Ephemeral types are answered rather than stored (the review kinds,
 	// bindings, component statuses): discovery gives them no
 	// storageVersionHash, as kube gives none.
@@ -309,8 +314,11 @@ func (r Resource) withDefaults() (Resource, error) {
 // value for the same kind.
 func (r *Resource) storageVersionHash() string {
 	gvk := r.GroupVersionKind()
-	if r.Storage != nil {
+	switch {
+	case r.Storage != nil:
 		gvk = r.Storage.Kind
+	case r.StoredVersion != "":
+		gvk.Version = r.StoredVersion
 	}
 	sum := sha256.Sum256([]byte(gvk.Group + "/" + gvk.Version + "/" + gvk.Kind))
 	return base64.StdEncoding.EncodeToString(sum[:8])

@@ -10,7 +10,7 @@ import (
 // strategy (apiserver.CRDStrategy: establishing, serving, cleanup) with
 // kube's defaults applied as a typed kind's are, before fields are tracked.
 func customResourceDefinitionResource() apiserver.Resource {
-	return apiserver.Resource{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition",
+	return apiserver.Resource{StoredVersion: "v1beta1", Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition",
 		Plural: "customresourcedefinitions", ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"},
 		StatusSubresource: true, ReturnDeletedObject: true, Strategy: crdStrategy{}}
 }

@@ -11,7 +11,7 @@ import (
 // ipAddressResource is networking.k8s.io/v1 ipaddresses. Its table sends
 // an age cell without a column, as kube's printer does.
 func ipAddressResource() apiserver.Resource {
-	return apiserver.Resource{Group: "networking.k8s.io", Version: "v1", Kind: "IPAddress", Plural: "ipaddresses",
+	return apiserver.Resource{StoredVersion: "v1beta1", Group: "networking.k8s.io", Version: "v1", Kind: "IPAddress", Plural: "ipaddresses",
 		ShortNames: []string{"ip"}, WithoutGeneration: true, PrinterColumns: append(ipAddressColumns, ageColumn(""))}
 }
 
