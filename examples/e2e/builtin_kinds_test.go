@@ -149,15 +149,25 @@ func normaliseAll(list []any) []any {
 	return out
 }
 
-// TestEveryBuiltInKindIsStoredAsKubeStoresIt applies a realistic manifest
-// of every kind with kubectl and compares what kapi stored with what the
-// reference server stored for the same manifest: kube's defaults, field
-// for field, with kubectl's managedFields.
-func TestEveryBuiltInKindIsStoredAsKubeStoresIt(t *testing.T) {
+// TestEveryBuiltInKindAsKube applies a realistic manifest of every kind
+// with kubectl, once, and compares with what the reference server did for
+// the same manifests: the stored objects (kube's defaults, field for
+// field, and kubectl's managedFields where kube shows them), the Table of
+// each object, and `kubectl get` and `get -o wide`.
+func TestEveryBuiltInKindAsKube(t *testing.T) {
 	c, k, paths := applyBuiltinManifests(t)
+	t.Run("stored", func(t *testing.T) { checkStored(t, c, k, paths) })
+	t.Run("table", func(t *testing.T) { checkTables(t, c, paths) })
+	t.Run("kubectl-get", func(t *testing.T) { checkKubectlGet(t, k, paths) })
+}
+
+// checkStored compares the stored object of every manifest with the
+// reference's, and the objects kube serves through two versions.
+func checkStored(t *testing.T, c *cluster, k *kubectlRunner, paths []string) {
 	for _, p := range paths {
 		base := manifestBase(p)
 		t.Run(base, func(t *testing.T) {
+			t.Parallel()
 			want := readJSONFile(t, filepath.Join(builtinDir, "stored", base+".json")).([]any)
 			out := k.forTest(t).must("get", "-f", p, "-o", "json")
 			var got any
@@ -308,11 +318,10 @@ func meta(v any, path ...any) any {
 	return v
 }
 
-// TestEveryBuiltInKindPrintsItsTableAsKubeDoes reads each object as the
-// Table kubectl asks for and compares it, cells and column definitions,
-// with the reference's Table of the same object.
-func TestEveryBuiltInKindPrintsItsTableAsKubeDoes(t *testing.T) {
-	c, _, paths := applyBuiltinManifests(t)
+// checkTables reads each object as the Table kubectl asks for and compares
+// it, cells and column definitions, with the reference's Table of the same
+// object.
+func checkTables(t *testing.T, c *cluster, paths []string) {
 	for _, p := range paths {
 		base := manifestBase(p)
 		t.Run(base, func(t *testing.T) {
@@ -376,15 +385,14 @@ func pluralOf(apiVersion, kind string) string {
 	return plurals[apiVersion+" "+kind]
 }
 
-// TestKubectlGetPrintsEveryBuiltInKindAsAgainstKube compares `kubectl get
-// -f` and `kubectl get -f -o wide` with what kubectl printed against the
-// reference, cell for cell (ages, times, uids and server-specific cells
-// masked), warnings included.
-func TestKubectlGetPrintsEveryBuiltInKindAsAgainstKube(t *testing.T) {
-	_, k, paths := applyBuiltinManifests(t)
+// checkKubectlGet compares `kubectl get -f` and `kubectl get -f -o wide`
+// with what kubectl printed against the reference, cell for cell (ages,
+// times, uids and server-specific cells masked), warnings included.
+func checkKubectlGet(t *testing.T, k *kubectlRunner, paths []string) {
 	for _, p := range paths {
 		base := manifestBase(p)
 		t.Run(base, func(t *testing.T) {
+			t.Parallel()
 			b, err := os.ReadFile(filepath.Join(builtinDir, "get", base+".txt"))
 			require.NoError(t, err)
 			want := strings.SplitN(string(b), "\n\n", 2)
