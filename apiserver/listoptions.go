@@ -278,12 +278,32 @@ func (opts listOptions) matches(res *Resource, o *store.Object) bool {
 // a key allocates nothing.
 type fieldsKey struct{ id string }
 
-var fieldsKeys sync.Map // id -> *fieldsKey
+// fieldsKeyID identifies a fieldsKey without building a string: the
+// selectable fields are joined only for the few kinds that have any.
+type fieldsKeyID struct {
+	gr      meta.GroupResource
+	version string
+	fields  string
+}
+
+var (
+	fieldsKeysMu sync.Mutex
+	fieldsKeys   = map[fieldsKeyID]*fieldsKey{}
+)
 
 func internFieldsKey(r *Resource) *fieldsKey {
-	id := r.GroupResource().String() + "/" + r.Version + "/" + strings.Join(r.SelectableFields, ",")
-	k, _ := fieldsKeys.LoadOrStore(id, &fieldsKey{id: id})
-	return k.(*fieldsKey)
+	id := fieldsKeyID{gr: r.GroupResource(), version: r.Version}
+	if len(r.SelectableFields) > 0 {
+		id.fields = strings.Join(r.SelectableFields, ",")
+	}
+	fieldsKeysMu.Lock()
+	defer fieldsKeysMu.Unlock()
+	k, ok := fieldsKeys[id]
+	if !ok {
+		k = &fieldsKey{id: id.gr.String() + "/" + id.version + "/" + id.fields}
+		fieldsKeys[id] = k
+	}
+	return k
 }
 
 // fieldsOf returns the values of the fields selectors may name, computed

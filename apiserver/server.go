@@ -151,7 +151,8 @@ func New(cfg Config) (*Server, error) {
 	// Namespaces and CustomResourceDefinitions are always served; a
 	// registration of them in cfg (with a schema, say) replaces the default.
 	// A registration without a strategy of its own keeps theirs.
-	resources := []Resource{namespaceResource, crdResource}
+	resources := make([]Resource, 2, len(cfg.Resources)+2)
+	resources[0], resources[1] = namespaceResource, crdResource
 	for _, r := range cfg.Resources {
 		if i := slices.IndexFunc(resources[:2], func(b Resource) bool {
 			return b.GroupResource() == r.GroupResource() && b.Version == r.Version

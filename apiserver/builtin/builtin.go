@@ -10,7 +10,12 @@
 //		OpenAPIComponents: builtin.OpenAPIComponents()})
 package builtin
 
-import "github.com/kapi-dev/kapi/apiserver"
+import (
+	"slices"
+	"sync"
+
+	"github.com/kapi-dev/kapi/apiserver"
+)
 
 // Resources returns the registrations of the 60 built-in resources of
 // kube-apiserver 1.33 (61 registrations: autoscaling's in both versions),
@@ -21,9 +26,14 @@ import "github.com/kapi-dev/kapi/apiserver"
 // of one stored object each, as in kube. The review kinds answer as
 // Reviews{} does (AlwaysAllow, no token known): WithReviews answers them
 // from a server's own authentication and authorization, WithTokenRequest
-// issues ServiceAccount tokens. Each call returns fresh values the caller
-// may change.
-func Resources() []apiserver.Resource {
+// issues ServiceAccount tokens. Each call returns a fresh slice
+// whose elements the caller may change or replace; the slices and
+// strategies they hold are shared between calls and must not be changed
+// in place.
+func Resources() []apiserver.Resource { return slices.Clone(resources()) }
+
+// resources builds the registrations once: servers start from a copy.
+var resources = sync.OnceValue(func() []apiserver.Resource {
 	reviews := Reviews{}.answers()
 	rs := []apiserver.Resource{
 		// core/v1
@@ -97,4 +107,4 @@ func Resources() []apiserver.Resource {
 		withKubeEncoding(&rs[i])
 	}
 	return rs
-}
+})
