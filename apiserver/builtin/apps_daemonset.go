@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"reflect"
 	"strconv"
 	"time"
 
@@ -55,7 +54,7 @@ func (daemonSetStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 func (daemonSetStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
 	o = apiserver.PrepareStatusUpdate(w, o, old)
 	gen := old.Annotations()[templateGenerationAnnotation]
-	if w.Subresource == "" && !reflect.DeepEqual(field(o, "spec", "template"), field(old, "spec", "template")) {
+	if w.Subresource == "" && !meta.EqualValues(field(o, "spec", "template"), field(old, "spec", "template")) {
 		n, _ := strconv.ParseInt(gen, 10, 64)
 		gen = strconv.FormatInt(n+1, 10)
 	}
