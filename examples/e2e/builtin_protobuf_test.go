@@ -140,6 +140,7 @@ func TestKubectlExplainsEveryBuiltInKind(t *testing.T) {
 		resource, apiVersion := f[0], f[len(f)-3]
 		kind := f[len(f)-1]
 		t.Run(resource+"."+apiVersion, func(t *testing.T) {
+			t.Parallel()
 			out := k.forTest(t).must("explain", resource, "--api-version="+apiVersion)
 			assert.Contains(t, out, "KIND:       "+kind)
 			assert.Contains(t, out, "VERSION:    "+strings.TrimPrefix(apiVersion[strings.LastIndex(apiVersion, "/")+1:], "/"))
