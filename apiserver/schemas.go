@@ -1,9 +1,11 @@
 package apiserver
 
 import (
+	"encoding/base64"
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver/strategicpatch"
@@ -76,8 +78,83 @@ func (r *Resource) schemaDefaults(obj meta.Object) meta.FieldErrors {
 	}
 	r.typedNulls(obj)
 	errs := r.Schema.Validate(obj)
+	if len(errs) > 0 {
+		errs = r.typedFormatErrors(obj, errs)
+	}
 	r.Schema.Default(obj)
 	return errs
+}
+
+// typedFormatErrors words the format errors of a built-in kind as kube's
+// typed decoding does: a `format: byte` string is a Go []byte, which any
+// standard base64 text decodes into, the empty string included (a custom
+// resource's schema refuses ""); what does not decode is a decoding error
+// (base64Error, for typedDecodeError). An error about a value of another
+// JSON type names that type.
+func (r *Resource) typedFormatErrors(obj meta.Object, errs meta.FieldErrors) meta.FieldErrors {
+	return slices.DeleteFunc(errs, func(e meta.FieldError) bool {
+		if e.Type != meta.ErrorTypeInvalid {
+			return false
+		}
+		v, s := r.valueAt(obj, e.Field)
+		if s == nil || s.Type != "string" || s.Format != "byte" {
+			return false
+		}
+		at := slices.IndexFunc(errs, func(o meta.FieldError) bool { return o.Field == e.Field && o.Detail == e.Detail })
+		text, isString := v.(string)
+		if !isString {
+			if v != nil { // the value's JSON type, which the format's error does not name
+				errs[at].Value, _, _ = strings.Cut(jsonKind(v), " ")
+			}
+			return false
+		}
+		_, err := base64.StdEncoding.DecodeString(text)
+		if err == nil {
+			return true
+		}
+		errs[at].Value = base64Error{err}
+		return false
+	})
+}
+
+// base64Error marks a schema error as kube's failure to decode a []byte.
+type base64Error struct{ error }
+
+// valueAt is the value at a validation error's field path and its schema
+// (nil when the path leaves them). A key of a map of scalars is the rest of
+// the path, dots included.
+func (r *Resource) valueAt(obj meta.Object, path string) (any, *schema.Schema) {
+	var v any = map[string]any(obj)
+	s := r.Schema
+	parts := strings.Split(path, ".")
+	for i := 0; i < len(parts) && s != nil; i++ {
+		part := parts[i]
+		m, _ := v.(map[string]any)
+		name, indexes, _ := strings.Cut(part, "[")
+		if next, declared := s.Properties[name]; declared {
+			s = next
+		} else if next := s.AdditionalPropertiesSchema(); next != nil {
+			s = next
+			if next.Type != "object" && next.Type != "array" {
+				name = strings.Join(parts[i:], ".")
+				i = len(parts)
+			}
+		} else {
+			return nil, nil
+		}
+		v = m[name]
+		for indexes != "" {
+			n, rest, _ := strings.Cut(indexes, "]")
+			indexes = strings.TrimPrefix(rest, "[")
+			list, _ := v.([]any)
+			j, err := strconv.Atoi(n)
+			if err != nil || j < 0 || j >= len(list) || s == nil {
+				return nil, nil
+			}
+			v, s = list[j], s.ItemSchema()
+		}
+	}
+	return v, s
 }
 
 // typedNulls does to a built-in kind's nulls what decoding it into its Go
@@ -223,6 +300,9 @@ func (r *Resource) typedDecodeError(errs meta.FieldErrors) error {
 		if e.Type != meta.ErrorTypeInvalid {
 			continue
 		}
+		if b, ok := e.Value.(base64Error); ok {
+			return meta.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", r.Kind, r.Version, r.Kind, b.error))
+		}
 		got, _ := e.Value.(string)
 		jsonType := map[string]string{"integer": "number", "number": "number", "boolean": "bool"}[got]
 		if jsonType == "" {
@@ -255,7 +335,7 @@ func (r *Resource) typedDecodeCheck(obj meta.Object, types bool) error {
 		return nil
 	}
 	r.typedNulls(obj)
-	return r.typedDecodeError(r.Schema.Validate(obj))
+	return r.typedDecodeError(r.typedFormatErrors(obj, r.Schema.Validate(obj)))
 }
 
 // goField names a field path as Go's JSON decoder names the struct field
@@ -281,6 +361,10 @@ func (r *Resource) goField(path string) (string, string) {
 	goType := "string"
 	if s != nil {
 		switch s.Type {
+		case "string":
+			if s.Format == "byte" {
+				goType = "[]uint8"
+			}
 		case "integer":
 			goType = "int64"
 			if s.Format == "int32" {
