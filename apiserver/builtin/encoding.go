@@ -31,6 +31,9 @@ type encodingRules struct {
 	// (lists) or of its values (maps, listed in mapped).
 	children map[string]*encodingRules
 	mapped   map[string]bool
+	// quantity: the component is a resource quantity; quantities: it or
+	// one of the components under it is.
+	quantity, quantities bool
 }
 
 var encodings = sync.OnceValue(func() map[string]*encodingRules {
@@ -46,7 +49,7 @@ var encodings = sync.OnceValue(func() map[string]*encodingRules {
 			return r
 		}
 		r := &encodingRules{omit: map[string]bool{}, null: map[string]bool{}, children: map[string]*encodingRules{},
-			mapped: map[string]bool{}}
+			mapped: map[string]bool{}, quantity: name == quantityComponent}
 		rules[name] = r
 		f := facts[name]
 		for _, k := range f.Omit {
@@ -72,8 +75,28 @@ var encodings = sync.OnceValue(func() map[string]*encodingRules {
 	for name := range facts {
 		get(name)
 	}
+	markQuantities(rules)
 	return rules
 })
+
+// markQuantities sets quantities on every component with a quantity
+// somewhere under it (components may hold themselves: JSONSchemaProps).
+func markQuantities(rules map[string]*encodingRules) {
+	for changed := true; changed; {
+		changed = false
+		for _, r := range rules {
+			if r.quantities {
+				continue
+			}
+			for _, c := range r.children {
+				if c.quantity || c.quantities {
+					r.quantities, changed = true, true
+					break
+				}
+			}
+		}
+	}
+}
 
 // valueRef is the component a property's value, items or map values are:
 // "" for scalars.
@@ -103,6 +126,27 @@ func (r *encodingRules) dropZeros(obj map[string]any) {
 			continue
 		}
 		r.descend(k, v, (*encodingRules).dropZeros)
+	}
+}
+
+// canonicalQuantities writes, throughout obj, every resource quantity as
+// kube stores it (canonicalQuantity).
+func (r *encodingRules) canonicalQuantities(obj map[string]any) {
+	for k, v := range obj {
+		child := r.children[k]
+		switch {
+		case child == nil:
+		case child.quantity && r.mapped[k]:
+			if m, ok := v.(map[string]any); ok {
+				for name, q := range m {
+					m[name] = canonicalQuantityValue(q)
+				}
+			}
+		case child.quantity:
+			obj[k] = canonicalQuantityValue(v)
+		case child.quantities:
+			r.descend(k, v, (*encodingRules).canonicalQuantities)
+		}
 	}
 }
 
@@ -178,10 +222,14 @@ type kubeEncoded struct {
 	rules *encodingRules
 }
 
-// Default runs the kind's defaults, then drops the zero values, and on an
+// Default runs the kind's defaults, then writes quantities in kube's
+// canonical form and drops the zero values, and on an
 // update adds the nulls (the schema's defaulting has just removed them).
 func (s kubeEncoded) Default(o meta.Object) {
 	s.Strategy.Default(o)
+	if s.rules.quantities {
+		s.rules.canonicalQuantities(o)
+	}
 	s.rules.dropZeros(o)
 	if o.ResourceVersion() != "" {
 		s.rules.addNulls(o)
