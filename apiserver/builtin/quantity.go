@@ -16,6 +16,11 @@ import (
 // its canonical form is kept as written (kube keeps the parsed string), so
 // "+1" stays "+1".
 
+// maxQuantityText bounds the text canonicalQuantity reads: longer text
+// (no real quantity is) is stored as written, so that no request makes kapi
+// compute with numbers of thousands of digits.
+const maxQuantityText = 128
+
 // quantityComponent is the OpenAPI component of a quantity field.
 const quantityComponent = "io.k8s.apimachinery.pkg.api.resource.Quantity"
 
@@ -103,7 +108,7 @@ func splitQuantity(s string) (negative bool, whole, fraction, suffix string, ok 
 // false when s is not a quantity (kube refuses it; kapi leaves it be).
 func canonicalQuantity(s string) (string, bool) {
 	s = strings.TrimSpace(s)
-	if s == "" {
+	if s == "" || len(s) > maxQuantityText {
 		return "", false
 	}
 	if s == "0" {
@@ -135,11 +140,16 @@ func canonicalQuantity(s string) (string, bool) {
 	}
 	// Round up to a billionth: asking for a little of a resource gets some.
 	if exp10 < -9 && unscaled.Sign() != 0 {
-		q, r := new(big.Int).QuoRem(unscaled, new(big.Int).Exp(bigTen, big.NewInt(int64(-9-exp10)), nil), new(big.Int))
-		if r.Sign() != 0 {
-			q.Add(q, big.NewInt(1))
+		if shift := -9 - exp10; shift > len(unscaled.String()) {
+			unscaled = big.NewInt(1) // less than a billionth (1e-999999999 computes no power of ten)
+		} else {
+			q, r := new(big.Int).QuoRem(unscaled, new(big.Int).Exp(bigTen, big.NewInt(int64(shift)), nil), new(big.Int))
+			if r.Sign() != 0 {
+				q.Add(q, big.NewInt(1))
+			}
+			unscaled = q
 		}
-		unscaled, exp10 = q, -9
+		exp10 = -9
 	}
 	format := suffix.format
 	if format == binarySI {

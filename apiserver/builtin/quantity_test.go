@@ -27,3 +27,23 @@ func TestCanonicalQuantities(t *testing.T) {
 	assert.Equal(t, "2", canonicalQuantityValue(int64(2)))
 	assert.Equal(t, "abc", canonicalQuantityValue("abc"), "kept as it is")
 }
+
+// FuzzCanonicalQuantity: any text is answered at once without a panic,
+// and what canonicalQuantity writes is a quantity it writes the same way
+// again.
+func FuzzCanonicalQuantity(f *testing.F) {
+	for _, seed := range []string{"0", "0.5", "+1", "1024Mi", "1.5Gi", "1e-999999999", "1e2147483647", "99999999999Ei",
+		"-0.0000000001", "1000E", "0.3Ki", "1kk", "--1", " 2Gi ", "12345678901234567890123456789012345678901234567890Ki"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		out, ok := canonicalQuantity(in)
+		if !ok {
+			return
+		}
+		again, ok := canonicalQuantity(out)
+		if !ok || again != out {
+			t.Fatalf("%q → %q → %q (%v)", in, out, again, ok)
+		}
+	})
+}
