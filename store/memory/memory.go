@@ -306,20 +306,32 @@ func (s *Store) Delete(ctx context.Context, key string, pre store.Preconditions,
 // and publishes it. For Added and Modified, data is the new version (owned
 // by the store, stamped here); for Deleted, prev is the version removed.
 func (s *Store) commitLocked(key string, typ store.EventType, data meta.Object, prev *store.Object) *store.Object {
-	last := s.current.Load()
-	rev := last.rev + 1
+	rev := s.current.Load().rev + 1
 	var obj *store.Object
+	if typ == store.Deleted {
+		obj = store.NewObject(key, rev, prev.Data().WithResourceVersion(rev))
+	} else {
+		data.SetMetadataField("resourceVersion", strconv.FormatInt(rev, 10))
+		obj = store.NewObject(key, rev, data)
+	}
+	s.publishLocked(typ, obj, prev)
+	return obj
+}
+
+// publishLocked commits obj, the version of revision obj.Revision() (the
+// next one) made by a write of type typ over prev: for Deleted, obj is the
+// last state stamped with the deletion revision.
+func (s *Store) publishLocked(typ store.EventType, obj, prev *store.Object) {
+	last := s.current.Load()
+	key, rev := obj.Key(), obj.Revision()
 	counts := last.counts
 	var indexes []indexSnap
 	switch typ {
 	case store.Deleted:
-		obj = store.NewObject(key, rev, prev.Data().WithResourceVersion(rev))
 		s.live.Delete(prev)
 		counts = s.countLocked(key, -1)
 		indexes = s.indexesLocked(last, key, prev, nil)
 	default:
-		data.SetMetadataField("resourceVersion", strconv.FormatInt(rev, 10))
-		obj = store.NewObject(key, rev, data)
 		s.live.ReplaceOrInsert(obj)
 		if prev == nil {
 			counts = s.countLocked(key, +1)
@@ -339,7 +351,6 @@ func (s *Store) commitLocked(key string, typ store.EventType, data meta.Object, 
 		s.notify = make(chan struct{})
 	}
 	s.histMu.Unlock()
-	return obj
 }
 
 // countLocked adds delta to the count of every "/"-terminated prefix of

@@ -92,7 +92,7 @@ func (w *watcher) Next(ctx context.Context) ([]store.Event, error) {
 		}
 		var out []store.Event
 		for i := range batch {
-			if strings.HasPrefix(batch[i].Object.Key(), w.prefix) {
+			if o := batch[i].Object; o != nil && strings.HasPrefix(o.Key(), w.prefix) {
 				out = append(out, batch[i])
 			}
 		}
