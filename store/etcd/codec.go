@@ -1,0 +1,88 @@
+package etcd
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// Codec turns objects into the values stored in etcd and back. The object
+// given to Encode carries no metadata.resourceVersion (etcd's mod revision
+// is the version, as in kube-apiserver) and must not be changed; Decode's
+// result is owned by the store, which stamps the revision into it.
+type Codec interface {
+	Encode(obj meta.Object) ([]byte, error)
+	Decode(data []byte) (meta.Object, error)
+}
+
+// JSON stores every object as JSON, as kube-apiserver stores custom
+// resources. It is the default Codec.
+type JSON struct{}
+
+// Encode implements Codec.
+func (JSON) Encode(obj meta.Object) ([]byte, error) { return codec.JSONCodec{}.Encode(obj) }
+
+// Decode implements Codec.
+func (JSON) Decode(data []byte) (meta.Object, error) {
+	d, err := codec.JSONCodec{}.Decode(data)
+	return d.Object, err
+}
+
+// protobufMagic starts kube's protobuf envelope.
+var protobufMagic = []byte("k8s\x00")
+
+// Kube stores objects as kube-apiserver does: built-in kinds in kube's
+// protobuf envelope ("k8s\x00", then runtime.Unknown), everything else
+// (custom resources) as JSON. Protobuf is a codec that knows the built-in
+// kinds' messages, such as codec/protobuf's Codec built from the k8s.io/api
+// types (examples/protobuf/kubeproto); the kinds it does not support are
+// stored as JSON. Decode tells the two apart by the envelope's magic, so
+// it reads whatever either server wrote.
+type Kube struct {
+	Protobuf codec.Codec
+}
+
+// Encode implements Codec.
+func (k Kube) Encode(obj meta.Object) ([]byte, error) {
+	gv := meta.ParseGroupVersion(obj.APIVersion())
+	gvk := meta.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: obj.Kind()}
+	if k.Protobuf != nil && codec.Supports(k.Protobuf, gvk) {
+		return k.Protobuf.Encode(obj)
+	}
+	return JSON{}.Encode(obj)
+}
+
+// Decode implements Codec.
+func (k Kube) Decode(data []byte) (meta.Object, error) {
+	if bytes.HasPrefix(data, protobufMagic) {
+		if k.Protobuf == nil {
+			return nil, fmt.Errorf("store/etcd: a protobuf value and no protobuf codec")
+		}
+		d, err := k.Protobuf.Decode(data)
+		return d.Object, err
+	}
+	return JSON{}.Decode(data)
+}
+
+// withoutResourceVersion returns obj without metadata.resourceVersion,
+// sharing everything else: the form values are stored in.
+func withoutResourceVersion(obj meta.Object) meta.Object {
+	md := obj.Metadata()
+	if _, ok := md["resourceVersion"]; !ok {
+		return obj
+	}
+	out := make(meta.Object, len(obj))
+	for k, v := range obj {
+		out[k] = v
+	}
+	m := make(map[string]any, len(md))
+	for k, v := range md {
+		if k != "resourceVersion" {
+			m[k] = v
+		}
+	}
+	out["metadata"] = m
+	return out
+}

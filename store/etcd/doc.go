@@ -1,0 +1,49 @@
+// Package etcd is a store.Store over etcd v3, for kapi servers whose data
+// must survive a restart or be served by several processes: the store
+// Kubernetes itself is built on, in the layout and encodings
+// kube-apiserver uses, so kapi and kube-apiserver can serve one etcd.
+//
+// # Writes
+//
+// Every API write is one etcd transaction on one key: a create succeeds
+// only if the key is absent (create revision 0), an update or delete only
+// if the key's mod revision is still that of the version its
+// preconditions, tryUpdate or validate saw; a failed comparison returns
+// the newer version in the same round trip, and the write is tried again
+// on it. Values carry no metadata.resourceVersion: an object's version is
+// its etcd mod revision, and the store's revisions are etcd's. A fresh
+// etcd is at revision 1, as an empty store.Store.
+//
+// # The watch cache
+//
+// Each Store keeps a memory.Store replica (memory.NewReplica) fed by one
+// etcd watch on the prefix, as kube-apiserver's cacher: Get, List and
+// Watch are served from it, with its encodings cached per version. A read
+// of the newest state (Get, List at revision 0) first reads etcd's current
+// revision (one linearizable request shared by the reads that arrive
+// meanwhile) and waits for the cache to reach it, asking etcd for a
+// progress notification when the revision is a write the cache does not
+// hold: kube's ConsistentListFromCache. So several processes over one etcd
+// each see the others' writes, in revision order, and a process's own
+// writes are in its cache before they return. An Exact list older than
+// the cache's history is read from etcd; a watch older than it is an
+// *ExpiredError. When the cache's watch breaks it resumes after the last
+// revision applied; when etcd compacted past it, the cache is rebuilt
+// from a fresh list and its watchers expire (410 to clients, which
+// relist).
+//
+// # Layout and encodings
+//
+// kapi's keys "/<resource>.<group>/<namespace>/<name>" are stored under
+// kube's keys (see layout): "<prefix>/<resource>/<namespace>/<name>" for
+// built-in resources, with kube's own paths for a few
+// ("<prefix>/services/specs/..."), and "<prefix>/<group>/<resource>/..."
+// for custom resources. Values go through a Codec: JSON by default, Kube
+// for kube's protobuf envelope of built-in kinds.
+//
+// # Compaction
+//
+// Every CompactionInterval the store takes part in kube-apiserver's
+// compaction protocol (compact_rev_key): one of the servers sharing the
+// etcd compacts to the revision seen one interval before.
+package etcd

@@ -1,0 +1,285 @@
+package etcd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.etcd.io/etcd/api/v3/mvccpb"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/kapi-dev/kapi/store"
+	"github.com/kapi-dev/kapi/store/memory"
+)
+
+// listPage is how many keys one etcd range request of a full list reads,
+// as kube's cacher lists in pages of 10,000.
+const listPage = 10_000
+
+// errCompacted ends a feed whose next revision etcd compacted: the cache
+// must be rebuilt from a fresh list.
+var errCompacted = errors.New("store/etcd: the cache's next revision was compacted")
+
+// newGeneration lists every key under the prefix at etcd's current
+// revision into a new cache.
+func (s *Store) newGeneration(ctx context.Context) (*generation, error) {
+	root := s.layout.root()
+	end := clientv3.GetPrefixRangeEnd(root)
+	var rev int64
+	var objs []*store.Object
+	for from := root; ; {
+		opts := []clientv3.OpOption{clientv3.WithRange(end), clientv3.WithLimit(listPage)}
+		if rev != 0 {
+			opts = append(opts, clientv3.WithRev(rev))
+		}
+		resp, err := s.cli.Get(ctx, from, opts...)
+		if err != nil {
+			return nil, fmt.Errorf("store/etcd: listing %s: %w", root, err)
+		}
+		if rev == 0 {
+			rev = resp.Header.Revision
+		}
+		for _, kv := range resp.Kvs {
+			key, ok := s.layout.key(string(kv.Key))
+			if !ok {
+				continue
+			}
+			o, err := s.decode(key, kv.ModRevision, kv.Value)
+			if err != nil {
+				s.log.Warn("store/etcd: skipping a value that does not decode", "key", string(kv.Key), "err", err)
+				continue
+			}
+			objs = append(objs, o)
+		}
+		if !resp.More || len(resp.Kvs) == 0 {
+			break
+		}
+		from = string(resp.Kvs[len(resp.Kvs)-1].Key) + "\x00"
+	}
+	cache, err := memory.NewReplica(s.cfg.Cache, rev, objs)
+	if err != nil {
+		return nil, err
+	}
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	for _, ix := range s.indexes {
+		if err := cache.AddIndex(ix.name, ix.fn); err != nil {
+			return nil, err
+		}
+	}
+	gen := &generation{cache: cache}
+	gen.ctx, gen.end = context.WithCancel(context.Background())
+	return gen, nil
+}
+
+// follow feeds the cache from etcd's watch until Close: it resumes the
+// watch after its last revision when the watch breaks (etcd unreachable,
+// a leader lost), and rebuilds the cache when etcd compacted past it.
+func (s *Store) follow() {
+	defer close(s.done)
+	if s.cfg.CompactionInterval > 0 {
+		go s.compactEvery(s.cfg.CompactionInterval)
+	}
+	backoff := 10 * time.Millisecond
+	for s.ctx.Err() == nil {
+		gen := s.gen.Load()
+		err := s.watchFrom(gen)
+		if s.ctx.Err() != nil {
+			return
+		}
+		if errors.Is(err, errCompacted) {
+			next, err := s.newGeneration(s.ctx)
+			if err == nil {
+				s.log.Info("store/etcd: the cache was rebuilt after a compaction", "from", gen.cache.Revision(), "to", next.cache.Revision())
+				gen.next.Store(next.cache.Revision())
+				s.gen.Store(next)
+				gen.end()
+				backoff = 10 * time.Millisecond
+				continue
+			}
+			s.log.Warn("store/etcd: rebuilding the cache", "err", err)
+		} else if err != nil {
+			s.log.Debug("store/etcd: the watch ended; resuming", "revision", gen.cache.Revision(), "err", err)
+		}
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, time.Second)
+	}
+}
+
+// watchFrom applies etcd's events after the cache's revision until the
+// watch ends.
+func (s *Store) watchFrom(gen *generation) error {
+	ctx, cancel := context.WithCancel(clientv3.WithRequireLeader(s.ctx))
+	defer cancel()
+	s.watchCtx.Store(&ctx)
+	ch := s.cli.Watch(ctx, s.layout.root(), clientv3.WithPrefix(), clientv3.WithRev(gen.cache.Revision()+1),
+		clientv3.WithProgressNotify())
+	for resp := range ch {
+		if resp.CompactRevision != 0 {
+			return errCompacted
+		}
+		if err := resp.Err(); err != nil {
+			return err
+		}
+		if resp.IsProgressNotify() {
+			gen.cache.Advance(resp.Header.Revision)
+			continue
+		}
+		for _, ev := range resp.Events {
+			s.apply(gen, ev)
+		}
+	}
+	return errors.New("store/etcd: the watch channel closed")
+}
+
+// apply hands one etcd event to the cache.
+func (s *Store) apply(gen *generation, ev *clientv3.Event) {
+	rev := ev.Kv.ModRevision
+	if rev <= gen.cache.Revision() {
+		// A second key of one multi-key transaction (kapi and kube write one
+		// key per transaction): the cache holds one write per revision.
+		s.log.Warn("store/etcd: skipping a second write at one revision", "key", string(ev.Kv.Key), "revision", rev)
+		return
+	}
+	key, ok := s.layout.key(string(ev.Kv.Key))
+	if !ok {
+		gen.cache.Advance(rev)
+		return
+	}
+	var obj *store.Object
+	if ev.Type == mvccpb.PUT {
+		if p, ok := s.pending.LoadAndDelete(rev); ok && p.(*store.Object).Key() == key {
+			obj = p.(*store.Object)
+		} else {
+			var err error
+			if obj, err = s.decode(key, rev, ev.Kv.Value); err != nil {
+				s.log.Warn("store/etcd: skipping a value that does not decode", "key", string(ev.Kv.Key), "err", err)
+				gen.cache.Advance(rev)
+				return
+			}
+		}
+	}
+	if _, err := gen.cache.Apply(key, rev, obj); err != nil {
+		s.log.Warn("store/etcd: the cache refused an event", "key", key, "err", err)
+	}
+}
+
+// listEtcd serves an Exact list older than the cache's history from etcd,
+// as kube's cacher delegates such lists to storage. It reads every key
+// under the store's prefix at the revision (kapi's key order is not
+// etcd's across resources) and pages in kapi's order.
+func (s *Store) listEtcd(ctx context.Context, gen *generation, prefix string, opts store.ListOptions) (store.ListResult, error) {
+	if opts.Start != "" && !strings.HasPrefix(opts.Start, prefix) {
+		return store.ListResult{}, fmt.Errorf("store/etcd: start key %q is not under prefix %q", opts.Start, prefix)
+	}
+	if opts.Limit < 0 {
+		return store.ListResult{}, fmt.Errorf("store/etcd: negative limit %d", opts.Limit)
+	}
+	root := s.layout.root()
+	end := clientv3.GetPrefixRangeEnd(root)
+	var all []*store.Object
+	for from := root; ; {
+		resp, err := s.cli.Get(ctx, from, clientv3.WithRange(end), clientv3.WithLimit(listPage), clientv3.WithRev(opts.Revision))
+		if errors.Is(err, rpctypes.ErrCompacted) {
+			return store.ListResult{}, &store.ExpiredError{Requested: opts.Revision, Oldest: gen.cache.Oldest()}
+		}
+		if err != nil {
+			return store.ListResult{}, err
+		}
+		for _, kv := range resp.Kvs {
+			key, ok := s.layout.key(string(kv.Key))
+			if !ok || !strings.HasPrefix(key, prefix) {
+				continue
+			}
+			o, err := s.decode(key, kv.ModRevision, kv.Value)
+			if err != nil {
+				return store.ListResult{}, err
+			}
+			all = append(all, o)
+		}
+		if !resp.More || len(resp.Kvs) == 0 {
+			break
+		}
+		from = string(resp.Kvs[len(resp.Kvs)-1].Key) + "\x00"
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Key() < all[j].Key() })
+	res := store.ListResult{Revision: opts.Revision, Total: int64(len(all))}
+	start := max(prefix, opts.Start)
+	i := sort.Search(len(all), func(i int) bool { return all[i].Key() >= start })
+	for ; i < len(all); i++ {
+		o := all[i]
+		if opts.Limit > 0 && len(res.Items) == opts.Limit {
+			res.Next = o.Key()
+			break
+		}
+		if opts.Filter == nil || opts.Filter(o) {
+			res.Items = append(res.Items, o)
+		}
+	}
+	return res, nil
+}
+
+// compactRevKey is the key kube-apiservers sharing an etcd coordinate
+// compaction through; kapi takes part the same way, so a mixed set of
+// servers compacts once per interval.
+const compactRevKey = "compact_rev_key"
+
+// compactEvery compacts etcd each interval to the revision seen the
+// interval before, as kube-apiserver's compactor: the servers race to
+// bump compact_rev_key's version, and only the winner compacts.
+func (s *Store) compactEvery(interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	var version, rev int64
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(s.ctx, interval)
+		v, r, err := s.compactOnce(ctx, version, rev)
+		cancel()
+		if err != nil {
+			s.log.Warn("store/etcd: compaction", "err", err)
+			continue
+		}
+		version, rev = v, r
+	}
+}
+
+// compactOnce is one round of kube's compaction protocol: it claims
+// round version+1 by writing rev into compact_rev_key and, if it won and
+// rev is known, compacts to rev. It returns the round and the revision to
+// compact to next time.
+func (s *Store) compactOnce(ctx context.Context, version, rev int64) (int64, int64, error) {
+	resp, err := s.cli.Txn(ctx).
+		If(clientv3.Compare(clientv3.Version(compactRevKey), "=", version)).
+		Then(clientv3.OpPut(compactRevKey, strconv.FormatInt(rev, 10))).
+		Else(clientv3.OpGet(compactRevKey)).
+		Commit()
+	if err != nil {
+		return version, rev, err
+	}
+	cur := resp.Header.Revision
+	if !resp.Succeeded {
+		kvs := resp.Responses[0].GetResponseRange().Kvs
+		if len(kvs) == 0 {
+			return 0, cur, nil
+		}
+		return kvs[0].Version, cur, nil
+	}
+	if rev != 0 {
+		s.compact(ctx, rev)
+	}
+	return version + 1, cur, nil
+}

@@ -1,0 +1,534 @@
+package etcd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.etcd.io/etcd/api/v3/mvccpb"
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
+	"github.com/kapi-dev/kapi/store/memory"
+)
+
+// Config configures a Store.
+type Config struct {
+	// Client talks to etcd. The Store does not close it.
+	Client *clientv3.Client
+	// Prefix is the etcd key prefix of every object, kube-apiserver's
+	// -etcd-prefix. Default "/registry".
+	Prefix string
+	// Codec encodes stored values. Default JSON; Kube for kube-apiserver's
+	// encodings.
+	Codec Codec
+	// Cache tunes the watch cache (its history window, how long reads
+	// wait for a future revision). Zero values are memory's defaults.
+	Cache memory.Config
+	// HistoryLimit, when positive, bounds the history to that many
+	// revisions: the cache's (as Cache.HistoryLimit = Cache.MaxHistory,
+	// whatever their age) and etcd's, compacted after every write. It is
+	// meant for tests that push revisions out of the history.
+	HistoryLimit int
+	// CompactionInterval is how often the store compacts etcd's history,
+	// as kube-apiserver's -etcd-compaction-interval: each time to the
+	// revision it saw the time before, so a revision stays readable for at
+	// least one interval. Default 5 minutes; negative disables (another
+	// apiserver, or etcd's own auto-compaction, compacts).
+	CompactionInterval time.Duration
+	// Logger reports the cache's restarts and values it cannot read.
+	// Default slog.Default().
+	Logger *slog.Logger
+}
+
+// Store is a store.Store over etcd v3 with a watch cache in front, as
+// kube-apiserver's cacher: see the package documentation.
+type Store struct {
+	cfg    Config
+	cli    *clientv3.Client
+	layout layout
+	codec  Codec
+	log    *slog.Logger
+
+	// gen is the current cache generation; it is replaced when the cache
+	// must be rebuilt from a fresh list (its watch fell behind etcd's
+	// compaction).
+	gen atomic.Pointer[generation]
+
+	// indexes are re-added to every new generation.
+	indexMu sync.Mutex
+	indexes []namedIndex
+
+	// pending holds the objects this process just wrote, by revision, so
+	// the cache stores the same *store.Object (and its encodings) instead
+	// of decoding the watch event.
+	pending sync.Map // int64 -> *store.Object
+
+	revisions revisionFetcher
+
+	// watchCtx is the context of the feed's etcd watch, which
+	// RequestProgress needs to reach the same gRPC stream.
+	watchCtx     atomic.Pointer[context.Context]
+	lastProgress atomic.Int64 // unix nanoseconds of the last progress request
+
+	compacted atomic.Int64 // the newest revision this store compacted to
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// generation is one cache built from one list of etcd and fed by one
+// chain of watches. When it ends, its watchers expire.
+type generation struct {
+	cache *memory.Store
+	ctx   context.Context // done when the generation is replaced
+	end   context.CancelFunc
+	next  atomic.Int64 // the revision the next generation starts at
+}
+
+type namedIndex struct {
+	name string
+	fn   store.IndexFunc
+}
+
+var (
+	_ store.Store   = (*Store)(nil)
+	_ store.Indexer = (*Store)(nil)
+)
+
+// New lists the objects under the prefix into the watch cache and starts
+// following etcd. It returns when the cache holds etcd's current state.
+// Close stops it.
+func New(ctx context.Context, cfg Config) (*Store, error) {
+	if cfg.Client == nil {
+		return nil, errors.New("store/etcd: no etcd client")
+	}
+	if cfg.Prefix == "" {
+		cfg.Prefix = DefaultPrefix
+	}
+	if cfg.Codec == nil {
+		cfg.Codec = JSON{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if n := cfg.HistoryLimit; n > 0 {
+		cfg.Cache.HistoryLimit, cfg.Cache.MaxHistory, cfg.Cache.MinHistoryAge = n, n, -1
+	}
+	if cfg.CompactionInterval == 0 {
+		cfg.CompactionInterval = 5 * time.Minute
+	}
+	s := &Store{
+		cfg:    cfg,
+		cli:    cfg.Client,
+		layout: newLayout(cfg.Prefix),
+		codec:  cfg.Codec,
+		log:    cfg.Logger,
+		done:   make(chan struct{}),
+	}
+	s.revisions.fetch = s.fetchRevision
+	gen, err := s.newGeneration(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.gen.Store(gen)
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	go s.follow()
+	return s, nil
+}
+
+// Close stops following etcd; the watchers of the cache expire. It does
+// not close the client.
+func (s *Store) Close() error {
+	s.cancel()
+	<-s.done
+	s.gen.Load().end()
+	return nil
+}
+
+// Revision is the cache's revision: the newest etcd revision it has
+// applied. A store's own writes are applied before they return.
+func (s *Store) Revision() int64 { return s.gen.Load().cache.Revision() }
+
+// Get returns the newest version of key: it reads etcd's current revision
+// (one request shared by the reads that arrive meanwhile), waits for the
+// cache to reach it and reads the cache, as kube's consistent reads from
+// the cache.
+func (s *Store) Get(ctx context.Context, key string) (*store.Object, error) {
+	rev, err := s.revisions.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	gen, err := s.waitCache(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	return gen.cache.Get(ctx, key)
+}
+
+// List reads a page from the cache: revision 0 after confirming it holds
+// etcd's current revision, NotOlderThan R once it reached R, Exact R from
+// its history, or from etcd when R is older than the cache's history.
+func (s *Store) List(ctx context.Context, prefix string, opts store.ListOptions) (store.ListResult, error) {
+	switch {
+	case opts.Revision < 0:
+		return store.ListResult{}, fmt.Errorf("store/etcd: negative revision %d", opts.Revision)
+	case opts.Revision == 0:
+		rev, err := s.revisions.current(ctx)
+		if err != nil {
+			return store.ListResult{}, err
+		}
+		opts.Revision, opts.Match = rev, store.NotOlderThan
+	}
+	gen, err := s.waitCache(ctx, opts.Revision)
+	if err != nil {
+		return store.ListResult{}, err
+	}
+	if opts.Match == store.Exact && opts.Revision < gen.cache.Oldest() {
+		return s.listEtcd(ctx, gen, prefix, opts)
+	}
+	return gen.cache.List(ctx, prefix, opts)
+}
+
+// Watch starts a watcher on the cache: kube's cacher serves watches from
+// its history too, and a revision older than it is an *ExpiredError (410).
+// A watcher expires when the cache is rebuilt.
+func (s *Store) Watch(ctx context.Context, prefix string, opts store.WatchOptions) (store.Watcher, error) {
+	gen := s.gen.Load()
+	if opts.Revision > gen.cache.Revision() {
+		var err error
+		if gen, err = s.waitCache(ctx, opts.Revision); err != nil {
+			return nil, err
+		}
+	}
+	w, err := gen.cache.Watch(ctx, prefix, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &watcher{inner: w, gen: gen}, nil
+}
+
+// AddIndex implements store.Indexer on the cache, and on every cache
+// rebuilt later.
+func (s *Store) AddIndex(name string, fn store.IndexFunc) error {
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	if err := s.gen.Load().cache.AddIndex(name, fn); err != nil {
+		return err
+	}
+	s.indexes = append(s.indexes, namedIndex{name, fn})
+	return nil
+}
+
+// Create writes obj at key in one transaction that succeeds only if the
+// key is absent (create revision 0).
+func (s *Store) Create(ctx context.Context, key string, obj meta.Object) (*store.Object, error) {
+	if obj == nil {
+		return nil, errors.New("store/etcd: nil object")
+	}
+	obj.SetMetadataField("resourceVersion", nil)
+	value, err := s.codec.Encode(obj)
+	if err != nil {
+		return nil, err
+	}
+	ek := s.layout.etcdKey(key)
+	resp, err := s.cli.Txn(ctx).
+		If(clientv3.Compare(clientv3.CreateRevision(ek), "=", 0)).
+		Then(clientv3.OpPut(ek, string(value))).
+		Commit()
+	if err != nil {
+		return nil, err
+	}
+	if !resp.Succeeded {
+		return nil, store.ErrExists
+	}
+	return s.written(ctx, key, resp.Header.Revision, obj), nil
+}
+
+// Update is a guaranteed update: tryUpdate runs on the cache's version,
+// and the result is written in one transaction that succeeds only if the
+// key's mod revision is still that version's; otherwise the transaction
+// returns the newer version and tryUpdate runs again on it. An outcome
+// that writes nothing (not found, a failed precondition, ErrNoChange) is
+// only trusted on a version read from etcd.
+func (s *Store) Update(ctx context.Context, key string, opts store.UpdateOptions, tryUpdate store.UpdateFunc) (*store.Object, error) {
+	ek := s.layout.etcdKey(key)
+	cur, fresh := s.cached(key), false
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if cur == nil && !opts.AllowCreate {
+			if !fresh {
+				var err error
+				if cur, fresh, err = s.refresh(ctx, key, ek); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			return nil, store.ErrNotFound
+		}
+		seen := cur
+		if seen == nil {
+			seen = store.NewObject(key, 0, meta.Object{})
+		}
+		if err := opts.Preconditions.Check(seen); err != nil {
+			if !fresh {
+				if cur, fresh, err = s.refresh(ctx, key, ek); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			return nil, err
+		}
+		next, err := tryUpdate(cur)
+		if errors.Is(err, store.ErrNoChange) && cur != nil {
+			if !fresh {
+				latest, _, err := s.refresh(ctx, key, ek)
+				if err != nil {
+					return nil, err
+				}
+				if latest != nil && latest.Revision() == cur.Revision() {
+					return cur, nil
+				}
+				cur, fresh = latest, true
+				continue
+			}
+			return cur, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if next == nil {
+			return nil, errors.New("store/etcd: nil object")
+		}
+		next.SetMetadataField("resourceVersion", nil)
+		value, err := s.codec.Encode(next)
+		if err != nil {
+			return nil, err
+		}
+		cmp := clientv3.Compare(clientv3.CreateRevision(ek), "=", 0)
+		if cur != nil {
+			cmp = clientv3.Compare(clientv3.ModRevision(ek), "=", cur.Revision())
+		}
+		resp, err := s.cli.Txn(ctx).If(cmp).
+			Then(clientv3.OpPut(ek, string(value))).
+			Else(clientv3.OpGet(ek)).
+			Commit()
+		if err != nil {
+			return nil, err
+		}
+		if resp.Succeeded {
+			return s.written(ctx, key, resp.Header.Revision, next), nil
+		}
+		if cur, err = s.fromGet(key, resp.Responses[0].GetResponseRange().Kvs); err != nil {
+			return nil, err
+		}
+		fresh = true
+	}
+}
+
+// Delete removes key in one transaction that succeeds only if its mod
+// revision is still that of the version pre and validate were checked on.
+func (s *Store) Delete(ctx context.Context, key string, pre store.Preconditions, validate func(*store.Object) error) (*store.Object, error) {
+	ek := s.layout.etcdKey(key)
+	cur, fresh := s.cached(key), false
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var err error
+		if cur == nil {
+			if !fresh {
+				if cur, fresh, err = s.refresh(ctx, key, ek); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			return nil, store.ErrNotFound
+		}
+		if err := pre.Check(cur); err != nil {
+			if !fresh {
+				if cur, fresh, err = s.refresh(ctx, key, ek); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			return nil, err
+		}
+		if validate != nil {
+			if err := validate(cur); err != nil {
+				return nil, err
+			}
+		}
+		resp, err := s.cli.Txn(ctx).
+			If(clientv3.Compare(clientv3.ModRevision(ek), "=", cur.Revision())).
+			Then(clientv3.OpDelete(ek)).
+			Else(clientv3.OpGet(ek)).
+			Commit()
+		if err != nil {
+			return nil, err
+		}
+		if resp.Succeeded {
+			rev := resp.Header.Revision
+			s.afterWrite(ctx, rev)
+			return store.NewObject(key, rev, cur.Data().WithResourceVersion(rev)), nil
+		}
+		if cur, err = s.fromGet(key, resp.Responses[0].GetResponseRange().Kvs); err != nil {
+			return nil, err
+		}
+		fresh = true
+	}
+}
+
+// cached returns the cache's version of key, or nil.
+func (s *Store) cached(key string) *store.Object {
+	o, _ := s.gen.Load().cache.Get(context.Background(), key)
+	return o
+}
+
+// refresh reads key from etcd.
+func (s *Store) refresh(ctx context.Context, key, ek string) (*store.Object, bool, error) {
+	return s.getEtcd(ctx, key, ek)
+}
+
+func (s *Store) getEtcd(ctx context.Context, key, ek string) (*store.Object, bool, error) {
+	resp, err := s.cli.Get(ctx, ek)
+	if err != nil {
+		return nil, false, err
+	}
+	o, err := s.fromGet(key, resp.Kvs)
+	return o, true, err
+}
+
+// fromGet decodes the version a Get returned, or nil when it found none.
+// It takes the cache's version when it is the same revision.
+func (s *Store) fromGet(key string, kvs []*mvccpb.KeyValue) (*store.Object, error) {
+	if len(kvs) == 0 {
+		return nil, nil
+	}
+	kv := kvs[0]
+	if c := s.cached(key); c != nil && c.Revision() == kv.ModRevision {
+		return c, nil
+	}
+	return s.decode(key, kv.ModRevision, kv.Value)
+}
+
+// decode builds the stored version of key at rev from its etcd value.
+func (s *Store) decode(key string, rev int64, value []byte) (*store.Object, error) {
+	data, err := s.codec.Decode(value)
+	if err != nil {
+		return nil, fmt.Errorf("store/etcd: decoding %s at revision %d: %w", key, rev, err)
+	}
+	if data == nil {
+		data = meta.Object{}
+	}
+	data.SetMetadataField("resourceVersion", strconv.FormatInt(rev, 10))
+	return store.NewObject(key, rev, data), nil
+}
+
+// written makes the version a successful create or update wrote, hands it
+// to the cache and waits for the cache to apply it.
+func (s *Store) written(ctx context.Context, key string, rev int64, data meta.Object) *store.Object {
+	data.SetMetadataField("resourceVersion", strconv.FormatInt(rev, 10))
+	o := store.NewObject(key, rev, data)
+	s.pending.Store(rev, o)
+	s.afterWrite(ctx, rev)
+	s.pending.Delete(rev)
+	return o
+}
+
+// afterWrite waits (bounded by ctx) for the cache to apply revision rev,
+// so the writer's next read sees its write, and compacts when the store
+// keeps a bounded history.
+func (s *Store) afterWrite(ctx context.Context, rev int64) {
+	_, _ = s.waitCache(ctx, rev)
+	if n := int64(s.cfg.HistoryLimit); n > 0 && rev-n+1 > s.compacted.Load() {
+		s.compact(ctx, rev-n+1)
+	}
+}
+
+// compact compacts etcd's history below rev.
+func (s *Store) compact(ctx context.Context, rev int64) {
+	for {
+		c := s.compacted.Load()
+		if rev <= c {
+			return
+		}
+		if s.compacted.CompareAndSwap(c, rev) {
+			break
+		}
+	}
+	if _, err := s.cli.Compact(ctx, rev); err != nil && !errors.Is(err, rpctypes.ErrCompacted) {
+		s.log.Warn("store/etcd: compaction failed", "revision", rev, "err", err)
+	}
+}
+
+// waitCache returns the cache generation once it has reached rev,
+// requesting etcd progress notifications while it waits (rev may be a
+// write outside the prefix, which no event would report). It fails as
+// memory's wait for a future revision does.
+func (s *Store) waitCache(ctx context.Context, rev int64) (*generation, error) {
+	gen := s.gen.Load()
+	if gen.cache.Revision() >= rev {
+		return gen, nil
+	}
+	wait := s.cfg.Cache.FutureWait
+	if wait == 0 {
+		wait = memory.DefaultFutureWait
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		s.requestProgress()
+		step, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		w, err := gen.cache.Watch(step, "\xff", store.WatchOptions{Revision: rev})
+		cancel()
+		if err == nil {
+			w.Stop()
+			return gen, nil
+		}
+		var fe *store.FutureRevisionError
+		if !errors.As(err, &fe) {
+			return nil, err
+		}
+		if next := s.gen.Load(); next != gen {
+			gen = next
+			if gen.cache.Revision() >= rev {
+				return gen, nil
+			}
+		}
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			return nil, &store.FutureRevisionError{Requested: rev, Current: gen.cache.Revision()}
+		}
+	}
+}
+
+// requestProgress asks etcd for a progress notification on the feed's
+// watch, at most every few milliseconds.
+func (s *Store) requestProgress() {
+	now := time.Now().UnixNano()
+	last := s.lastProgress.Load()
+	if now-last < int64(5*time.Millisecond) || !s.lastProgress.CompareAndSwap(last, now) {
+		return
+	}
+	if ctx := s.watchCtx.Load(); ctx != nil {
+		_ = s.cli.RequestProgress(*ctx)
+	}
+}
+
+// fetchRevision reads etcd's current revision with a linearizable read.
+func (s *Store) fetchRevision(ctx context.Context) (int64, error) {
+	resp, err := s.cli.Get(ctx, s.layout.root(), clientv3.WithCountOnly())
+	if err != nil {
+		return 0, err
+	}
+	return resp.Header.Revision, nil
+}

@@ -1,0 +1,110 @@
+package etcd
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/kapi-dev/kapi/store"
+)
+
+// watcher is a cache watcher that expires when its cache generation ends
+// (the cache was rebuilt after etcd compacted past its feed): it first
+// returns what that cache still had for it, then an *ExpiredError, as kube's
+// cacher terminates its watchers on a relist.
+type watcher struct {
+	inner store.Watcher
+	gen   *generation
+}
+
+func (w *watcher) Revision() int64 { return w.inner.Revision() }
+func (w *watcher) Stop()           { w.inner.Stop() }
+
+func (w *watcher) Next(ctx context.Context) ([]store.Event, error) {
+	if w.gen.ctx.Err() != nil {
+		return w.drain()
+	}
+	nctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(w.gen.ctx, cancel)
+	evs, err := w.inner.Next(nctx)
+	stop()
+	cancel()
+	if err != nil && ctx.Err() == nil && w.gen.ctx.Err() != nil && !errors.Is(err, store.ErrWatcherStopped) {
+		return w.drain()
+	}
+	return evs, err
+}
+
+// drain returns the events the ended generation still holds, then expires.
+func (w *watcher) drain() ([]store.Event, error) {
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	evs, err := w.inner.Next(done)
+	if len(evs) > 0 {
+		return evs, nil
+	}
+	if errors.Is(err, store.ErrWatcherStopped) {
+		return nil, err
+	}
+	return nil, &store.ExpiredError{Requested: w.inner.Revision(), Oldest: w.gen.next.Load()}
+}
+
+// revisionFetcher reads etcd's current revision for consistent reads,
+// sharing one request among the readers that arrive while it is queued:
+// every reader gets a revision read after it arrived, and a burst of reads
+// costs one or two requests, as kube batches its progress requests.
+type revisionFetcher struct {
+	fetch func(context.Context) (int64, error)
+
+	mu      sync.Mutex
+	queued  *revisionFetch // accepting readers, not yet sent
+	running bool
+}
+
+type revisionFetch struct {
+	done chan struct{}
+	rev  int64
+	err  error
+}
+
+// fetchTimeout bounds one shared revision read; each reader waits only as
+// long as its own ctx allows.
+const fetchTimeout = 30 * time.Second
+
+func (f *revisionFetcher) current(ctx context.Context) (int64, error) {
+	f.mu.Lock()
+	if f.queued == nil {
+		f.queued = &revisionFetch{done: make(chan struct{})}
+	}
+	my := f.queued
+	if !f.running {
+		f.running = true
+		go f.loop()
+	}
+	f.mu.Unlock()
+	select {
+	case <-my.done:
+		return my.rev, my.err
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+func (f *revisionFetcher) loop() {
+	for {
+		f.mu.Lock()
+		next := f.queued
+		f.queued = nil
+		if next == nil {
+			f.running = false
+			f.mu.Unlock()
+			return
+		}
+		f.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), fetchTimeout)
+		next.rev, next.err = f.fetch(ctx)
+		cancel()
+		close(next.done)
+	}
+}
