@@ -31,10 +31,10 @@ type layout struct {
 // path under the prefix when it is not the plural alone (rest/storage of
 // each registry in kube's pkg/registry).
 var builtinPaths = map[string]string{
-	"services":                  "services/specs",
-	"endpoints":                 "services/endpoints",
-	"nodes":                     "minions",
-	"replicationcontrollers":    "controllers",
+	"services":                    "services/specs",
+	"endpoints":                   "services/endpoints",
+	"nodes":                       "minions",
+	"replicationcontrollers":      "controllers",
 	"ingresses.networking.k8s.io": "ingress",
 }
 
@@ -65,8 +65,8 @@ var builtinResources = map[string]string{
 	"csinodes": "storage.k8s.io", "csistoragecapacities": "storage.k8s.io", "volumeattributesclasses": "storage.k8s.io",
 	"priorityclasses": "scheduling.k8s.io",
 	"leases":          "coordination.k8s.io", "leasecandidates": "coordination.k8s.io",
-	"endpointslices":  "discovery.k8s.io",
-	"runtimeclasses":  "node.k8s.io",
+	"endpointslices":             "discovery.k8s.io",
+	"runtimeclasses":             "node.k8s.io",
 	"certificatesigningrequests": "certificates.k8s.io", "clustertrustbundles": "certificates.k8s.io",
 	"validatingwebhookconfigurations": "admissionregistration.k8s.io", "mutatingwebhookconfigurations": "admissionregistration.k8s.io",
 	"validatingadmissionpolicies": "admissionregistration.k8s.io", "validatingadmissionpolicybindings": "admissionregistration.k8s.io",
