@@ -25,24 +25,85 @@ const listPage = 10_000
 // must be rebuilt from a fresh list.
 var errCompacted = errors.New("store/etcd: the cache's next revision was compacted")
 
-// newGeneration lists every key under the prefix at etcd's current
-// revision into a new cache.
-func (s *Store) newGeneration(ctx context.Context) (*generation, error) {
+// newGeneration builds a new cache: it lists every key under the prefix
+// at a revision up to the cache's history length before etcd's current
+// one (or at the oldest etcd still holds), so that the feed replays the
+// history since then into the cache. Watches from a revision etcd still
+// holds, such as an informer's after a restart, then resume without a
+// relist. It returns the cache and etcd's current revision, which the
+// cache reaches once the feed has replayed the history.
+func (s *Store) newGeneration(ctx context.Context) (*generation, int64, error) {
 	root := s.layout.root()
 	end := clientv3.GetPrefixRangeEnd(root)
-	var rev int64
+	resp, err := s.cli.Get(ctx, root, clientv3.WithRange(end), clientv3.WithCountOnly())
+	if err != nil {
+		return nil, 0, fmt.Errorf("store/etcd: listing %s: %w", root, err)
+	}
+	current := resp.Header.Revision
+	rev := max(1, current-s.replayDepth())
+	for attempt := 0; ; attempt++ {
+		objs, err := s.listAt(ctx, rev)
+		if errors.Is(err, rpctypes.ErrCompacted) && attempt < 10 {
+			if rev, err = s.compactRevision(ctx); err != nil {
+				return nil, 0, err
+			}
+			rev = max(rev, 1)
+			continue
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("store/etcd: listing %s: %w", root, err)
+		}
+		cache, err := memory.NewReplica(s.cfg.Cache, rev, objs)
+		if err != nil {
+			return nil, 0, err
+		}
+		s.indexMu.Lock()
+		defer s.indexMu.Unlock()
+		for _, ix := range s.indexes {
+			if err := cache.AddIndex(ix.name, ix.fn); err != nil {
+				return nil, 0, err
+			}
+		}
+		gen := &generation{cache: cache}
+		gen.ctx, gen.end = context.WithCancel(context.Background())
+		return gen, max(current, rev), nil
+	}
+}
+
+// replayDepth is how many revisions of etcd's history a new cache
+// replays: its history length.
+func (s *Store) replayDepth() int64 {
+	if n := s.cfg.Cache.HistoryLimit; n > 0 {
+		return int64(n)
+	}
+	return memory.DefaultHistoryLimit
+}
+
+// compactRevision returns the revision etcd's history starts at: a watch
+// from a compacted revision is cancelled at once with it.
+func (s *Store) compactRevision(ctx context.Context) (int64, error) {
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	for resp := range s.cli.Watch(wctx, "\x00kapi-compaction-probe", clientv3.WithRev(1)) {
+		if resp.CompactRevision != 0 {
+			return resp.CompactRevision, nil
+		}
+		if err := resp.Err(); err != nil {
+			return 0, err
+		}
+	}
+	return 0, fmt.Errorf("store/etcd: no compaction revision: %w", wctx.Err())
+}
+
+// listAt reads every object under the prefix at rev.
+func (s *Store) listAt(ctx context.Context, rev int64) ([]*store.Object, error) {
+	root := s.layout.root()
+	end := clientv3.GetPrefixRangeEnd(root)
 	var objs []*store.Object
 	for from := root; ; {
-		opts := []clientv3.OpOption{clientv3.WithRange(end), clientv3.WithLimit(listPage)}
-		if rev != 0 {
-			opts = append(opts, clientv3.WithRev(rev))
-		}
-		resp, err := s.cli.Get(ctx, from, opts...)
+		resp, err := s.cli.Get(ctx, from, clientv3.WithRange(end), clientv3.WithLimit(listPage), clientv3.WithRev(rev))
 		if err != nil {
-			return nil, fmt.Errorf("store/etcd: listing %s: %w", root, err)
-		}
-		if rev == 0 {
-			rev = resp.Header.Revision
+			return nil, err
 		}
 		for _, kv := range resp.Kvs {
 			key, ok := s.layout.key(string(kv.Key))
@@ -61,20 +122,7 @@ func (s *Store) newGeneration(ctx context.Context) (*generation, error) {
 		}
 		from = string(resp.Kvs[len(resp.Kvs)-1].Key) + "\x00"
 	}
-	cache, err := memory.NewReplica(s.cfg.Cache, rev, objs)
-	if err != nil {
-		return nil, err
-	}
-	s.indexMu.Lock()
-	defer s.indexMu.Unlock()
-	for _, ix := range s.indexes {
-		if err := cache.AddIndex(ix.name, ix.fn); err != nil {
-			return nil, err
-		}
-	}
-	gen := &generation{cache: cache}
-	gen.ctx, gen.end = context.WithCancel(context.Background())
-	return gen, nil
+	return objs, nil
 }
 
 // follow feeds the cache from etcd's watch until Close: it resumes the
@@ -93,7 +141,7 @@ func (s *Store) follow() {
 			return
 		}
 		if errors.Is(err, errCompacted) {
-			next, err := s.newGeneration(s.ctx)
+			next, _, err := s.newGeneration(s.ctx)
 			if err == nil {
 				s.log.Info("store/etcd: the cache was rebuilt after a compaction", "from", gen.cache.Revision(), "to", next.cache.Revision())
 				gen.next.Store(next.cache.Revision())

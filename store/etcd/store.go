@@ -106,6 +106,17 @@ var (
 
 // New lists the objects under the prefix into the watch cache and starts
 // following etcd. It returns when the cache holds etcd's current state.
+// waitReplay waits until the cache has replayed etcd's history up to rev.
+func (s *Store) waitReplay(ctx context.Context, rev int64) error {
+	for {
+		if _, err := s.waitCache(ctx, rev); err == nil {
+			return nil
+		} else if ctx.Err() != nil {
+			return fmt.Errorf("store/etcd: the cache did not reach revision %d: %w", rev, err)
+		}
+	}
+}
+
 // Close stops it.
 func New(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.Client == nil {
@@ -135,13 +146,17 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 		done:   make(chan struct{}),
 	}
 	s.revisions.fetch = s.fetchRevision
-	gen, err := s.newGeneration(ctx)
+	gen, current, err := s.newGeneration(ctx)
 	if err != nil {
 		return nil, err
 	}
 	s.gen.Store(gen)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	go s.follow()
+	if err := s.waitReplay(ctx, current); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
