@@ -58,6 +58,9 @@ type Config struct {
 	// RBAC...); a denied request gets kube's 403. It also authorizes
 	// impersonation headers. Nil allows everything.
 	Authorizer authz.Authorizer
+	// HealthChecks run on /healthz, /livez and /readyz besides kube's
+	// always-passing ping and log, as kube-apiserver's etcd check.
+	HealthChecks []HealthCheck
 }
 
 // VersionInfo is the body of /version.
@@ -88,6 +91,7 @@ type Server struct {
 	version   VersionInfo
 	registry  atomic.Pointer[registry]
 	admission []any
+	health    []HealthCheck
 
 	// registryMu serialises registry rebuilds (CRD writes); readers never
 	// take it.
@@ -119,6 +123,7 @@ func New(cfg Config) (*Server, error) {
 		maxBody:   cfg.MaxRequestBodyBytes,
 		version:   cfg.Version.withDefaults(),
 		admission: cfg.Admission,
+		health:    cfg.HealthChecks,
 
 		openAPIComponents: cfg.OpenAPIComponents,
 	}

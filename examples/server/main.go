@@ -10,6 +10,9 @@
 // admin credential (a client certificate in system:masters). The security
 // flags are kube-apiserver's; -insecure serves plain HTTP with no
 // authentication at all.
+//
+// With -etcd-servers (kube-apiserver's flag) it keeps its objects in etcd,
+// in kube-apiserver's layout and encodings, instead of in memory.
 package main
 
 import (
@@ -28,7 +31,10 @@ import (
 	"syscall"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/codec/protobuf"
+	"github.com/kapi-dev/kapi/examples/protobuf/kubeproto"
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
+	"github.com/kapi-dev/kapi/store/etcd"
 )
 
 // gcPercent is the server's GOGC when the environment sets none.
@@ -57,6 +63,8 @@ func main() {
 	flag.StringVar(&opts.ServiceAccountIssuer, "service-account-issuer", "https://kubernetes.default.svc.cluster.local", "issuer (iss) of ServiceAccount tokens")
 	flag.Var((*files)(&opts.ServiceAccountKeyFiles), "service-account-key-file", "PEM public keys (or certificates, or private keys) that verify ServiceAccount tokens; repeatable")
 	flag.StringVar(&opts.ServiceAccountSigningKeyFile, "service-account-signing-key-file", "", "PEM private key (RSA or ECDSA) that signs ServiceAccount tokens; default: one generated at start")
+	etcdServers := flag.String("etcd-servers", "", "comma-separated etcd URLs to keep objects in (default: in memory)")
+	etcdPrefix := flag.String("etcd-prefix", etcd.DefaultPrefix, "the prefix of every key in etcd")
 	flag.Parse()
 
 	// Every write allocates its decoded object, encoding and managed
@@ -78,7 +86,9 @@ func main() {
 	var handler *apiserver.Server
 	var url string
 	if *insecure {
-		if handler, err = kapiserver.New(); err != nil {
+		cfg := kapiserver.Config()
+		defer onEtcd(ctx, &cfg, *etcdServers, *etcdPrefix)()
+		if handler, err = apiserver.New(cfg); err != nil {
 			log.Fatal(err)
 		}
 		url = "http://" + ln.Addr().String()
@@ -90,6 +100,7 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
+		defer onEtcd(ctx, &sec.Config, *etcdServers, *etcdPrefix)()
 		if handler, err = apiserver.New(sec.Config); err != nil {
 			log.Fatal(err)
 		}
@@ -110,4 +121,23 @@ func main() {
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Fatal(err)
 	}
+}
+
+// onEtcd keeps cfg's objects in the etcd at servers (comma-separated), when
+// given, and reports etcd's health as kube-apiserver does; it returns what
+// closes the store.
+func onEtcd(ctx context.Context, cfg *apiserver.Config, servers, prefix string) func() {
+	if servers == "" {
+		return func() {}
+	}
+	st, err := etcd.Open(ctx, strings.Split(servers, ","), etcd.Config{
+		Prefix: prefix,
+		Codec:  etcd.Kube{Protobuf: protobuf.New(kubeproto.Resolver())},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	cfg.Store = st
+	cfg.HealthChecks = append(cfg.HealthChecks, apiserver.HealthCheck{Name: "etcd", Check: st.Healthy})
+	return func() { _ = st.Close() }
 }

@@ -79,6 +79,7 @@ type Store struct {
 	lastProgress atomic.Int64 // unix nanoseconds of the last progress request
 
 	compacted atomic.Int64 // the newest revision this store compacted to
+	ownClient bool         // Open made the client: Close closes it
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -160,12 +161,15 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 	return s, nil
 }
 
-// Close stops following etcd; the watchers of the cache expire. It does
-// not close the client.
+// Close stops following etcd; the watchers of the cache expire. It closes
+// the client only when Open made it.
 func (s *Store) Close() error {
 	s.cancel()
 	<-s.done
 	s.gen.Load().end()
+	if s.ownClient {
+		return s.cli.Close()
+	}
 	return nil
 }
 

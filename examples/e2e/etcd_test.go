@@ -1,0 +1,169 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/codec/protobuf"
+	"github.com/kapi-dev/kapi/examples/protobuf/kubeproto"
+	"github.com/kapi-dev/kapi/examples/server/kapiserver"
+	"github.com/kapi-dev/kapi/store/etcd"
+	"github.com/kapi-dev/kapi/store/etcd/etcdtest"
+)
+
+// startOnEtcd starts the example server over the etcd at endpoints, as
+// `server -etcd-servers=...` does.
+func startOnEtcd(t *testing.T, endpoints []string) (*cluster, *etcd.Store) {
+	t.Helper()
+	st, err := etcd.Open(t.Context(), endpoints, etcd.Config{Codec: etcd.Kube{Protobuf: protobuf.New(kubeproto.Resolver())}})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = st.Close() })
+	cfg := kapiserver.Config()
+	cfg.Store = st
+	cfg.HealthChecks = []apiserver.HealthCheck{{Name: "etcd", Check: st.Healthy}}
+	return startClusterWith(t, cfg), st
+}
+
+func clientset(t *testing.T, c *cluster) *kubernetes.Clientset {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(c.restConfig())
+	require.NoError(t, err)
+	return cs
+}
+
+func TestTwoServersOnOneEtcdServeEachOthersObjects(t *testing.T) {
+	etcdCluster := etcdtest.Start(t)
+	a, _ := startOnEtcd(t, etcdCluster.Endpoints())
+	b, _ := startOnEtcd(t, etcdCluster.Endpoints())
+	ca, cb := clientset(t, a), clientset(t, b)
+	ctx := t.Context()
+
+	created, err := ca.CoreV1().ConfigMaps("default").Create(ctx, &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: "shared"}, Data: map[string]string{"k": "1"},
+	}, metav1.CreateOptions{})
+	require.NoError(t, err)
+
+	list, err := cb.CoreV1().ConfigMaps("default").List(ctx, metav1.ListOptions{})
+	require.NoError(t, err)
+	require.Len(t, list.Items, 1)
+	assert.Equal(t, created.UID, list.Items[0].UID)
+	assert.Equal(t, created.ResourceVersion, list.Items[0].ResourceVersion)
+
+	w, err := cb.CoreV1().ConfigMaps("default").Watch(ctx, metav1.ListOptions{ResourceVersion: list.ResourceVersion})
+	require.NoError(t, err)
+	defer w.Stop()
+
+	got, err := ca.CoreV1().ConfigMaps("default").Get(ctx, "shared", metav1.GetOptions{})
+	require.NoError(t, err)
+	got.Data["k"] = "2"
+	updated, err := ca.CoreV1().ConfigMaps("default").Update(ctx, got, metav1.UpdateOptions{})
+	require.NoError(t, err)
+
+	select {
+	case ev := <-w.ResultChan():
+		require.Equal(t, watch.Modified, ev.Type)
+		cm := ev.Object.(*corev1.ConfigMap)
+		assert.Equal(t, updated.ResourceVersion, cm.ResourceVersion)
+		assert.Equal(t, "2", cm.Data["k"])
+	case <-time.After(10 * time.Second):
+		t.Fatal("the watch through b never saw the update through a")
+	}
+
+	// An update through b with a's stale resourceVersion is a conflict.
+	got.Data["k"] = "3"
+	_, err = cb.CoreV1().ConfigMaps("default").Update(ctx, got, metav1.UpdateOptions{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "the object has been modified")
+
+	fresh, err := cb.CoreV1().ConfigMaps("default").Get(ctx, "shared", metav1.GetOptions{})
+	require.NoError(t, err)
+	fresh.Data["k"] = "3"
+	_, err = cb.CoreV1().ConfigMaps("default").Update(ctx, fresh, metav1.UpdateOptions{})
+	require.NoError(t, err)
+	again, err := ca.CoreV1().ConfigMaps("default").Get(ctx, "shared", metav1.GetOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "3", again.Data["k"])
+}
+
+func TestARestartedServerOnEtcdKeepsObjectsAndResumesWatches(t *testing.T) {
+	etcdCluster := etcdtest.Start(t)
+	first, st := startOnEtcd(t, etcdCluster.Endpoints())
+	ctx := t.Context()
+	c1 := clientset(t, first)
+	var rvs []string
+	for _, name := range []string{"a", "b", "c"} {
+		cm, err := c1.CoreV1().ConfigMaps("default").Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
+		require.NoError(t, err)
+		rvs = append(rvs, cm.ResourceVersion)
+	}
+	require.NoError(t, st.Close())
+
+	second, _ := startOnEtcd(t, etcdCluster.Endpoints())
+	c2 := clientset(t, second)
+	list, err := c2.CoreV1().ConfigMaps("default").List(ctx, metav1.ListOptions{})
+	require.NoError(t, err)
+	var got []string
+	for _, cm := range list.Items {
+		got = append(got, cm.ResourceVersion)
+	}
+	assert.Equal(t, rvs, got)
+
+	// An informer that saw only the first create reconnects from its
+	// resourceVersion: the others come as events, not as a 410.
+	w, err := c2.CoreV1().ConfigMaps("default").Watch(ctx, metav1.ListOptions{ResourceVersion: rvs[0]})
+	require.NoError(t, err)
+	defer w.Stop()
+	for _, want := range rvs[1:] {
+		select {
+		case ev := <-w.ResultChan():
+			require.Equal(t, watch.Added, ev.Type, "%v", ev.Object)
+			assert.Equal(t, want, ev.Object.(*corev1.ConfigMap).ResourceVersion)
+		case <-time.After(10 * time.Second):
+			t.Fatal("no event after the restart")
+		}
+	}
+}
+
+func TestReadyzAndLivezReportEtcdsHealth(t *testing.T) {
+	etcdCluster := etcdtest.Start(t)
+	srv, _ := startOnEtcd(t, etcdCluster.Endpoints())
+	get := func(path string) (int, string) {
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.url+path, nil)
+		require.NoError(t, err)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	code, body := get("/readyz")
+	assert.Equal(t, http.StatusOK, code)
+	assert.Equal(t, "ok", body)
+	code, body = get("/livez?verbose")
+	assert.Equal(t, http.StatusOK, code)
+	assert.Equal(t, "[+]ping ok\n[+]log ok\n[+]etcd ok\nlivez check passed\n", body)
+
+	etcdCluster.Stop()
+	for _, path := range []string{"/readyz", "/livez"} {
+		code, body = get(path)
+		assert.Equal(t, http.StatusInternalServerError, code, path)
+		assert.Contains(t, body, "[-]etcd failed: reason withheld\n", path)
+	}
+	code, _ = get("/livez/etcd")
+	assert.Equal(t, http.StatusInternalServerError, code)
+	code, _ = get("/livez/ping")
+	assert.Equal(t, http.StatusOK, code)
+}
