@@ -112,7 +112,7 @@ func (s *Store) listAt(ctx context.Context, rev int64) ([]*store.Object, error) 
 			}
 			o, err := s.decode(key, kv.ModRevision, kv.Value)
 			if err != nil {
-				s.log.Warn("store/etcd: skipping a value that does not decode", "key", string(kv.Key), "err", err)
+				s.log.Debug("store/etcd: skipping a value that does not decode", "key", string(kv.Key), "err", err)
 				continue
 			}
 			objs = append(objs, o)
@@ -210,7 +210,7 @@ func (s *Store) apply(gen *generation, ev *clientv3.Event) {
 		} else {
 			var err error
 			if obj, err = s.decode(key, rev, ev.Kv.Value); err != nil {
-				s.log.Warn("store/etcd: skipping a value that does not decode", "key", string(ev.Kv.Key), "err", err)
+				s.log.Debug("store/etcd: skipping a value that does not decode", "key", string(ev.Kv.Key), "err", err)
 				gen.cache.Advance(rev)
 				return
 			}
