@@ -12,6 +12,9 @@ import (
 type HealthCheck struct {
 	Name  string
 	Check func(ctx context.Context) error
+	// ReadyzOnly leaves the check out of /livez, as kube's
+	// "etcd-readiness".
+	ReadyzOnly bool
 }
 
 // healthCheckTimeout bounds every check, as kube's etcd check times out
@@ -21,9 +24,16 @@ const healthCheckTimeout = 2 * time.Second
 // serveHealth answers /healthz, /livez and /readyz (p[0]) and their
 // single checks (/livez/etcd) as kube-apiserver: "ok" when every check
 // passes (each one listed with ?verbose), otherwise 500 with the list,
-// failures "[-]name failed: reason withheld", and "<path> check failed".
+// failures "[-]name failed: reason withheld", and "<path> check failed";
+// a single check that fails answers "internal server error: <error>".
+// (docs/kube-behaviour/09-etcd.md)
 func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request, p []string) {
-	checks := append([]HealthCheck{{Name: "ping"}, {Name: "log"}}, s.health...)
+	checks := []HealthCheck{{Name: "ping"}, {Name: "log"}}
+	for _, c := range s.health {
+		if !c.ReadyzOnly || p[0] != "livez" {
+			checks = append(checks, c)
+		}
+	}
 	if len(p) == 2 {
 		for _, c := range checks {
 			if c.Name == p[1] {
@@ -43,9 +53,15 @@ func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request, p []string)
 	defer cancel()
 	var b strings.Builder
 	failed := false
+	var firstErr error
 	for _, c := range checks {
-		if c.Check != nil && c.Check(ctx) != nil {
+		var err error
+		if c.Check != nil {
+			err = c.Check(ctx)
+		}
+		if err != nil {
 			failed = true
+			firstErr = err
 			b.WriteString("[-]" + c.Name + " failed: reason withheld\n")
 		} else {
 			b.WriteString("[+]" + c.Name + " ok\n")
@@ -59,6 +75,9 @@ func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request, p []string)
 	body := "ok"
 	code := http.StatusOK
 	switch {
+	case failed && len(p) == 2:
+		code = http.StatusInternalServerError
+		body = "internal server error: " + firstErr.Error() + "\n"
 	case failed:
 		code = http.StatusInternalServerError
 		body = b.String() + p[0] + " check failed\n"

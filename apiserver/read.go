@@ -197,8 +197,11 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 		}
 	case opts.resourceVersion == "0":
 		// any: the current snapshot, whole. kube serves resourceVersion=0
-		// from its watch cache, which ignores the limit.
+		// from its watch cache, which ignores the limit; a store with a
+		// cache in front of another (store/etcd) serves it without asking
+		// the other.
 		so.Limit = 0
+		so.Revision, so.Match = 1, store.NotOlderThan
 	case opts.resourceVersion == "":
 		// most recent: the current snapshot
 	case opts.match == "Exact" || (opts.match == "" && opts.limit > 0 && !pinned):

@@ -31,7 +31,7 @@ func startOnEtcd(t *testing.T, endpoints []string) (*cluster, *etcd.Store) {
 	t.Cleanup(func() { _ = st.Close() })
 	cfg := kapiserver.Config()
 	cfg.Store = st
-	cfg.HealthChecks = []apiserver.HealthCheck{{Name: "etcd", Check: st.Healthy}}
+	cfg.HealthChecks = []apiserver.HealthCheck{{Name: "etcd", Check: st.Healthy}, {Name: "etcd-readiness", Check: st.Healthy, ReadyzOnly: true}}
 	return startClusterWith(t, cfg), st
 }
 
@@ -162,8 +162,12 @@ func TestReadyzAndLivezReportEtcdsHealth(t *testing.T) {
 		assert.Equal(t, http.StatusInternalServerError, code, path)
 		assert.Contains(t, body, "[-]etcd failed: reason withheld\n", path)
 	}
-	code, _ = get("/livez/etcd")
+	code, body = get("/readyz?verbose")
 	assert.Equal(t, http.StatusInternalServerError, code)
+	assert.Equal(t, "[+]ping ok\n[+]log ok\n[-]etcd failed: reason withheld\n[-]etcd-readiness failed: reason withheld\nreadyz check failed\n", body)
+	code, body = get("/livez/etcd")
+	assert.Equal(t, http.StatusInternalServerError, code)
+	assert.Equal(t, "internal server error: error getting data from etcd: context deadline exceeded\n", body)
 	code, _ = get("/livez/ping")
 	assert.Equal(t, http.StatusOK, code)
 }

@@ -138,6 +138,8 @@ func onEtcd(ctx context.Context, cfg *apiserver.Config, servers, prefix string) 
 		log.Fatal(err)
 	}
 	cfg.Store = st
-	cfg.HealthChecks = append(cfg.HealthChecks, apiserver.HealthCheck{Name: "etcd", Check: st.Healthy})
+	cfg.HealthChecks = append(cfg.HealthChecks,
+		apiserver.HealthCheck{Name: "etcd", Check: st.Healthy},
+		apiserver.HealthCheck{Name: "etcd-readiness", Check: st.Healthy, ReadyzOnly: true})
 	return func() { _ = st.Close() }
 }

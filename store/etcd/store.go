@@ -43,6 +43,16 @@ type Config struct {
 	// least one interval. Default 5 minutes; negative disables (another
 	// apiserver, or etcd's own auto-compaction, compacts).
 	CompactionInterval time.Duration
+	// WriteTimeout bounds each write's etcd requests: past it the write
+	// fails with kube's 504 "Timeout: request did not complete within
+	// requested timeout - context deadline exceeded", as kube-apiserver's
+	// writes do after 34s when etcd does not answer. Default 34s.
+	WriteTimeout time.Duration
+	// ReadTimeout bounds a read's wait for etcd (its current revision):
+	// past it the read fails with kube's 504 "Timeout: request did not
+	// complete within the allotted timeout", as kube-apiserver's
+	// -request-timeout. Default 60s.
+	ReadTimeout time.Duration
 	// Logger reports the cache's restarts and values it cannot read.
 	// Default slog.Default().
 	Logger *slog.Logger
@@ -135,6 +145,12 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 	if n := cfg.HistoryLimit; n > 0 {
 		cfg.Cache.HistoryLimit, cfg.Cache.MaxHistory, cfg.Cache.MinHistoryAge = n, n, -1
 	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = 34 * time.Second
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = 60 * time.Second
+	}
 	if cfg.CompactionInterval == 0 {
 		cfg.CompactionInterval = 5 * time.Minute
 	}
@@ -147,6 +163,7 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 		done:   make(chan struct{}),
 	}
 	s.revisions.fetch = s.fetchRevision
+	s.revisions.timeout = cfg.ReadTimeout
 	gen, current, err := s.newGeneration(ctx)
 	if err != nil {
 		return nil, err
@@ -182,7 +199,7 @@ func (s *Store) Revision() int64 { return s.gen.Load().cache.Revision() }
 // cache to reach it and reads the cache, as kube's consistent reads from
 // the cache.
 func (s *Store) Get(ctx context.Context, key string) (*store.Object, error) {
-	rev, err := s.revisions.current(ctx)
+	rev, err := s.currentRevision(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +218,7 @@ func (s *Store) List(ctx context.Context, prefix string, opts store.ListOptions)
 	case opts.Revision < 0:
 		return store.ListResult{}, fmt.Errorf("store/etcd: negative revision %d", opts.Revision)
 	case opts.Revision == 0:
-		rev, err := s.revisions.current(ctx)
+		rev, err := s.currentRevision(ctx)
 		if err != nil {
 			return store.ListResult{}, err
 		}
@@ -249,7 +266,10 @@ func (s *Store) AddIndex(name string, fn store.IndexFunc) error {
 
 // Create writes obj at key in one transaction that succeeds only if the
 // key is absent (create revision 0).
-func (s *Store) Create(ctx context.Context, key string, obj meta.Object) (*store.Object, error) {
+func (s *Store) Create(ctx context.Context, key string, obj meta.Object) (o *store.Object, err error) {
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.WriteTimeout)
+	defer func() { cancel(); err = writeError(parent, err) }()
 	if obj == nil {
 		return nil, errors.New("store/etcd: nil object")
 	}
@@ -278,7 +298,10 @@ func (s *Store) Create(ctx context.Context, key string, obj meta.Object) (*store
 // returns the newer version and tryUpdate runs again on it. An outcome
 // that writes nothing (not found, a failed precondition, ErrNoChange) is
 // only trusted on a version read from etcd.
-func (s *Store) Update(ctx context.Context, key string, opts store.UpdateOptions, tryUpdate store.UpdateFunc) (*store.Object, error) {
+func (s *Store) Update(ctx context.Context, key string, opts store.UpdateOptions, tryUpdate store.UpdateFunc) (o *store.Object, err error) {
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.WriteTimeout)
+	defer func() { cancel(); err = writeError(parent, err) }()
 	ek := s.layout.etcdKey(key)
 	cur, fresh := s.cached(key), false
 	for {
@@ -357,7 +380,10 @@ func (s *Store) Update(ctx context.Context, key string, opts store.UpdateOptions
 
 // Delete removes key in one transaction that succeeds only if its mod
 // revision is still that of the version pre and validate were checked on.
-func (s *Store) Delete(ctx context.Context, key string, pre store.Preconditions, validate func(*store.Object) error) (*store.Object, error) {
+func (s *Store) Delete(ctx context.Context, key string, pre store.Preconditions, validate func(*store.Object) error) (o *store.Object, err error) {
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.WriteTimeout)
+	defer func() { cancel(); err = writeError(parent, err) }()
 	ek := s.layout.etcdKey(key)
 	cur, fresh := s.cached(key), false
 	for {

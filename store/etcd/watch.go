@@ -55,7 +55,8 @@ func (w *watcher) drain() ([]store.Event, error) {
 // every reader gets a revision read after it arrived, and a burst of reads
 // costs one or two requests, as kube batches its progress requests.
 type revisionFetcher struct {
-	fetch func(context.Context) (int64, error)
+	fetch   func(context.Context) (int64, error)
+	timeout time.Duration
 
 	mu      sync.Mutex
 	queued  *revisionFetch // accepting readers, not yet sent
@@ -67,10 +68,6 @@ type revisionFetch struct {
 	rev  int64
 	err  error
 }
-
-// fetchTimeout bounds one shared revision read; each reader waits only as
-// long as its own ctx allows.
-const fetchTimeout = 30 * time.Second
 
 func (f *revisionFetcher) current(ctx context.Context) (int64, error) {
 	f.mu.Lock()
@@ -102,7 +99,7 @@ func (f *revisionFetcher) loop() {
 			return
 		}
 		f.mu.Unlock()
-		ctx, cancel := context.WithTimeout(context.Background(), fetchTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), f.timeout)
 		next.rev, next.err = f.fetch(ctx)
 		cancel()
 		close(next.done)
