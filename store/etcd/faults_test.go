@@ -73,15 +73,21 @@ func TestWritesFailWhileEtcdIsDownAndNothingIsHalfWritten(t *testing.T) {
 	assert.Len(t, res.Items, 1)
 
 	require.NoError(t, cluster.Members[0].Start())
+	var got *store.Object
+	require.Eventually(t, func() bool {
+		got, err = s.Get(ctx, "/configmaps/ns/before")
+		return err == nil
+	}, 30*time.Second, 10*time.Millisecond, "reads work again once etcd is back: %v", err)
+	assert.Equal(t, before.Revision(), got.Revision())
 	_, err = s.Get(ctx, "/configmaps/ns/during")
 	assert.ErrorIs(t, err, store.ErrNotFound)
-	got, err := s.Get(ctx, "/configmaps/ns/before")
-	require.NoError(t, err)
-	assert.Equal(t, before.Revision(), got.Revision())
 
 	// The watch started before the outage goes on, from where it was.
-	after, err := s.Create(ctx, "/configmaps/ns/after", configMap("after"))
-	require.NoError(t, err)
+	var after *store.Object
+	require.Eventually(t, func() bool {
+		after, err = s.Create(ctx, "/configmaps/ns/after", configMap("after"))
+		return err == nil
+	}, 30*time.Second, 10*time.Millisecond, "writes work again once etcd is back: %v", err)
 	evs := collectUntil(t, w, after.Revision())
 	require.Len(t, evs, 1)
 	assert.Equal(t, after.Revision(), evs[0].Revision)

@@ -124,8 +124,19 @@ func pathOf(first string) string {
 }
 
 // key returns the kapi key of an etcd key, or false when the key is not
-// under the prefix.
+// one kapi would write there: outside the prefix, or a key whose kapi key
+// maps to another etcd key (such as "<prefix>/services/x", which is
+// neither a service nor an endpoint), so that no two etcd keys ever map to
+// one kapi key.
 func (l layout) key(etcdKey string) (string, bool) {
+	k, ok := l.mapKey(etcdKey)
+	if !ok || l.etcdKey(k) != etcdKey {
+		return "", false
+	}
+	return k, true
+}
+
+func (l layout) mapKey(etcdKey string) (string, bool) {
 	rest, ok := strings.CutPrefix(etcdKey, l.prefix+"/")
 	if !ok {
 		return "", false

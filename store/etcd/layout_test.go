@@ -51,8 +51,24 @@ func TestLayoutMapsCollectionPrefixesToKubesPrefixes(t *testing.T) {
 
 func TestLayoutLeavesOutKeysOutsideThePrefix(t *testing.T) {
 	l := newLayout("/registry")
-	for _, k := range []string{"compact_rev_key", "/registryx/a", "/other/configmaps/x", "/registry/example.com"} {
+	for _, k := range []string{"compact_rev_key", "/registryx/a", "/other/configmaps/x", "/registry/example.com",
+		"/registry/services/x"} {
 		_, ok := l.key(k)
 		assert.False(t, ok, k)
 	}
+}
+
+// FuzzLayoutKey: any etcd key maps to at most one kapi key, and back.
+func FuzzLayoutKey(f *testing.F) {
+	for _, k := range []string{"/registry/configmaps/ns/x", "/registry/services/specs/ns/s", "/registry/deployments/ns/d",
+		"/registry/example.com/widgets/ns/w", "/registry/services/x", "/registry/a.b", "/registry//x", "/registry/"} {
+		f.Add(k)
+	}
+	l := newLayout("/registry")
+	f.Fuzz(func(t *testing.T, etcdKey string) {
+		k, ok := l.key(etcdKey)
+		if ok {
+			assert.Equal(t, etcdKey, l.etcdKey(k))
+		}
+	})
 }
