@@ -32,6 +32,20 @@
 // from a fresh list and its watchers expire (410 to clients, which
 // relist).
 //
+// A read at "any" revision (List NotOlderThan 1, what the API server asks
+// for resourceVersion=0) is served from the cache without asking etcd, as
+// kube's watch cache serves it, also while etcd is unreachable.
+//
+// # Failures
+//
+// A write whose etcd requests do not complete within Config.WriteTimeout
+// (34s) fails with kube's 504 Status "Timeout: request did not complete
+// within requested timeout - context deadline exceeded"; a read that
+// cannot learn etcd's revision within Config.ReadTimeout (60s) with
+// "Timeout: request did not complete within the allotted timeout"
+// (docs/kube-behaviour/09-etcd.md). A write is one transaction, so a
+// failed one leaves nothing behind. Healthy is kube's "etcd" health check.
+//
 // # Layout and encodings
 //
 // kapi's keys "/<resource>.<group>/<namespace>/<name>" are stored under

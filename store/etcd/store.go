@@ -87,6 +87,7 @@ type Store struct {
 	// RequestProgress needs to reach the same gRPC stream.
 	watchCtx     atomic.Pointer[context.Context]
 	lastProgress atomic.Int64 // unix nanoseconds of the last progress request
+	progressing  atomic.Bool  // a progress request is on its way
 
 	compacted atomic.Int64 // the newest revision this store compacted to
 	ownClient bool         // Open made the client: Close closes it
@@ -557,16 +558,23 @@ func (s *Store) waitCache(ctx context.Context, rev int64) (*generation, error) {
 }
 
 // requestProgress asks etcd for a progress notification on the feed's
-// watch, at most every few milliseconds.
+// watch, at most every few milliseconds and one request at a time. It
+// does not wait: the client's request blocks while the watch stream
+// reconnects.
 func (s *Store) requestProgress() {
 	now := time.Now().UnixNano()
 	last := s.lastProgress.Load()
 	if now-last < int64(5*time.Millisecond) || !s.lastProgress.CompareAndSwap(last, now) {
 		return
 	}
-	if ctx := s.watchCtx.Load(); ctx != nil {
-		_ = s.cli.RequestProgress(*ctx)
+	ctx := s.watchCtx.Load()
+	if ctx == nil || !s.progressing.CompareAndSwap(false, true) {
+		return
 	}
+	go func() {
+		defer s.progressing.Store(false)
+		_ = s.cli.RequestProgress(*ctx)
+	}()
 }
 
 // fetchRevision reads etcd's current revision with a linearizable read.
