@@ -27,7 +27,10 @@
 // each see the others' writes, in revision order, and a process's own
 // writes are in its cache before they return. An Exact list older than
 // the cache's history is read from etcd; a watch older than it is an
-// *ExpiredError. When the cache's watch breaks it resumes after the last
+// *ExpiredError. A new cache replays the last Config.Replay revisions of
+// etcd's history, so a watch from one of them (an informer's, after the
+// server restarted) resumes instead of relisting. When the cache's watch
+// breaks it resumes after the last
 // revision applied; when etcd compacted past it, the cache is rebuilt
 // from a fresh list and its watchers expire (410 to clients, which
 // relist).

@@ -70,13 +70,24 @@ func (s *Store) newGeneration(ctx context.Context) (*generation, int64, error) {
 	}
 }
 
+// defaultReplay is Config.Replay's default.
+const defaultReplay = 1_000
+
 // replayDepth is how many revisions of etcd's history a new cache
-// replays: its history length.
+// replays: Config.Replay, at most its history length.
 func (s *Store) replayDepth() int64 {
-	if n := s.cfg.Cache.HistoryLimit; n > 0 {
-		return int64(n)
+	n := s.cfg.Replay
+	switch {
+	case n < 0:
+		return 0
+	case n == 0:
+		n = defaultReplay
 	}
-	return memory.DefaultHistoryLimit
+	limit := s.cfg.Cache.HistoryLimit
+	if limit <= 0 {
+		limit = memory.DefaultHistoryLimit
+	}
+	return int64(min(n, limit))
 }
 
 // compactRevision returns the revision etcd's history starts at: a watch
