@@ -18,7 +18,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -115,20 +114,6 @@ func tail(b []byte, n int) []byte {
 	return b
 }
 
-func deployment(name string) *appsv1.Deployment {
-	labels := map[string]string{"app": name}
-	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: appsv1.DeploymentSpec{
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "registry.example/app:1"}}},
-			},
-		},
-	}
-}
-
 var widgets = schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}
 
 func widgetObject(name string, size int64) *unstructured.Unstructured {
@@ -158,7 +143,7 @@ func TestKapiAndKubeApiserverOnOneEtcdReadEachOthersObjects(t *testing.T) {
 
 	kube, err := kubernetes.NewForConfig(kubeCfg)
 	require.NoError(t, err)
-	kapiCS := clientset(t, kapi)
+	kapiCS := clientset(t, kapi.restConfig())
 	kapiDyn, err := dynamic.NewForConfig(kapi.restConfig())
 	require.NoError(t, err)
 
@@ -198,7 +183,7 @@ func TestKapiAndKubeApiserverOnOneEtcdReadEachOthersObjects(t *testing.T) {
 			require.NoError(t, err, "%s reads %s's Deployment", reader.name, writer.name)
 			assert.Equal(t, want.deploy.GetUID(), d.UID)
 			assert.Equal(t, want.deploy.GetResourceVersion(), d.ResourceVersion)
-			assert.Equal(t, "registry.example/app:1", d.Spec.Template.Spec.Containers[0].Image)
+			assert.Equal(t, "nginx", d.Spec.Template.Spec.Containers[0].Image)
 
 			w, err := reader.dyn.Resource(widgets).Namespace("default").Get(ctx, name, metav1.GetOptions{})
 			require.NoError(t, err, "%s reads %s's Widget", reader.name, writer.name)

@@ -12,7 +12,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/codec/protobuf"
@@ -35,18 +34,11 @@ func startOnEtcd(t *testing.T, endpoints []string) (*cluster, *etcd.Store) {
 	return startClusterWith(t, cfg), st
 }
 
-func clientset(t *testing.T, c *cluster) *kubernetes.Clientset {
-	t.Helper()
-	cs, err := kubernetes.NewForConfig(c.restConfig())
-	require.NoError(t, err)
-	return cs
-}
-
 func TestTwoServersOnOneEtcdServeEachOthersObjects(t *testing.T) {
 	etcdCluster := etcdtest.Start(t)
 	a, _ := startOnEtcd(t, etcdCluster.Endpoints())
 	b, _ := startOnEtcd(t, etcdCluster.Endpoints())
-	ca, cb := clientset(t, a), clientset(t, b)
+	ca, cb := clientset(t, a.restConfig()), clientset(t, b.restConfig())
 	ctx := t.Context()
 
 	created, err := ca.CoreV1().ConfigMaps("default").Create(ctx, &corev1.ConfigMap{
@@ -100,7 +92,7 @@ func TestARestartedServerOnEtcdKeepsObjectsAndResumesWatches(t *testing.T) {
 	etcdCluster := etcdtest.Start(t)
 	first, st := startOnEtcd(t, etcdCluster.Endpoints())
 	ctx := t.Context()
-	c1 := clientset(t, first)
+	c1 := clientset(t, first.restConfig())
 	var rvs []string
 	for _, name := range []string{"a", "b", "c"} {
 		cm, err := c1.CoreV1().ConfigMaps("default").Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{})
@@ -110,7 +102,7 @@ func TestARestartedServerOnEtcdKeepsObjectsAndResumesWatches(t *testing.T) {
 	require.NoError(t, st.Close())
 
 	second, _ := startOnEtcd(t, etcdCluster.Endpoints())
-	c2 := clientset(t, second)
+	c2 := clientset(t, second.restConfig())
 	list, err := c2.CoreV1().ConfigMaps("default").List(ctx, metav1.ListOptions{})
 	require.NoError(t, err)
 	var got []string
