@@ -30,6 +30,12 @@ const (
 	nameQuantity     = resourcePkg + ".Quantity"
 	nameQuantityVal  = resourcePkg + ".QuantityValue"
 
+	apiextensionsPkg               = "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1"
+	nameJSON                       = apiextensionsPkg + ".JSON"
+	nameJSONSchemaPropsOrBool      = apiextensionsPkg + ".JSONSchemaPropsOrBool"
+	nameJSONSchemaPropsOrArray     = apiextensionsPkg + ".JSONSchemaPropsOrArray"
+	nameJSONSchemaPropsOrStringArr = apiextensionsPkg + ".JSONSchemaPropsOrStringArray"
+
 	nameListMeta      = metaPkg + ".ListMeta"
 	nameObjectMeta    = metaPkg + ".ObjectMeta"
 	nameStatus        = metaPkg + ".Status"

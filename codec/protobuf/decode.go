@@ -615,6 +615,13 @@ func (d *decoder) value(p *msgPlan, data []byte) (any, bool, error) {
 		return d.decodeRawJSON(data, true)
 	case specFieldsV1:
 		return d.decodeRawJSON(data, false)
+	case specSchemaOrBool, specSchemaOrArray, specSchemaOrStrings:
+		tmp := make(map[string]any, 2)
+		if err := d.message(p, data, tmp); err != nil {
+			return nil, false, err
+		}
+		v, err := unionValue(p, tmp)
+		return v, false, err
 	case specArray:
 		tmp := make(map[string]any, 1)
 		if err := d.message(p, data, tmp); err != nil {

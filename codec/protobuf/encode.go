@@ -362,6 +362,12 @@ func (e *encoder) value(p *msgPlan, v any) error {
 			return nil
 		}
 		return e.listField(p.items, v)
+	case specSchemaOrBool, specSchemaOrArray, specSchemaOrStrings:
+		m, err := unionMessage(p, v)
+		if err != nil {
+			return err
+		}
+		return e.message(p, m)
 	default:
 		switch m := v.(type) {
 		case nil:

@@ -15,15 +15,18 @@ import (
 type special uint8
 
 const (
-	specNone         special = iota
-	specTime                 // metav1.Time: RFC 3339 string, seconds
-	specMicroTime            // metav1.MicroTime: RFC 3339 string, microseconds
-	specDuration             // metav1.Duration: Go duration string
-	specIntOrString          // intstr.IntOrString: number or string
-	specQuantity             // resource.Quantity: string
-	specRawExtension         // runtime.RawExtension: embedded JSON (or enveloped protobuf)
-	specFieldsV1             // metav1.FieldsV1: embedded JSON
-	specArray                // a named slice (ExtraValue): the array of its one inline repeated field
+	specNone            special = iota
+	specTime                    // metav1.Time: RFC 3339 string, seconds
+	specMicroTime               // metav1.MicroTime: RFC 3339 string, microseconds
+	specDuration                // metav1.Duration: Go duration string
+	specIntOrString             // intstr.IntOrString: number or string
+	specQuantity                // resource.Quantity: string
+	specRawExtension            // runtime.RawExtension: embedded JSON (or enveloped protobuf)
+	specFieldsV1                // metav1.FieldsV1: embedded JSON
+	specArray                   // a named slice (ExtraValue): the array of its one inline repeated field
+	specSchemaOrBool            // apiextensions JSONSchemaPropsOrBool {allows=1, schema=2}: a schema or a bool
+	specSchemaOrArray           // apiextensions JSONSchemaPropsOrArray {schema=1, jSONSchemas=2}: a schema or an array of them
+	specSchemaOrStrings         // apiextensions JSONSchemaPropsOrStringArray {schema=1, property=2}: a schema or strings
 )
 
 var specialNames = map[protoreflect.FullName]special{
@@ -35,6 +38,12 @@ var specialNames = map[protoreflect.FullName]special{
 	nameQuantityVal:  specQuantity,
 	nameRawExtension: specRawExtension,
 	nameFieldsV1:     specFieldsV1,
+	// A CRD schema's default, example and enum values: any JSON value,
+	// held as JSON in raw, as FieldsV1.
+	nameJSON:                       specFieldsV1,
+	nameJSONSchemaPropsOrBool:      specSchemaOrBool,
+	nameJSONSchemaPropsOrArray:     specSchemaOrArray,
+	nameJSONSchemaPropsOrStringArr: specSchemaOrStrings,
 }
 
 // msgPlan is a message descriptor compiled for transcoding.

@@ -132,8 +132,8 @@ func TestKapiAndKubeApiserverOnOneEtcdReadEachOthersObjects(t *testing.T) {
 	// The CRD goes through kapi (stored as JSON, which kube reads too);
 	// kube serves its custom resources once its controllers saw it.
 	kapi.mustKubectl("1.33", "get", "ns") // the server is up
-	_, err := kapi.kubectlStdin("1.33", widgetCRD, "apply", "-f", "-")
-	require.NoError(t, err)
+	out, err := kapi.kubectlStdin("1.33", widgetCRD, "apply", "-f", "-")
+	require.NoError(t, err, out)
 	kubeDyn, err := dynamic.NewForConfig(kubeCfg)
 	require.NoError(t, err)
 	require.Eventually(t, func() bool {

@@ -3,6 +3,8 @@ package kubeproto
 import (
 	"time"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
 	appsv1 "k8s.io/api/apps/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -264,5 +266,37 @@ func objects() []runtime.Object {
 			},
 			Status: corev1.PersistentVolumeStatus{Phase: corev1.VolumeBound, LastPhaseTransitionTime: &created},
 		},
+		crdWithSchemaUnions(),
 	}, securityObjects()...)
+}
+
+// crdWithSchemaUnions is a CRD whose schema uses every JSON form of
+// apiextensions' schema unions and JSON values: defaults, examples and enum
+// values of every JSON type, additionalProperties as a bool and as a
+// schema, items as a schema, dependencies as strings and as a schema.
+func crdWithSchemaUnions() *apiextensionsv1.CustomResourceDefinition {
+	j := func(s string) *apiextensionsv1.JSON { return &apiextensionsv1.JSON{Raw: []byte(s)} }
+	str := apiextensionsv1.JSONSchemaProps{Type: "string"}
+	spec := apiextensionsv1.JSONSchemaProps{Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{
+		"color":  {Type: "string", Default: j(`"blue"`), Enum: []apiextensionsv1.JSON{*j(`"blue"`), *j(`"red"`)}, Example: j(`"red"`)},
+		"size":   {Type: "integer", Default: j(`3`)},
+		"ratio":  {Type: "number", Default: j(`0.5`)},
+		"on":     {Type: "boolean", Default: j(`true`)},
+		"labels": {Type: "object", AdditionalProperties: &apiextensionsv1.JSONSchemaPropsOrBool{Allows: true, Schema: &str}, Default: j(`{"a":"b"}`)},
+		"closed": {Type: "object", AdditionalProperties: &apiextensionsv1.JSONSchemaPropsOrBool{Allows: false}},
+		"tags":   {Type: "array", Items: &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &str}, Default: j(`["x"]`)},
+		"dep": {Type: "object", Dependencies: apiextensionsv1.JSONSchemaDependencies{
+			"a": {Property: []string{"b"}}, "c": {Schema: &apiextensionsv1.JSONSchemaProps{Required: []string{"d"}}}}},
+	}}
+	return &apiextensionsv1.CustomResourceDefinition{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition"},
+		ObjectMeta: metav1.ObjectMeta{Name: "widgets.example.com"},
+		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
+			Group: "example.com", Scope: apiextensionsv1.NamespaceScoped,
+			Names: apiextensionsv1.CustomResourceDefinitionNames{Plural: "widgets", Singular: "widget", Kind: "Widget", ListKind: "WidgetList"},
+			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{Name: "v1", Served: true, Storage: true,
+				Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{
+					Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{"spec": spec}}}}},
+		},
+	}
 }
