@@ -63,6 +63,8 @@ type PriorityLevelConfiguration struct {
 	ObjectMeta `json:"metadata"`
 	Spec       PriorityLevelConfigurationSpec   `json:"spec"`
 	Status     PriorityLevelConfigurationStatus `json:"status"`
+
+	raw meta.Object // the object decoded, when it came from the store
 }
 
 // PriorityLevelConfigurationSpec is a priority level's configuration.
@@ -136,6 +138,8 @@ type FlowSchema struct {
 	ObjectMeta `json:"metadata"`
 	Spec       FlowSchemaSpec   `json:"spec"`
 	Status     FlowSchemaStatus `json:"status"`
+
+	raw meta.Object // the object decoded, when it came from the store
 }
 
 // FlowSchemaSpec is a flow schema's configuration.
@@ -229,13 +233,13 @@ type FlowSchemaStatus struct {
 
 // DecodePriorityLevel reads a PriorityLevelConfiguration in its v1 form.
 func DecodePriorityLevel(obj meta.Object) (*PriorityLevelConfiguration, error) {
-	pl := &PriorityLevelConfiguration{}
+	pl := &PriorityLevelConfiguration{raw: obj}
 	return pl, decodeInto(obj, pl)
 }
 
 // DecodeFlowSchema reads a FlowSchema in its v1 form.
 func DecodeFlowSchema(obj meta.Object) (*FlowSchema, error) {
-	fs := &FlowSchema{}
+	fs := &FlowSchema{raw: obj}
 	return fs, decodeInto(obj, fs)
 }
 
