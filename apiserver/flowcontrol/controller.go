@@ -140,11 +140,11 @@ type level struct {
 	metrics   *levelSeries
 
 	// guarded by Controller.mu
-	pl                                    *PriorityLevelConfiguration
-	nominalCL, minCL, maxCL, currentCL    int
-	nominalShares                         int32
+	pl                                     *PriorityLevelConfiguration
+	nominalCL, minCL, maxCL, currentCL     int
+	nominalShares                          int32
 	lendablePercent, borrowingLimitPercent *int32
-	stats                                 seatDemandStats
+	stats                                  seatDemandStats
 }
 
 type seatDemandStats struct {
