@@ -82,6 +82,10 @@ type Resource struct {
 	// PrinterColumns are the Table columns after Name (kubectl get); none
 	// means kube's default "Created At" column.
 	PrinterColumns []PrinterColumn
+	// TableOrder, when set, orders the rows of a list's Table (each page
+	// on its own), as some of kube's printers sort them; nil keeps the
+	// list's order.
+	TableOrder func(a, b meta.Object) int
 	// SelectableFields lists the field selector paths the type supports
 	// beyond metadata.name and metadata.namespace, such as "status.phase".
 	SelectableFields []string

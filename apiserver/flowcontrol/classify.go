@@ -1,10 +1,12 @@
 package flowcontrol
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver/authn"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
+	"github.com/kapi-dev/kapi/meta"
 )
 
 // digest is what classification reads of a request.
@@ -160,4 +162,18 @@ func distinguisher(d *digest, m *FlowDistinguisherMethod) string {
 		return d.info.Namespace
 	}
 	return ""
+}
+
+// CompareFlowSchemas orders flow schemas as requests are matched against
+// them, and as kube lists them in tables: by matchingPrecedence, then by
+// name.
+func CompareFlowSchemas(a, b meta.Object) int {
+	pa, _ := meta.NestedField(a, "spec", "matchingPrecedence")
+	pb, _ := meta.NestedField(b, "spec", "matchingPrecedence")
+	na, _ := meta.AsInt64(pa)
+	nb, _ := meta.AsInt64(pb)
+	if c := cmp.Compare(na, nb); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name(), b.Name())
 }
