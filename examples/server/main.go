@@ -28,6 +28,7 @@ import (
 	"syscall"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
 )
 
@@ -57,6 +58,9 @@ func main() {
 	flag.StringVar(&opts.ServiceAccountIssuer, "service-account-issuer", "https://kubernetes.default.svc.cluster.local", "issuer (iss) of ServiceAccount tokens")
 	flag.Var((*files)(&opts.ServiceAccountKeyFiles), "service-account-key-file", "PEM public keys (or certificates, or private keys) that verify ServiceAccount tokens; repeatable")
 	flag.StringVar(&opts.ServiceAccountSigningKeyFile, "service-account-signing-key-file", "", "PEM private key (RSA or ECDSA) that signs ServiceAccount tokens; default: one generated at start")
+	apf := flag.Bool("enable-priority-and-fairness", true, "enable API Priority and Fairness, as kube-apiserver")
+	maxInflight := flag.Int("max-requests-inflight", 400, "with -max-mutating-requests-inflight, the server's concurrency limit that API Priority and Fairness shares among priority levels")
+	maxMutating := flag.Int("max-mutating-requests-inflight", 200, "see -max-requests-inflight")
 	flag.Parse()
 
 	// Every write allocates its decoded object, encoding and managed
@@ -75,10 +79,16 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	var handler *apiserver.Server
+	var flowControl *flowcontrol.Options
+	if *apf {
+		flowControl = &flowcontrol.Options{MaxRequestsInFlight: *maxInflight, MaxMutatingRequestsInFlight: *maxMutating, Context: ctx}
+	}
+	var server *apiserver.Server
 	var url string
 	if *insecure {
-		if handler, err = kapiserver.New(); err != nil {
+		cfg := kapiserver.Config()
+		cfg.FlowControl = flowControl
+		if server, err = apiserver.New(cfg); err != nil {
 			log.Fatal(err)
 		}
 		url = "http://" + ln.Addr().String()
@@ -90,7 +100,8 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		if handler, err = apiserver.New(sec.Config); err != nil {
+		sec.Config.FlowControl = flowControl
+		if server, err = apiserver.New(sec.Config); err != nil {
 			log.Fatal(err)
 		}
 		ln = tls.NewListener(ln, sec.TLS)
@@ -102,6 +113,17 @@ func main() {
 	}
 	fmt.Printf("kapi serving on %s (kubeconfig: %s)\n", url, *kubeconfig)
 
+	var handler http.Handler = server
+	if fc := server.FlowControl(); fc != nil {
+		// Flow control's metrics, until the server serves /metrics itself.
+		mux := http.NewServeMux()
+		mux.Handle("/", server)
+		mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+			_ = fc.WritePrometheus(w)
+		})
+		handler = mux
+	}
 	srv := &http.Server{Handler: handler}
 	go func() {
 		<-ctx.Done()

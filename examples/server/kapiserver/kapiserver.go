@@ -19,11 +19,13 @@ func New() (*apiserver.Server, error) { return apiserver.New(Config()) }
 
 // Config is the example server's configuration without security (plain
 // HTTP, everyone an anonymous superuser: the -insecure mode): the built-in
-// kinds and the RBAC kinds on the default in-memory store, served in JSON,
-// YAML and protobuf (with message descriptors built from the k8s.io/api
-// types). Tests adjust it (a store they control, a short bookmark
-// interval) before passing it to apiserver.New. NewSecure builds the
-// secure server from it.
+// kinds (RBAC's and API Priority and Fairness's FlowSchemas and
+// PriorityLevelConfigurations among them) on the default in-memory store,
+// served in JSON, YAML and protobuf (with message descriptors built from
+// the k8s.io/api types). Flow control itself is off (FlowControl nil): the
+// command turns it on. Tests adjust it (a store they control, a short
+// bookmark interval) before passing it to apiserver.New. NewSecure builds
+// the secure server from it.
 func Config() apiserver.Config {
 	return apiserver.Config{
 		Resources:         builtin.Resources(),
