@@ -245,3 +245,7 @@ func requestinfoOf(r *http.Request) requestinfo.Info { return requestinfo.From(r
 func withUserOf(ctx context.Context, name string) context.Context {
 	return authn.WithUser(ctx, userNamed(name))
 }
+
+type nopHandler struct{}
+
+func (nopHandler) ServeHTTP(http.ResponseWriter, *http.Request) {}
