@@ -117,6 +117,7 @@ type schemaBinding struct {
 	// uid is the X-Kubernetes-PF-FlowSchema-UID header value.
 	uid    []string
 	series *series
+	hashes *flowHashes
 }
 
 type levelBinding struct {
@@ -656,7 +657,7 @@ func (c *Controller) publishLocked(schemas []*FlowSchema) {
 			continue // a mandatory schema whose level is being replaced: cannot happen
 		}
 		cfg.schemas = append(cfg.schemas, &schemaBinding{fs: fs, level: lb, uid: []string{fs.UID},
-			series: c.metrics.series(lb.name, fs.Name)})
+			series: c.metrics.series(lb.name, fs.Name), hashes: &flowHashes{}})
 	}
 	c.cfg.Store(cfg)
 }

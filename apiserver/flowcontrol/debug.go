@@ -7,7 +7,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/authn"
 	"github.com/kapi-dev/kapi/apiserver/flowcontrol/fairqueue"
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -90,12 +92,19 @@ func (c *Controller) dumpRequests(tw *tabwriter.Writer, r *http.Request) {
 				rd.Work.AdditionalLatency.String(), rd.StartTime.UTC().Format(time.RFC3339Nano))
 			if details {
 				_, _ = tw.Write([]byte(",\t"))
-				var rdd requestDetails
-				if p, ok := rd.Details.(*requestDetails); ok {
-					rdd = *p
+				var user, verb, path string
+				var info requestinfo.Info
+				if req, ok := rd.Details.(*http.Request); ok {
+					info = requestinfo.From(req)
+					u, ok := authn.UserFrom(req.Context())
+					if !ok {
+						u = anonymous
+					}
+					user, path = u.Name, req.URL.Path
+					verb = newDigest(&info, u, req.Method, path).verb
 				}
-				gv := meta.GroupVersion{Group: rdd.info.Group, Version: rdd.info.Version}.String()
-				row(tw, rdd.user, rdd.verb, rdd.path, rdd.info.Namespace, rdd.info.Name, gv, rdd.info.Resource, rdd.info.Subresource)
+				gv := meta.GroupVersion{Group: info.Group, Version: info.Version}.String()
+				row(tw, user, verb, path, info.Namespace, info.Name, gv, info.Resource, info.Subresource)
 			}
 			endRow(tw)
 		}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"hash/maphash"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver/authn"
@@ -39,12 +41,6 @@ func (c *Controller) Filter(next http.Handler) http.Handler {
 type filter struct {
 	c    *Controller
 	next http.Handler
-}
-
-// requestDetails is what request dumps show about a request on demand.
-type requestDetails struct {
-	user, verb, path string
-	info             requestinfo.Info
 }
 
 func (f *filter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -82,36 +78,31 @@ func (f *filter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var dist string
 	if lvl.queues > 1 {
 		dist = distinguisher(&d, sb.fs.Spec.DistinguisherMethod)
-		hash = hashFlow(sb.fs.Name, dist)
+		hash = sb.hashes.get(sb.fs.Name, dist)
 	}
-	start := c.clock.Now()
 	req, executing := lvl.qs.StartRequest(we, hash, fairqueue.Descr{
-		FlowSchema: sb.fs.Name, Distinguisher: dist, Tag: s,
-		Details: &requestDetails{user: user.Name, verb: d.verb, info: info, path: r.URL.Path},
+		// The request itself: dumps read its details only when asked,
+		// while it waits or executes (handlers never change a request).
+		FlowSchema: sb.fs.Name, Distinguisher: dist, Tag: s, Details: r,
 	})
 	lvl.pending.Add(-1)
 	if req == nil {
-		if !lvl.exempt {
-			s.observeWait(false, c.clock.Now().Sub(start))
-		}
-		c.maybeReap(lvl.level)
-		c.reject(w, lvl.name)
+		c.rejected(w, lvl, s, time.Time{})
 		return
 	}
 	if !executing {
-		ctx, cancel := c.waitContext(r.Context(), start)
+		arrival, _, _ := req.Times()
+		ctx, cancel := c.waitContext(r.Context(), arrival)
 		ok := req.Wait(ctx)
 		cancel()
 		if !ok {
-			s.observeWait(false, c.clock.Now().Sub(start))
-			c.maybeReap(lvl.level)
-			c.reject(w, lvl.name)
+			c.rejected(w, lvl, s, arrival)
 			return
 		}
 	}
-	execStart := c.clock.Now()
 	if !lvl.exempt {
-		s.observeWait(true, execStart.Sub(start))
+		arrival, start, _ := req.Times()
+		s.observeWait(true, start.Sub(arrival))
 	}
 	s.dispatched.Add(1)
 
@@ -124,8 +115,10 @@ func (f *filter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// (WatchInitialized), or until it ends if nothing says so.
 		forget := c.watches.register(r, &info)
 		sig := &initSignal{fn: func() {
-			s.observeExecution(true, c.clock.Now().Sub(execStart))
-			if req.Finish() {
+			idle := req.Finish()
+			_, _, served := req.Times()
+			s.observeExecution(true, served)
+			if idle {
 				c.maybeReap(lvl.level)
 			}
 		}}
@@ -135,12 +128,28 @@ func (f *filter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer func() {
-		s.observeExecution(false, c.clock.Now().Sub(execStart))
-		if req.Finish() {
+		idle := req.Finish()
+		_, _, served := req.Times()
+		s.observeExecution(false, served)
+		if idle {
 			c.maybeReap(lvl.level)
 		}
 	}()
 	next.ServeHTTP(w, r)
+}
+
+// rejected answers a request its level did not admit; arrival is when it
+// joined a queue (zero when it was refused at once).
+func (c *Controller) rejected(w http.ResponseWriter, lvl *levelBinding, s *series, arrival time.Time) {
+	if !lvl.exempt {
+		var waited time.Duration
+		if !arrival.IsZero() {
+			waited = c.clock.Now().Sub(arrival)
+		}
+		s.observeWait(false, waited)
+	}
+	c.maybeReap(lvl.level)
+	c.reject(w, lvl.name)
 }
 
 // waitContext bounds how long a request may wait in its queue: a quarter
@@ -207,6 +216,30 @@ func hashFlow(schema, dist string) uint64 {
 	h.Write([]byte(dist))
 	var sum [sha256.Size]byte
 	return binary.LittleEndian.Uint64(h.Sum(sum[:0])[:8])
+}
+
+// flowHashes caches a schema's recent flow hashes (SHA-256 costs more than
+// the rest of admitting a request): a small direct-mapped table indexed by
+// a cheap hash of the distinguisher.
+type flowHashes struct {
+	slots [64]atomic.Pointer[flowHash]
+}
+
+type flowHash struct {
+	dist string
+	hash uint64
+}
+
+var flowHashSeed = maphash.MakeSeed()
+
+func (fh *flowHashes) get(schema, dist string) uint64 {
+	slot := &fh.slots[maphash.String(flowHashSeed, dist)%uint64(len(fh.slots))]
+	if e := slot.Load(); e != nil && e.dist == dist {
+		return e.hash
+	}
+	h := hashFlow(schema, dist)
+	slot.Store(&flowHash{dist: dist, hash: h})
+	return h
 }
 
 type initSignalKey struct{}

@@ -109,14 +109,14 @@ func (c *storeClient) ApplyStatus(ctx context.Context, resource, name string, ob
 
 // env is a controller over a memory store.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	store  store.Store
 	client *storeClient
 	c      *Controller
 	cancel context.CancelFunc
 }
 
-func newEnv(t *testing.T, opts Options, withClient bool) *env {
+func newEnv(t testing.TB, opts Options, withClient bool) *env {
 	t.Helper()
 	e := &env{t: t, store: memory.New(memory.Config{})}
 	ctx, cancel := context.WithCancel(context.Background())

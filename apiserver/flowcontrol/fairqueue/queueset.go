@@ -104,6 +104,9 @@ type QueueSet struct {
 
 	queues    []*queue
 	queueless reqList // executing requests that went through no queue
+	// backlogged are the queues with requests waiting (in no order; each
+	// queue knows its position), so that a dispatch looks at those only.
+	backlogged []*queue
 
 	currentR     SeatSeconds
 	lastRealTime time.Time
@@ -264,7 +267,7 @@ func (qs *QueueSet) enqueueLocked(r *Request) {
 		q.nextDispatchR = qs.currentR
 		qs.activeQueues++
 	}
-	q.push(r)
+	qs.pushLocked(q, r)
 	seats := r.work.MaxSeats()
 	qs.waiting++
 	qs.seatsWaiting += seats
@@ -316,20 +319,17 @@ func (qs *QueueSet) dispatchAsMuchAsPossibleLocked() {
 
 // dispatchLocked starts the head of the queue whose next request would
 // finish first in virtual time, if its seats fit; it reports whether it
-// started one.
+// started one. Ties go to the queue that comes first after the one
+// dispatched from last, round robin.
 func (qs *QueueSet) dispatchLocked() bool {
 	var best *queue
-	bestFinish := MaxSeatSeconds
+	bestFinish, bestTurn := MaxSeatSeconds, 0
 	n := len(qs.queues)
-	for range n {
-		qs.robin = (qs.robin + 1) % n
-		q := qs.queues[qs.robin]
-		head := q.waiting.head
-		if head == nil {
-			continue
-		}
-		if finish := q.nextDispatchR + head.totalWork; finish < bestFinish || best == nil {
-			best, bestFinish = q, finish
+	for _, q := range qs.backlogged {
+		finish := q.nextDispatchR + q.waiting.head.totalWork
+		turn := (q.index - qs.robin - 1 + n) % n
+		if best == nil || finish < bestFinish || finish == bestFinish && turn < bestTurn {
+			best, bestFinish, bestTurn = q, finish, turn
 		}
 	}
 	if best == nil {
@@ -341,7 +341,7 @@ func (qs *QueueSet) dispatchLocked() bool {
 		return false
 	}
 	qs.robin = best.index
-	best.pop(r)
+	qs.popLocked(best, r)
 	seats := r.work.MaxSeats()
 	qs.waiting--
 	qs.seatsWaiting -= seats
@@ -429,6 +429,7 @@ type Request struct {
 	arrival  time.Time
 	arrivalR SeatSeconds
 	start    time.Time
+	served   time.Duration
 	state    requestState
 	ready    chan struct{} // closed at dispatch, for a request that waited
 
@@ -452,6 +453,15 @@ func (r *Request) Work() WorkEstimate {
 	return r.work
 }
 
+// Times returns when the request arrived, when it started executing (zero
+// until then) and how long it executed (zero until Finish): the QueueSet's
+// own readings of its clock, so that callers need no more of them.
+func (r *Request) Times() (arrival, start time.Time, served time.Duration) {
+	r.qs.mu.Lock()
+	defer r.qs.mu.Unlock()
+	return r.arrival, r.start, r.served
+}
+
 // Wait blocks a queued request until it is dispatched (true) or ctx ends
 // first (false: the request left its queue and must not execute). It
 // returns true at once for a request already executing.
@@ -470,7 +480,7 @@ func (r *Request) Wait(ctx context.Context) bool {
 		return r.state == stateExecuting
 	}
 	q := r.queue
-	q.pop(r)
+	qs.popLocked(q, r)
 	seats := r.work.MaxSeats()
 	qs.waiting--
 	qs.seatsWaiting -= seats
@@ -502,6 +512,7 @@ func (r *Request) Finish() bool {
 		return qs.waiting == 0 && qs.executing == 0
 	}
 	r.state = stateFinished
+	r.served = qs.lastRealTime.Sub(r.start)
 	qs.executing--
 	qs.obs.Executing(r.descr.Tag, -1, 0)
 	if q := r.queue; q != nil {
@@ -510,8 +521,7 @@ func (r *Request) Finish() bool {
 			qs.activeQueues--
 		}
 		// Correct the work charged at dispatch by the actual service time.
-		actual := qs.lastRealTime.Sub(r.start)
-		q.nextDispatchR -= signedWork(float64(r.work.InitialSeats), estimatedServiceTime-actual)
+		q.nextDispatchR -= signedWork(float64(r.work.InitialSeats), estimatedServiceTime-r.served)
 		qs.boundNextDispatchLocked(q)
 	} else {
 		qs.queueless.remove(r)
@@ -576,22 +586,33 @@ type queue struct {
 	sumWork            SeatSeconds
 	seatsInUse         int
 	nextDispatchR      SeatSeconds
+	backlogPos         int // in QueueSet.backlogged, while requests wait
 }
 
 func (q *queue) active() bool { return q.waiting.n > 0 || q.executing.n > 0 }
 
-func (q *queue) push(r *Request) {
+func (qs *QueueSet) pushLocked(q *queue, r *Request) {
+	if q.waiting.n == 0 {
+		q.backlogPos = len(qs.backlogged)
+		qs.backlogged = append(qs.backlogged, q)
+	}
 	q.waiting.pushBack(r)
 	q.sumInitial += r.work.InitialSeats
 	q.sumMax += r.work.MaxSeats()
 	q.sumWork += r.totalWork
 }
 
-func (q *queue) pop(r *Request) {
+func (qs *QueueSet) popLocked(q *queue, r *Request) {
 	q.waiting.remove(r)
 	q.sumInitial -= r.work.InitialSeats
 	q.sumMax -= r.work.MaxSeats()
 	q.sumWork -= r.totalWork
+	if q.waiting.n == 0 {
+		last := qs.backlogged[len(qs.backlogged)-1]
+		qs.backlogged[q.backlogPos] = last
+		last.backlogPos = q.backlogPos
+		qs.backlogged = qs.backlogged[:len(qs.backlogged)-1]
+	}
 }
 
 // reqList is an intrusive doubly linked list of requests: a request is in
