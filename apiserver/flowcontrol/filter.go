@@ -139,14 +139,16 @@ func (f *filter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // rejected answers a request its level did not admit; arrival is when it
-// joined a queue (zero when it was refused at once).
+// joined a queue (zero when it was refused at once). As kube, the wait is
+// observed with execute="true" for a request that was queued (even if it
+// then timed out) and "false" for one refused at once.
 func (c *Controller) rejected(w http.ResponseWriter, lvl *levelBinding, s *series, arrival time.Time) {
 	if !lvl.exempt {
-		var waited time.Duration
-		if !arrival.IsZero() {
-			waited = c.clock.Now().Sub(arrival)
+		if arrival.IsZero() {
+			s.observeWait(false, 0)
+		} else {
+			s.observeWait(true, c.clock.Now().Sub(arrival))
 		}
-		s.observeWait(false, waited)
 	}
 	c.maybeReap(lvl.level)
 	c.reject(w, lvl.name)
