@@ -21,7 +21,6 @@ func flowControlBenchConfig(opts *flowcontrol.Options) apiserver.Config {
 	cfg := benchConfig()
 	cfg.Resources = append(cfg.Resources, builtin.FlowControlResources()...)
 	cfg.OpenAPIComponents = builtin.FlowControlOpenAPIComponents(cfg.OpenAPIComponents)
-	cfg.Admission = []any{builtin.FlowControlValidation{}}
 	cfg.FlowControl = opts
 	return cfg
 }

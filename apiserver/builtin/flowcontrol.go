@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"context"
 	_ "embed"
 	"fmt"
 	"maps"
@@ -11,17 +10,15 @@ import (
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/apiserver/openapi"
-	"github.com/kapi-dev/kapi/apiserver/schema"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // The API Priority and Fairness kinds, flowcontrol.apiserver.k8s.io/v1
 // FlowSchema and PriorityLevelConfiguration, registered here until the
-// built-in registrations cover every group: their schemas, printer
-// columns, defaults (FlowControlResources) and validation (the
-// FlowControlValidation admission plugin, until kinds have validation
-// hooks of their own).
+// built-in registrations cover every group: their schemas, strategies
+// (package flowcontrol's defaults and validation) and printer columns.
 
 // flowControlSchemasJSON holds kube-apiserver 1.33's OpenAPI v3 component
 // schemas of the two kinds, their lists and what they reference (except
@@ -57,20 +54,20 @@ var loadFlowControl = sync.OnceValue(func() *flowControlCatalog {
 // FlowControlResources returns the registrations of
 // flowcontrol.apiserver.k8s.io/v1 FlowSchema and PriorityLevelConfiguration
 // as kube-apiserver 1.33 serves them: cluster-scoped, with a status
-// subresource, kube's defaults and printer columns (flow schemas listed in
-// matching order, as kubectl shows them). Pair them with the
-// FlowControlValidation admission plugin and FlowControlOpenAPIComponents.
+// subresource, kube's defaults, validation and printer columns (flow
+// schemas listed in matching order, as kubectl shows them). Pass
+// FlowControlOpenAPIComponents for the OpenAPI documents.
 func FlowControlResources() []apiserver.Resource {
 	c := loadFlowControl()
 	return []apiserver.Resource{
 		{Group: flowcontrol.Group, Version: "v1", Kind: "FlowSchema", Plural: "flowschemas", StatusSubresource: true,
-			Default:          func(obj meta.Object, _ bool) { flowcontrol.DefaultFlowSchema(obj) },
+			Strategy:         flowSchemaStrategy{},
 			PrinterColumns:   flowSchemaColumns,
 			TableOrder:       flowcontrol.CompareFlowSchemas,
 			Schema:           c.parsed["io.k8s.api.flowcontrol.v1.FlowSchema"],
 			OpenAPIComponent: "io.k8s.api.flowcontrol.v1.FlowSchema"},
 		{Group: flowcontrol.Group, Version: "v1", Kind: "PriorityLevelConfiguration", Plural: "prioritylevelconfigurations", StatusSubresource: true,
-			Default:          func(obj meta.Object, _ bool) { flowcontrol.DefaultPriorityLevel(obj) },
+			Strategy:         priorityLevelStrategy{},
 			PrinterColumns:   priorityLevelColumns,
 			Schema:           c.parsed["io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration"],
 			OpenAPIComponent: "io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration"},
@@ -88,33 +85,61 @@ func FlowControlOpenAPIComponents(base map[string]any) map[string]any {
 	return out
 }
 
-// FlowControlValidation is an admission plugin validating the flowcontrol
-// kinds as kube does (flowcontrol.ValidateFlowSchema and
-// ValidatePriorityLevel, or only the status on /status), answering 422
-// with kube's causes.
-type FlowControlValidation struct{}
+// flowControlStrategy is what both kinds do as kube's flowcontrol
+// strategies: a write to /status changes the status only (kube keeps the
+// stored metadata too, unlike most kinds), and only the status is then
+// validated.
+type flowControlStrategy struct{ apiserver.GenericStrategy }
 
-// Validate implements apiserver.ValidatingAdmission.
-func (FlowControlValidation) Validate(_ context.Context, req *apiserver.AdmissionRequest) error {
-	if req.Kind.Group != flowcontrol.Group || req.Object == nil {
-		return nil
+func (flowControlStrategy) PrepareForUpdate(w *apiserver.Write, obj, old meta.Object) meta.Object {
+	obj = apiserver.PrepareStatusUpdate(w, obj, old)
+	if w.Subresource == "status" {
+		// The stored metadata, but the managedFields tracked for this write.
+		md, _ := meta.DeepCopyValue(old["metadata"]).(map[string]any)
+		if md == nil {
+			md = map[string]any{}
+		}
+		if mf, ok := obj.Metadata()["managedFields"]; ok {
+			md["managedFields"] = mf
+		} else {
+			delete(md, "managedFields")
+		}
+		obj["metadata"] = md
 	}
-	var errs meta.FieldErrors
-	status := req.Subresource == "status"
-	switch {
-	case req.Kind.Kind == "FlowSchema" && status:
-		errs = flowcontrol.ValidateFlowSchemaStatus(req.Object)
-	case req.Kind.Kind == "FlowSchema":
-		errs = flowcontrol.ValidateFlowSchema(req.Object)
-	case req.Kind.Kind == "PriorityLevelConfiguration" && status:
-		errs = flowcontrol.ValidatePriorityLevelStatus(req.Object)
-	case req.Kind.Kind == "PriorityLevelConfiguration":
-		errs = flowcontrol.ValidatePriorityLevel(req.Object)
+	return obj
+}
+
+// flowSchemaStrategy is flowcontrol.apiserver.k8s.io/v1 flowschemas.
+type flowSchemaStrategy struct{ flowControlStrategy }
+
+func (flowSchemaStrategy) Default(obj meta.Object) { flowcontrol.DefaultFlowSchema(obj) }
+
+func (flowSchemaStrategy) Validate(w *apiserver.Write, obj meta.Object) meta.FieldErrors {
+	return flowcontrol.ValidateFlowSchema(obj)
+}
+
+func (flowSchemaStrategy) ValidateUpdate(w *apiserver.Write, obj, _ meta.Object) meta.FieldErrors {
+	if w.Subresource == "status" {
+		return flowcontrol.ValidateFlowSchemaStatus(obj)
 	}
-	if len(errs) == 0 {
-		return nil
+	return flowcontrol.ValidateFlowSchema(obj)
+}
+
+// priorityLevelStrategy is flowcontrol.apiserver.k8s.io/v1
+// prioritylevelconfigurations.
+type priorityLevelStrategy struct{ flowControlStrategy }
+
+func (priorityLevelStrategy) Default(obj meta.Object) { flowcontrol.DefaultPriorityLevel(obj) }
+
+func (priorityLevelStrategy) Validate(w *apiserver.Write, obj meta.Object) meta.FieldErrors {
+	return flowcontrol.ValidatePriorityLevel(obj)
+}
+
+func (priorityLevelStrategy) ValidateUpdate(w *apiserver.Write, obj, _ meta.Object) meta.FieldErrors {
+	if w.Subresource == "status" {
+		return flowcontrol.ValidatePriorityLevelStatus(obj)
 	}
-	return meta.Invalid(meta.GroupKind{Group: req.Kind.Group, Kind: req.Kind.Kind}, req.Name, errs)
+	return flowcontrol.ValidatePriorityLevel(obj)
 }
 
 var flowSchemaColumns = []apiserver.PrinterColumn{

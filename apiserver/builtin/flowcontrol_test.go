@@ -30,7 +30,6 @@ func fcServer(t *testing.T, opts flowcontrol.Options) (*apiserver.Server, *httpt
 	srv, err := apiserver.New(apiserver.Config{
 		Resources:         append(builtin.Resources(), builtin.FlowControlResources()...),
 		OpenAPIComponents: builtin.FlowControlOpenAPIComponents(nil),
-		Admission:         []any{builtin.FlowControlValidation{}},
 		FlowControl:       &opts,
 	})
 	require.NoError(t, err)
@@ -196,4 +195,20 @@ func TestAFullLevelAnswersKubes429(t *testing.T) {
 	require.NoError(t, srv.FlowControl().WritePrometheus(&buf))
 	assert.Contains(t, buf.String(), `apiserver_flowcontrol_rejected_requests_total{flow_schema="anonymous",priority_level="jail",reason="queue-full"} 2`+"\n")
 	assert.Contains(t, buf.String(), `apiserver_flowcontrol_rejected_requests_total{flow_schema="anonymous",priority_level="jail",reason="time-out"} 1`+"\n")
+}
+
+func TestAStatusWriteChangesTheStatusOnlyAsKubesFlowControlStrategies(t *testing.T) {
+	_, ts := fcServer(t, flowcontrol.Options{})
+	resp, pl := do(t, ts, "PATCH", fcPath+"prioritylevelconfigurations/catch-all/status", "application/merge-patch+json",
+		`{"metadata":{"labels":{"x":"y"},"annotations":{"a":"b"}},"status":{"conditions":[{"type":"T","status":"True"}]}}`)
+	require.Equal(t, http.StatusOK, resp.StatusCode, pl)
+	md := pl["metadata"].(map[string]any)
+	assert.Nil(t, md["labels"])
+	assert.Equal(t, map[string]any{"apf.kubernetes.io/autoupdate-spec": "true"}, md["annotations"])
+	assert.Equal(t, []any{map[string]any{"type": "T", "status": "True"}}, pl["status"].(map[string]any)["conditions"])
+
+	resp, st := do(t, ts, "PATCH", fcPath+"prioritylevelconfigurations/catch-all/status", "application/merge-patch+json",
+		`{"status":{"conditions":[{"type":"T","status":"True"},{"type":"T"}]}}`)
+	assert.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode)
+	assert.Equal(t, `PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "catch-all" is invalid: status.conditions[1].type: Duplicate value: "T"`, st["message"])
 }

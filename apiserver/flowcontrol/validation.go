@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver/flowcontrol/fairqueue"
-	"github.com/kapi-dev/kapi/apiserver/schema"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // Validation of the configuration kinds, with kube's field paths and
