@@ -19,7 +19,7 @@ import (
 // flow control on when opts is set.
 func flowControlBenchConfig(opts *flowcontrol.Options) apiserver.Config {
 	cfg := benchConfig()
-	cfg.Resources = append(cfg.Resources, builtin.FlowControlResources()...)
+	cfg.Resources = append(cfg.Resources, builtin.FlowControlResources(false)...)
 	cfg.OpenAPIComponents = builtin.FlowControlOpenAPIComponents(cfg.OpenAPIComponents)
 	cfg.FlowControl = opts
 	return cfg

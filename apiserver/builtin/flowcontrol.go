@@ -55,23 +55,40 @@ var loadFlowControl = sync.OnceValue(func() *flowControlCatalog {
 // flowcontrol.apiserver.k8s.io/v1 FlowSchema and PriorityLevelConfiguration
 // as kube-apiserver 1.33 serves them: cluster-scoped, with a status
 // subresource, kube's defaults, validation and printer columns (flow
-// schemas listed in matching order, as kubectl shows them). Pass
-// FlowControlOpenAPIComponents for the OpenAPI documents.
-func FlowControlResources() []apiserver.Resource {
+// schemas listed in matching order, as kubectl shows them). With v1beta3,
+// also the v1beta3 version the seed documents (which kube 1.33 no longer
+// serves), over the same v1 storage. Pass FlowControlOpenAPIComponents for
+// the OpenAPI documents.
+func FlowControlResources(v1beta3 bool) []apiserver.Resource {
 	c := loadFlowControl()
-	return []apiserver.Resource{
-		{Group: flowcontrol.Group, Version: "v1", Kind: "FlowSchema", Plural: "flowschemas", StatusSubresource: true,
-			Strategy:         flowSchemaStrategy{},
-			PrinterColumns:   flowSchemaColumns,
-			TableOrder:       flowcontrol.CompareFlowSchemas,
-			Schema:           c.parsed["io.k8s.api.flowcontrol.v1.FlowSchema"],
-			OpenAPIComponent: "io.k8s.api.flowcontrol.v1.FlowSchema"},
-		{Group: flowcontrol.Group, Version: "v1", Kind: "PriorityLevelConfiguration", Plural: "prioritylevelconfigurations", StatusSubresource: true,
-			Strategy:         priorityLevelStrategy{},
-			PrinterColumns:   priorityLevelColumns,
-			Schema:           c.parsed["io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration"],
-			OpenAPIComponent: "io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration"},
+	var rs []apiserver.Resource
+	for _, version := range []string{"v1", "v1beta3"} {
+		if version == "v1beta3" && !v1beta3 {
+			break
+		}
+		conv := &apiserver.Conversion{Versions: []string{"v1beta3"}}
+		if version == "v1beta3" {
+			conv = &apiserver.Conversion{ToStorage: flowcontrol.StoreAsV1, FromStorage: flowcontrol.ServeAsV1beta3, Versions: []string{"v1"}}
+		}
+		if !v1beta3 {
+			conv = nil
+		}
+		rs = append(rs,
+			apiserver.Resource{Group: flowcontrol.Group, Version: version, Kind: "FlowSchema", Plural: "flowschemas", StatusSubresource: true,
+				Strategy:         flowSchemaStrategy{},
+				PrinterColumns:   flowSchemaColumns,
+				TableOrder:       flowcontrol.CompareFlowSchemas,
+				Conversion:       conv,
+				Schema:           c.parsed["io.k8s.api.flowcontrol.v1.FlowSchema"],
+				OpenAPIComponent: "io.k8s.api.flowcontrol.v1.FlowSchema"},
+			apiserver.Resource{Group: flowcontrol.Group, Version: version, Kind: "PriorityLevelConfiguration", Plural: "prioritylevelconfigurations", StatusSubresource: true,
+				Strategy:         priorityLevelStrategy{},
+				PrinterColumns:   priorityLevelColumns,
+				Conversion:       conv,
+				Schema:           c.parsed["io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration"],
+				OpenAPIComponent: "io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration"})
 	}
+	return rs
 }
 
 // FlowControlOpenAPIComponents returns base (OpenAPIComponents() when nil)

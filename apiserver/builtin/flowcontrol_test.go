@@ -28,7 +28,7 @@ func fcServer(t *testing.T, opts flowcontrol.Options) (*apiserver.Server, *httpt
 	t.Cleanup(cancel)
 	opts.Context = ctx
 	srv, err := apiserver.New(apiserver.Config{
-		Resources:         append(builtin.Resources(), builtin.FlowControlResources()...),
+		Resources:         append(builtin.Resources(), builtin.FlowControlResources(false)...),
 		OpenAPIComponents: builtin.FlowControlOpenAPIComponents(nil),
 		FlowControl:       &opts,
 	})
@@ -211,4 +211,72 @@ func TestAStatusWriteChangesTheStatusOnlyAsKubesFlowControlStrategies(t *testing
 		`{"status":{"conditions":[{"type":"T","status":"True"},{"type":"T"}]}}`)
 	assert.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode)
 	assert.Equal(t, `PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "catch-all" is invalid: status.conditions[1].type: Duplicate value: "T"`, st["message"])
+}
+
+func TestV1beta3IsServedOverTheSameStorageWhenAskedFor(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	srv, err := apiserver.New(apiserver.Config{
+		Resources:         append(builtin.Resources(), builtin.FlowControlResources(true)...),
+		OpenAPIComponents: builtin.FlowControlOpenAPIComponents(nil),
+		FlowControl:       &flowcontrol.Options{Context: ctx},
+	})
+	require.NoError(t, err)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	const beta = "/apis/flowcontrol.apiserver.k8s.io/v1beta3/"
+	level := func(name, annotations string) string {
+		return `{"apiVersion":"flowcontrol.apiserver.k8s.io/v1beta3","kind":"PriorityLevelConfiguration","metadata":{"name":"` + name + `"` +
+			annotations + `},"spec":{"type":"Limited","limited":{"nominalConcurrencyShares":0,"limitResponse":{"type":"Reject"}}}}`
+	}
+	shares := func(o map[string]any) any {
+		return o["spec"].(map[string]any)["limited"].(map[string]any)["nominalConcurrencyShares"]
+	}
+	annotations := func(o map[string]any) any { return o["metadata"].(map[string]any)["annotations"] }
+
+	// As kube 1.31 (kube 1.33 serves v1 only), recorded in
+	// docs/kube-behaviour/07-flowcontrol.md.
+	resp, b1 := do(t, ts, "POST", beta+"prioritylevelconfigurations", "application/json", level("b1", ""))
+	require.Equal(t, http.StatusCreated, resp.StatusCode, b1)
+	assert.Equal(t, "flowcontrol.apiserver.k8s.io/v1beta3", b1["apiVersion"])
+	assert.Equal(t, float64(30), shares(b1), "0 without the annotation means the default")
+
+	resp, b2 := do(t, ts, "POST", beta+"prioritylevelconfigurations", "application/json",
+		level("b2", `,"annotations":{"flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares":""}`))
+	require.Equal(t, http.StatusCreated, resp.StatusCode, b2)
+	assert.Equal(t, float64(0), shares(b2))
+	assert.Equal(t, map[string]any{"flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares": ""}, annotations(b2))
+	mf := b2["metadata"].(map[string]any)["managedFields"].([]any)[0].(map[string]any)
+	assert.Equal(t, "flowcontrol.apiserver.k8s.io/v1beta3", mf["apiVersion"])
+
+	_, v1 := do(t, ts, "GET", fcPath+"prioritylevelconfigurations/b2", "", "")
+	assert.Equal(t, float64(0), shares(v1))
+	assert.Nil(t, annotations(v1), "the annotation is never stored")
+
+	resp, _ = do(t, ts, "POST", fcPath+"prioritylevelconfigurations", "application/json",
+		`{"metadata":{"name":"zero"},"spec":{"type":"Limited","limited":{"nominalConcurrencyShares":0,"limitResponse":{"type":"Reject"}}}}`)
+	require.Equal(t, http.StatusCreated, resp.StatusCode)
+	_, z := do(t, ts, "GET", beta+"prioritylevelconfigurations/zero", "", "")
+	assert.Equal(t, map[string]any{"flowcontrol.k8s.io/v1beta3-preserve-zero-concurrency-shares": ""}, annotations(z))
+	_, list := do(t, ts, "GET", beta+"prioritylevelconfigurations", "", "")
+	assert.Equal(t, "PriorityLevelConfigurationList", list["kind"])
+	assert.Len(t, list["items"], 8+3)
+
+	// A v1beta3 update keeps a 0 read through v1beta3.
+	z["spec"].(map[string]any)["limited"].(map[string]any)["lendablePercent"] = 10
+	body, _ := json.Marshal(z)
+	resp, z = do(t, ts, "PUT", beta+"prioritylevelconfigurations/zero", "application/json", string(body))
+	require.Equal(t, http.StatusOK, resp.StatusCode, z)
+	assert.Equal(t, float64(0), shares(z))
+
+	resp, st := do(t, ts, "POST", beta+"prioritylevelconfigurations", "application/json",
+		`{"apiVersion":"flowcontrol.apiserver.k8s.io/v1beta3","kind":"PriorityLevelConfiguration","metadata":{"name":"b3"},"spec":{"type":"Limited","limited":{"nominalConcurrencyShares":-3,"limitResponse":{"type":"Reject"}}}}`)
+	assert.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode)
+	assert.Equal(t, `PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "b3" is invalid: spec.limited.nominalConcurrencyShares: Invalid value: -3: must be a non-negative integer`, st["message"])
+
+	_, group := do(t, ts, "GET", "/apis/flowcontrol.apiserver.k8s.io", "", "")
+	assert.Equal(t, map[string]any{"groupVersion": "flowcontrol.apiserver.k8s.io/v1", "version": "v1"}, group["preferredVersion"])
+	assert.Len(t, group["versions"], 2)
+	_, fs := do(t, ts, "GET", beta+"flowschemas/probes", "", "")
+	assert.Equal(t, "flowcontrol.apiserver.k8s.io/v1beta3", fs["apiVersion"])
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	flowcontrolv1 "k8s.io/api/flowcontrol/v1"
+	flowcontrolv1beta3 "k8s.io/api/flowcontrol/v1beta3"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -37,10 +38,14 @@ import (
 // (and the given admission plugins besides its own).
 func startFlowControlCluster(t *testing.T, opts flowcontrol.Options, admission ...any) (*cluster, *apiserver.Server) {
 	t.Helper()
+	return startFlowControlClusterWith(t, kapiserver.Config(), opts, admission...)
+}
+
+func startFlowControlClusterWith(t *testing.T, cfg apiserver.Config, opts flowcontrol.Options, admission ...any) (*cluster, *apiserver.Server) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	opts.Context = ctx
-	cfg := kapiserver.Config()
 	cfg.FlowControl = &opts
 	cfg.Admission = append(cfg.Admission, admission...)
 	srv, err := apiserver.New(cfg)
@@ -462,3 +467,59 @@ func TestClientGoHonoursTheRetryAfterOfA429(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestClientGoWritesV1beta3WhenServed(t *testing.T) {
+	cfg := kapiserver.Config()
+	kapiserver.ServeFlowControlV1beta3(&cfg)
+	c, _ := startFlowControlClusterWith(t, cfg, flowcontrol.Options{})
+	ctx := context.Background()
+	cs := clientsetFor(t, c, "application/json")
+	beta := cs.FlowcontrolV1beta3()
+
+	pl, err := beta.PriorityLevelConfigurations().Create(ctx, &flowcontrolv1beta3.PriorityLevelConfiguration{
+		ObjectMeta: metav1.ObjectMeta{Name: "jail", Annotations: map[string]string{flowcontrolv1beta3.PriorityLevelPreserveZeroConcurrencySharesKey: ""}},
+		Spec: flowcontrolv1beta3.PriorityLevelConfigurationSpec{Type: flowcontrolv1beta3.PriorityLevelEnablementLimited,
+			Limited: &flowcontrolv1beta3.LimitedPriorityLevelConfiguration{LimitResponse: flowcontrolv1beta3.LimitResponse{
+				Type: flowcontrolv1beta3.LimitResponseTypeQueue, Queuing: &flowcontrolv1beta3.QueuingConfiguration{}}}},
+	}, metav1.CreateOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, int32(0), pl.Spec.Limited.NominalConcurrencyShares, "kept at 0 by the annotation")
+	assert.Equal(t, int32(64), pl.Spec.Limited.LimitResponse.Queuing.Queues)
+
+	pl.Spec.Limited.LendablePercent = ptrTo(int32(20))
+	pl, err = beta.PriorityLevelConfigurations().Update(ctx, pl, metav1.UpdateOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, int32(0), pl.Spec.Limited.NominalConcurrencyShares)
+	pl, err = beta.PriorityLevelConfigurations().Patch(ctx, "jail", types.MergePatchType,
+		[]byte(`{"spec":{"limited":{"borrowingLimitPercent":0}}}`), metav1.PatchOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, int32(0), *pl.Spec.Limited.BorrowingLimitPercent)
+	pl.Status.Conditions = []flowcontrolv1beta3.PriorityLevelConfigurationCondition{{Type: "Checked", Status: flowcontrolv1beta3.ConditionTrue}}
+	pl, err = beta.PriorityLevelConfigurations().UpdateStatus(ctx, pl, metav1.UpdateOptions{})
+	require.NoError(t, err)
+	assert.Len(t, pl.Status.Conditions, 1)
+
+	v1, err := cs.FlowcontrolV1().PriorityLevelConfigurations().Get(ctx, "jail", metav1.GetOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, int32(0), *v1.Spec.Limited.NominalConcurrencyShares)
+	assert.NotContains(t, v1.Annotations, flowcontrolv1beta3.PriorityLevelPreserveZeroConcurrencySharesKey)
+	assert.Equal(t, int32(20), *v1.Spec.Limited.LendablePercent)
+
+	fs, err := beta.FlowSchemas().Create(ctx, &flowcontrolv1beta3.FlowSchema{
+		ObjectMeta: metav1.ObjectMeta{Name: "jailed"},
+		Spec: flowcontrolv1beta3.FlowSchemaSpec{PriorityLevelConfiguration: flowcontrolv1beta3.PriorityLevelConfigurationReference{Name: "jail"},
+			Rules: []flowcontrolv1beta3.PolicyRulesWithSubjects{{
+				Subjects:         []flowcontrolv1beta3.Subject{{Kind: flowcontrolv1beta3.SubjectKindUser, User: &flowcontrolv1beta3.UserSubject{Name: "nobody"}}},
+				NonResourceRules: []flowcontrolv1beta3.NonResourcePolicyRule{{Verbs: []string{"get"}, NonResourceURLs: []string{"/x"}}},
+			}}},
+	}, metav1.CreateOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, int32(1000), fs.Spec.MatchingPrecedence)
+	require.Eventually(t, func() bool {
+		fs, err := beta.FlowSchemas().Get(ctx, "jailed", metav1.GetOptions{})
+		return err == nil && len(fs.Status.Conditions) == 1 && fs.Status.Conditions[0].Reason == "Found"
+	}, 5*time.Second, 10*time.Millisecond)
+	list, err := beta.FlowSchemas().List(ctx, metav1.ListOptions{})
+	require.NoError(t, err)
+	assert.Len(t, list.Items, 14)
+}

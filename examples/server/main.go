@@ -61,6 +61,7 @@ func main() {
 	apf := flag.Bool("enable-priority-and-fairness", true, "enable API Priority and Fairness, as kube-apiserver")
 	maxInflight := flag.Int("max-requests-inflight", 400, "with -max-mutating-requests-inflight, the server's concurrency limit that API Priority and Fairness shares among priority levels")
 	maxMutating := flag.Int("max-mutating-requests-inflight", 200, "see -max-requests-inflight")
+	v1beta3 := flag.Bool("flowcontrol-v1beta3", false, "also serve flowcontrol.apiserver.k8s.io/v1beta3 (kube 1.33 serves v1 only)")
 	flag.Parse()
 
 	// Every write allocates its decoded object, encoding and managed
@@ -87,6 +88,9 @@ func main() {
 	var url string
 	if *insecure {
 		cfg := kapiserver.Config()
+		if *v1beta3 {
+			kapiserver.ServeFlowControlV1beta3(&cfg)
+		}
 		cfg.FlowControl = flowControl
 		if server, err = apiserver.New(cfg); err != nil {
 			log.Fatal(err)
@@ -99,6 +103,9 @@ func main() {
 		sec, err := kapiserver.NewSecure(ctx, opts)
 		if err != nil {
 			log.Fatal(err)
+		}
+		if *v1beta3 {
+			kapiserver.ServeFlowControlV1beta3(&sec.Config)
 		}
 		sec.Config.FlowControl = flowControl
 		if server, err = apiserver.New(sec.Config); err != nil {

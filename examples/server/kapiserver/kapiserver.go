@@ -9,6 +9,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
+	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/protobuf"
 	"github.com/kapi-dev/kapi/examples/protobuf/kubeproto"
@@ -32,6 +33,21 @@ func Config() apiserver.Config {
 		OpenAPIComponents: builtin.OpenAPIComponents(),
 		Codecs:            append(codec.Default(), protobuf.New(kubeproto.Resolver())),
 	}
+}
+
+// ServeFlowControlV1beta3 adds flowcontrol.apiserver.k8s.io/v1beta3 to a
+// configuration from Config: the version the seed documents, which kube
+// 1.33 no longer serves (kube-apiserver's
+// --runtime-config=flowcontrol.apiserver.k8s.io/v1beta3=true of older
+// versions).
+func ServeFlowControlV1beta3(cfg *apiserver.Config) {
+	rs := cfg.Resources[:0:0]
+	for _, r := range cfg.Resources {
+		if r.Group != flowcontrol.Group {
+			rs = append(rs, r)
+		}
+	}
+	cfg.Resources = append(rs, builtin.FlowControlResources(true)...)
 }
 
 // Kubeconfig returns a kubeconfig for a server at url (http://host:port):
