@@ -101,8 +101,12 @@ func (f *filter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if !lvl.exempt {
-		arrival, start, _ := req.Times()
-		s.observeWait(true, start.Sub(arrival))
+		var waited time.Duration
+		if !executing {
+			arrival, start, _ := req.Times()
+			waited = start.Sub(arrival)
+		}
+		s.observeWait(true, waited)
 	}
 	s.dispatched.Add(1)
 

@@ -453,12 +453,13 @@ func (r *Request) Work() WorkEstimate {
 	return r.work
 }
 
-// Times returns when the request arrived, when it started executing (zero
-// until then) and how long it executed (zero until Finish): the QueueSet's
-// own readings of its clock, so that callers need no more of them.
+// Times returns when the request arrived, when it started executing and
+// how long it executed: the QueueSet's own readings of its clock, so that
+// callers need no more of them. Only the request's owner calls it, and
+// reads start once the request executes (StartRequest said so, or Wait
+// returned true) and served once Finish returned: those writes happen
+// before, so it takes no lock.
 func (r *Request) Times() (arrival, start time.Time, served time.Duration) {
-	r.qs.mu.Lock()
-	defer r.qs.mu.Unlock()
 	return r.arrival, r.start, r.served
 }
 
