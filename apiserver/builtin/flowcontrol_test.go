@@ -280,3 +280,17 @@ func TestV1beta3IsServedOverTheSameStorageWhenAskedFor(t *testing.T) {
 	_, fs := do(t, ts, "GET", beta+"flowschemas/probes", "", "")
 	assert.Equal(t, "flowcontrol.apiserver.k8s.io/v1beta3", fs["apiVersion"])
 }
+
+func TestFlowControlWithoutItsKindsRunsOnTheMandatoryConfiguration(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(), FlowControl: &flowcontrol.Options{Context: ctx}})
+	require.NoError(t, err)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	resp, _ := do(t, ts, "GET", "/api/v1/namespaces", "", "")
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, resp.Header, "X-Kubernetes-Pf-Flowschema-Uid", "the imagined catch-all schema, without a uid")
+	resp, _ = do(t, ts, "GET", fcPath+"flowschemas", "", "")
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+}
