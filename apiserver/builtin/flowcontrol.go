@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"maps"
+	"reflect"
 	"sync"
 	"time"
 
@@ -92,14 +93,25 @@ func FlowControlResources(v1beta3 bool) []apiserver.Resource {
 }
 
 // FlowControlOpenAPIComponents returns base (OpenAPIComponents() when nil)
-// with the flowcontrol kinds' components added, as a new map.
+// with the flowcontrol kinds' components added, as a new map; for the
+// built-in components the map is built once and shared (never change it).
 func FlowControlOpenAPIComponents(base map[string]any) map[string]any {
-	if base == nil {
-		base = OpenAPIComponents()
+	if base == nil || sameMap(base, OpenAPIComponents()) {
+		return builtinWithFlowControl()
 	}
+	return withFlowControl(base)
+}
+
+var builtinWithFlowControl = sync.OnceValue(func() map[string]any { return withFlowControl(OpenAPIComponents()) })
+
+func withFlowControl(base map[string]any) map[string]any {
 	out := maps.Clone(base)
 	maps.Copy(out, loadFlowControl().raw)
 	return out
+}
+
+func sameMap(a, b map[string]any) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 // flowControlStrategy is what both kinds do as kube's flowcontrol
