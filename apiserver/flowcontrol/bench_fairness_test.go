@@ -61,12 +61,14 @@ func BenchmarkFairnessAcrossLevels(b *testing.B) {
 	e.put(namespaceSchema("noisy", "noisy", "noisy"))
 	e.put(namespaceSchema("calm", "calm", "calm"))
 	e.start()
-	h := e.c.Filter(sleepyHandler(time.Millisecond))
+	// 5 ms of service: long beside a loaded machine's scheduling hiccups,
+	// short beside what waiting behind the flood would cost.
+	h := e.c.Filter(sleepyHandler(5 * time.Millisecond))
 
 	calm := func() (lat []time.Duration, rejected int) {
-		tick := time.NewTicker(4 * time.Millisecond)
+		tick := time.NewTicker(8 * time.Millisecond)
 		defer tick.Stop()
-		for range 250 {
+		for range 200 {
 			<-tick.C
 			rec := httptest.NewRecorder()
 			start := time.Now()
