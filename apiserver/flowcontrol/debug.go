@@ -18,6 +18,7 @@ import (
 // or per request (with ?includeRequestDetails=1 the user and request info
 // too). Levels come in name order (kube's order is a map's).
 func (c *Controller) serveDebug(w http.ResponseWriter, r *http.Request) {
+	w.Header()["Cache-Control"] = cacheControl
 	var dump func(*tabwriter.Writer, *http.Request)
 	switch strings.TrimPrefix(r.URL.Path, DebugPathPrefix) {
 	case "dump_priority_levels":
