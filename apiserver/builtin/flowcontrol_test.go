@@ -15,6 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/authn"
+	"github.com/kapi-dev/kapi/apiserver/authz"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
 	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 )
@@ -293,4 +295,45 @@ func TestFlowControlWithoutItsKindsRunsOnTheMandatoryConfiguration(t *testing.T)
 	assert.Contains(t, resp.Header, "X-Kubernetes-Pf-Flowschema-Uid", "the imagined catch-all schema, without a uid")
 	resp, _ = do(t, ts, "GET", fcPath+"flowschemas", "", "")
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+}
+
+func TestFlowControlClassifiesTheAuthenticatedUserBeforeAuthorization(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	static := &authn.StaticTokens{}
+	static.Add("admin-token", authn.User{Name: "admin", Groups: []string{authn.SystemPrivilegedGroup}})
+	static.Add("alice-token", authn.User{Name: "alice", Groups: []string{"dev"}})
+	srv, err := apiserver.New(apiserver.Config{
+		Resources:         append(builtin.Resources(), builtin.FlowControlResources(false)...),
+		OpenAPIComponents: builtin.FlowControlOpenAPIComponents(nil),
+		Authenticator:     authn.New(true, authn.BearerToken(static)),
+		Authorizer:        authz.AlwaysDeny(),
+		FlowControl:       &flowcontrol.Options{Context: ctx},
+	})
+	require.NoError(t, err)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	get := func(token, path string) *http.Response {
+		req, _ := http.NewRequest("GET", ts.URL+path, nil)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp
+	}
+	resp := get("admin-token", fcPath+"flowschemas")
+	require.Equal(t, http.StatusForbidden, resp.StatusCode, "AlwaysDeny denies even the admin")
+	adminSchema := resp.Header.Get("X-Kubernetes-PF-FlowSchema-UID")
+	resp = get("alice-token", "/api/v1/namespaces")
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+	aliceSchema := resp.Header.Get("X-Kubernetes-PF-FlowSchema-UID")
+	resp = get("", "/api/v1/namespaces")
+	anonSchema := resp.Header.Get("X-Kubernetes-PF-FlowSchema-UID")
+	for _, u := range []string{adminSchema, aliceSchema, anonSchema} {
+		require.NotEmpty(t, u, "every answer, a 403 too, says what classified it")
+	}
+	assert.NotEqual(t, adminSchema, aliceSchema, "system:masters is exempt, alice is not")
+	assert.Equal(t, aliceSchema, anonSchema, "both in global-default")
 }
