@@ -91,7 +91,7 @@ func (f *filter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !executing {
-		arrival, _, _ := req.Times()
+		arrival := req.Arrival()
 		ctx, cancel := c.waitContext(r.Context(), arrival)
 		ok := req.Wait(ctx)
 		cancel()

@@ -453,12 +453,15 @@ func (r *Request) Work() WorkEstimate {
 	return r.work
 }
 
+// Arrival is when the request arrived (never changes).
+func (r *Request) Arrival() time.Time { return r.arrival }
+
 // Times returns when the request arrived, when it started executing and
 // how long it executed: the QueueSet's own readings of its clock, so that
-// callers need no more of them. Only the request's owner calls it, and
-// reads start once the request executes (StartRequest said so, or Wait
-// returned true) and served once Finish returned: those writes happen
-// before, so it takes no lock.
+// callers need no more of them. Only the request's owner calls it, once
+// the request executes (StartRequest said so, or Wait returned true); the
+// duration is set once Finish returned. Those writes happen before, so it
+// takes no lock.
 func (r *Request) Times() (arrival, start time.Time, served time.Duration) {
 	return r.arrival, r.start, r.served
 }
