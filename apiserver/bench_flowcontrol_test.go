@@ -10,17 +10,14 @@ import (
 	"testing"
 
 	"github.com/kapi-dev/kapi/apiserver"
-	"github.com/kapi-dev/kapi/apiserver/builtin"
 	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/internal/benchkit"
 )
 
-// flowControlBenchConfig is benchConfig with the flowcontrol kinds, and
-// flow control on when opts is set.
+// flowControlBenchConfig is benchConfig (the flowcontrol kinds among the
+// built-in ones) with flow control on when opts is set.
 func flowControlBenchConfig(opts *flowcontrol.Options) apiserver.Config {
 	cfg := benchConfig()
-	cfg.Resources = append(cfg.Resources, builtin.FlowControlResources(false)...)
-	cfg.OpenAPIComponents = builtin.FlowControlOpenAPIComponents(cfg.OpenAPIComponents)
 	cfg.FlowControl = opts
 	return cfg
 }

@@ -62,7 +62,7 @@ type Config struct {
 	// FlowControl turns API Priority and Fairness on (nil: off): requests
 	// are classified by the stored FlowSchemas and queued or rejected by
 	// their priority levels, and the bootstrap configuration is created
-	// (serve the flowcontrol kinds, builtin.FlowControlResources, to let
+	// (serve the flowcontrol kinds, as builtin.Resources does, to let
 	// clients see and change it).
 	FlowControl *flowcontrol.Options
 }
@@ -180,6 +180,7 @@ func New(cfg Config) (*Server, error) {
 		}
 		resources[i] = r
 	}
+	linkViewVersions(resources)
 	s.staticResources = resources
 	s.crds = &s.staticResources[1]
 	s.addIndexes()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -30,8 +31,8 @@ func fcServer(t *testing.T, opts flowcontrol.Options) (*apiserver.Server, *httpt
 	t.Cleanup(cancel)
 	opts.Context = ctx
 	srv, err := apiserver.New(apiserver.Config{
-		Resources:         append(builtin.Resources(), builtin.FlowControlResources(false)...),
-		OpenAPIComponents: builtin.FlowControlOpenAPIComponents(nil),
+		Resources:         builtin.Resources(),
+		OpenAPIComponents: builtin.OpenAPIComponents(),
 		FlowControl:       &opts,
 	})
 	require.NoError(t, err)
@@ -207,7 +208,8 @@ func TestAStatusWriteChangesTheStatusOnlyAsKubesFlowControlStrategies(t *testing
 	md := pl["metadata"].(map[string]any)
 	assert.Nil(t, md["labels"])
 	assert.Equal(t, map[string]any{"apf.kubernetes.io/autoupdate-spec": "true"}, md["annotations"])
-	assert.Equal(t, []any{map[string]any{"type": "T", "status": "True"}}, pl["status"].(map[string]any)["conditions"])
+	assert.Equal(t, []any{map[string]any{"type": "T", "status": "True", "lastTransitionTime": nil}}, pl["status"].(map[string]any)["conditions"],
+		"an unset time encoded as kube's metav1.Time encodes it")
 
 	resp, st := do(t, ts, "PATCH", fcPath+"prioritylevelconfigurations/catch-all/status", "application/merge-patch+json",
 		`{"status":{"conditions":[{"type":"T","status":"True"},{"type":"T"}]}}`)
@@ -219,8 +221,8 @@ func TestV1beta3IsServedOverTheSameStorageWhenAskedFor(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	srv, err := apiserver.New(apiserver.Config{
-		Resources:         append(builtin.Resources(), builtin.FlowControlResources(true)...),
-		OpenAPIComponents: builtin.FlowControlOpenAPIComponents(nil),
+		Resources:         builtin.WithFlowControlV1beta3(builtin.Resources()),
+		OpenAPIComponents: builtin.OpenAPIComponents(),
 		FlowControl:       &flowcontrol.Options{Context: ctx},
 	})
 	require.NoError(t, err)
@@ -283,10 +285,46 @@ func TestV1beta3IsServedOverTheSameStorageWhenAskedFor(t *testing.T) {
 	assert.Equal(t, "flowcontrol.apiserver.k8s.io/v1beta3", fs["apiVersion"])
 }
 
+func TestWritesThroughEitherVersionKeepTheManagedFieldsOfTheOther(t *testing.T) {
+	srv, err := apiserver.New(apiserver.Config{Resources: builtin.WithFlowControlV1beta3(builtin.Resources())})
+	require.NoError(t, err)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	const beta = "/apis/flowcontrol.apiserver.k8s.io/v1beta3/"
+	managers := func(o map[string]any) map[string]string {
+		out := map[string]string{}
+		for _, e := range o["metadata"].(map[string]any)["managedFields"].([]any) {
+			m := e.(map[string]any)
+			out[m["manager"].(string)] = m["apiVersion"].(string)
+		}
+		return out
+	}
+
+	resp, pl := do(t, ts, "POST", fcPath+"prioritylevelconfigurations?fieldManager=v1-writer", "application/json",
+		`{"metadata":{"name":"p"},"spec":{"type":"Limited","limited":{"limitResponse":{"type":"Reject"}}}}`)
+	require.Equal(t, http.StatusCreated, resp.StatusCode, pl)
+	resp, pl = do(t, ts, "PATCH", beta+"prioritylevelconfigurations/p?fieldManager=v1beta3-writer", "application/merge-patch+json",
+		`{"spec":{"limited":{"lendablePercent":10}}}`)
+	require.Equal(t, http.StatusOK, resp.StatusCode, pl)
+	assert.Equal(t, map[string]string{"v1-writer": "flowcontrol.apiserver.k8s.io/v1", "v1beta3-writer": "flowcontrol.apiserver.k8s.io/v1beta3"}, managers(pl))
+
+	resp, pl = do(t, ts, "PATCH", fcPath+"prioritylevelconfigurations/p?fieldManager=v1-writer", "application/merge-patch+json",
+		`{"spec":{"limited":{"borrowingLimitPercent":5}}}`)
+	require.Equal(t, http.StatusOK, resp.StatusCode, pl)
+	assert.Equal(t, map[string]string{"v1-writer": "flowcontrol.apiserver.k8s.io/v1", "v1beta3-writer": "flowcontrol.apiserver.k8s.io/v1beta3"}, managers(pl))
+
+	// A server-side apply through v1 conflicts with the v1beta3 owner.
+	resp, st := do(t, ts, "PATCH", fcPath+"prioritylevelconfigurations/p?fieldManager=applier", "application/apply-patch+yaml",
+		`{"apiVersion":"flowcontrol.apiserver.k8s.io/v1","kind":"PriorityLevelConfiguration","metadata":{"name":"p"},"spec":{"type":"Limited","limited":{"lendablePercent":20,"limitResponse":{"type":"Reject"}}}}`)
+	assert.Equal(t, http.StatusConflict, resp.StatusCode, st)
+	assert.Contains(t, st["message"], `conflict with "v1beta3-writer" using flowcontrol.apiserver.k8s.io/v1beta3: .spec.limited.lendablePercent`)
+}
+
 func TestFlowControlWithoutItsKindsRunsOnTheMandatoryConfiguration(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(), FlowControl: &flowcontrol.Options{Context: ctx}})
+	resources := slices.DeleteFunc(builtin.Resources(), func(r apiserver.Resource) bool { return r.Group == flowcontrol.Group })
+	srv, err := apiserver.New(apiserver.Config{Resources: resources, FlowControl: &flowcontrol.Options{Context: ctx}})
 	require.NoError(t, err)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
@@ -304,8 +342,8 @@ func TestFlowControlClassifiesTheAuthenticatedUserBeforeAuthorization(t *testing
 	static.Add("admin-token", authn.User{Name: "admin", Groups: []string{authn.SystemPrivilegedGroup}})
 	static.Add("alice-token", authn.User{Name: "alice", Groups: []string{"dev"}})
 	srv, err := apiserver.New(apiserver.Config{
-		Resources:         append(builtin.Resources(), builtin.FlowControlResources(false)...),
-		OpenAPIComponents: builtin.FlowControlOpenAPIComponents(nil),
+		Resources:         builtin.Resources(),
+		OpenAPIComponents: builtin.OpenAPIComponents(),
 		Authenticator:     authn.New(true, authn.BearerToken(static)),
 		Authorizer:        authz.AlwaysDeny(),
 		FlowControl:       &flowcontrol.Options{Context: ctx},

@@ -2,7 +2,6 @@ package flowcontrol
 
 import (
 	"maps"
-	"reflect"
 
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -102,28 +101,7 @@ func shallowWithAPIVersion(obj meta.Object, apiVersion string) meta.Object {
 	return out
 }
 
-// StoreAsV1 converts, in place, an object of either kind just decoded from
-// a v1beta3 request to its stored v1 form: kube's v1beta3 defaults first
-// (they read the annotation the conversion drops), then the conversion. It
-// is a v1beta3 registration's conversion to storage.
-func StoreAsV1(obj meta.Object) {
-	if obj.Kind() == "FlowSchema" {
-		DefaultFlowSchema(obj)
-	} else {
-		DefaultPriorityLevel(obj)
-	}
-	v1 := ConvertToV1(obj)
-	if sameObject(v1, obj) {
-		return
-	}
-	clear(obj)
-	maps.Copy(obj, v1)
-}
-
-// ServeAsV1beta3 is ConvertFromV1 to v1beta3, a v1beta3 registration's
-// conversion from storage.
+// ServeAsV1beta3 is ConvertFromV1 to v1beta3: how a v1beta3
+// registration's stored v1 objects are read (apiserver.Storage.FromStorage;
+// ConvertToV1 is its ToStorage).
 func ServeAsV1beta3(obj meta.Object) meta.Object { return ConvertFromV1(obj, "v1beta3") }
-
-func sameObject(a, b meta.Object) bool {
-	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
-}

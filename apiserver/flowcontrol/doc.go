@@ -65,7 +65,9 @@
 // validation over objects (meta.Object), with kube's field paths and
 // messages; ConvertToV1 and ConvertFromV1 convert between v1 (storage) and
 // v1beta3. BootstrapPriorityLevels and BootstrapFlowSchemas are kube 1.33's
-// bootstrap objects.
+// bootstrap objects. Package apiserver/builtin registers the two kinds with
+// these as their strategies (v1beta3, off by default as in kube 1.33, with
+// builtin.WithFlowControlV1beta3, a view of the stored v1 objects).
 //
 // # Observability
 //

@@ -9,7 +9,6 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
-	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/protobuf"
 	"github.com/kapi-dev/kapi/examples/protobuf/kubeproto"
@@ -41,13 +40,7 @@ func Config() apiserver.Config {
 // --runtime-config=flowcontrol.apiserver.k8s.io/v1beta3=true of older
 // versions).
 func ServeFlowControlV1beta3(cfg *apiserver.Config) {
-	rs := cfg.Resources[:0:0]
-	for _, r := range cfg.Resources {
-		if r.Group != flowcontrol.Group {
-			rs = append(rs, r)
-		}
-	}
-	cfg.Resources = append(rs, builtin.FlowControlResources(true)...)
+	cfg.Resources = builtin.WithFlowControlV1beta3(cfg.Resources)
 }
 
 // Kubeconfig returns a kubeconfig for a server at url (http://host:port):
