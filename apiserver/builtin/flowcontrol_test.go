@@ -239,7 +239,7 @@ func TestV1beta3IsServedOverTheSameStorageWhenAskedFor(t *testing.T) {
 	annotations := func(o map[string]any) any { return o["metadata"].(map[string]any)["annotations"] }
 
 	// As kube 1.31 (kube 1.33 serves v1 only), recorded in
-	// docs/kube-behaviour/07-flowcontrol.md.
+	// docs/kube-behaviour/09-flowcontrol.md.
 	resp, b1 := do(t, ts, "POST", beta+"prioritylevelconfigurations", "application/json", level("b1", ""))
 	require.Equal(t, http.StatusCreated, resp.StatusCode, b1)
 	assert.Equal(t, "flowcontrol.apiserver.k8s.io/v1beta3", b1["apiVersion"])

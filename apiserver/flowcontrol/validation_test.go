@@ -14,7 +14,7 @@ import (
 )
 
 // kubeWrite is one write sent to kube-apiserver 1.33 and its answer
-// (testdata/kube/writes.json, recorded as docs/kube-behaviour/07-flowcontrol.md
+// (testdata/kube/writes.json, recorded as docs/kube-behaviour/09-flowcontrol.md
 // tells).
 type kubeWrite struct {
 	Title    string         `json:"title"`
