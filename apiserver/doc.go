@@ -11,8 +11,9 @@
 // A request's path and method give its request info (verb, group, version,
 // namespace, resource, name, subresource; package requestinfo). With a
 // Config.Authenticator or Authorizer, filters stand in front of the handler
-// in kube-apiserver's order: authentication (401) → impersonation →
-// authorization (403). Paths outside
+// in kube-apiserver's order: authentication (401) → impersonation → flow
+// control (Config.FlowControl: API Priority and Fairness, package
+// flowcontrol; 429) → authorization (403). Paths outside
 // the API (discovery, /version, health, OpenAPI) are answered from the
 // registry of served types. Resource requests go through one pipeline, in
 // the order of docs/design.md:

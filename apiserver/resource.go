@@ -82,6 +82,10 @@ type Resource struct {
 	// PrinterColumns are the Table columns after Name (kubectl get); none
 	// means kube's default "Created At" column.
 	PrinterColumns []PrinterColumn
+	// TableOrder, when set, orders the rows of a list's Table (each page
+	// on its own), as some of kube's printers sort them; nil keeps the
+	// list's order.
+	TableOrder func(a, b meta.Object) int
 	// SelectableFields lists the field selector paths the type supports
 	// beyond metadata.name and metadata.namespace, such as "status.phase".
 	SelectableFields []string
@@ -133,8 +137,9 @@ type Resource struct {
 	// schemaRevision is the revision of the CRD that defined Schema: older
 	// objects get its defaults when read, as kube defaults on decode.
 	schemaRevision int64
-	// otherVersions are a CRD version's other served versions, for
-	// server-side apply.
+	// otherVersions are a CRD version's other served versions, or those
+	// of a built-in kind served over one storage and schema
+	// (linkViewVersions), for server-side apply.
 	otherVersions []string
 	// prefix is the storage key prefix of its objects (keyPrefix).
 	prefix       string
@@ -165,6 +170,29 @@ type Storage struct {
 // Storage.
 func (st *Storage) storageAPIVersion() string {
 	return meta.GroupVersion{Group: st.Kind.Group, Version: st.Kind.Version}.String()
+}
+
+// linkViewVersions lets the versions of a kind that are one stored object
+// with the same fields (a type with Storage in its own group, over the
+// registration it is stored as and with the same schema, as the
+// flowcontrol kinds' v1beta3 over v1) keep the managedFields entries
+// recorded at each other's version, which kube converts rather than
+// drops. Views with fields of their own (autoscaling/v1) or in another
+// group (events.k8s.io) are left alone.
+func linkViewVersions(rs []Resource) {
+	for i := range rs {
+		st := rs[i].Storage
+		if st == nil || st.Kind.Group != rs[i].Group || rs[i].Schema == nil {
+			continue
+		}
+		for j := range rs {
+			r := &rs[j]
+			if r.Storage == nil && r.GroupResource() == st.Resource && r.Version == st.Kind.Version && r.Schema == rs[i].Schema {
+				rs[i].otherVersions = slices.Concat(rs[i].otherVersions, []string{r.Version})
+				r.otherVersions = slices.Concat(r.otherVersions, []string{rs[i].Version})
+			}
+		}
+	}
 }
 
 // storageForm converts an object a write produced to what is stored: the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver/authn"
 	"github.com/kapi-dev/kapi/apiserver/authz"
+	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/apiserver/impersonation"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 
@@ -61,6 +62,12 @@ type Config struct {
 	// HealthChecks run on /healthz, /livez and /readyz besides kube's
 	// always-passing ping and log, as kube-apiserver's etcd check.
 	HealthChecks []HealthCheck
+	// FlowControl turns API Priority and Fairness on (nil: off): requests
+	// are classified by the stored FlowSchemas and queued or rejected by
+	// their priority levels, and the bootstrap configuration is created
+	// (serve the flowcontrol kinds, as builtin.Resources does, to let
+	// clients see and change it).
+	FlowControl *flowcontrol.Options
 }
 
 // VersionInfo is the body of /version.
@@ -108,9 +115,10 @@ type Server struct {
 	bookmarkInterval  time.Duration
 	minRequestTimeout time.Duration
 
-	// handler is the filter chain in front of serve (just serve without
-	// authentication or authorization).
-	handler http.Handler
+	// handler is the filter chain in front of serve (just serve, with
+	// neither authentication, authorization nor flow control).
+	handler     http.Handler
+	flowControl *flowcontrol.Controller
 }
 
 // New validates cfg and returns a ready Server. The namespaces "default",
@@ -177,6 +185,7 @@ func New(cfg Config) (*Server, error) {
 		}
 		resources[i] = r
 	}
+	linkViewVersions(resources)
 	s.staticResources = resources
 	s.crds = &s.staticResources[1]
 	s.addIndexes()
@@ -186,14 +195,26 @@ func New(cfg Config) (*Server, error) {
 	if err := s.createInitialNamespaces(); err != nil {
 		return nil, err
 	}
+	if cfg.FlowControl != nil {
+		s.flowControl = s.newFlowControl(*cfg.FlowControl)
+	}
 	s.handler = s.filters(cfg, http.HandlerFunc(s.serve))
+	if s.flowControl != nil {
+		if err := s.flowControl.Start(); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
 // filters builds kube-apiserver's chain in front of h, outermost first:
-// request info → authentication → impersonation → authorization → h.
+// request info → authentication → impersonation → flow control →
+// authorization → h.
 func (s *Server) filters(cfg Config, h http.Handler) http.Handler {
 	if cfg.Authenticator == nil && cfg.Authorizer == nil {
+		if s.flowControl != nil {
+			h = s.flowControl.Filter(h)
+		}
 		return h
 	}
 	authenticator, authorizer := cfg.Authenticator, cfg.Authorizer
@@ -205,6 +226,9 @@ func (s *Server) filters(cfg Config, h http.Handler) http.Handler {
 	} else {
 		authorizer = authz.AlwaysAllow()
 	}
+	if s.flowControl != nil {
+		h = s.flowControl.Filter(h)
+	}
 	h = impersonation.Filter(authorizer, s.writeError)(h)
 	h = authn.Filter(authenticator, s.writeError)(h)
 	return withRequestInfo(h)
@@ -215,6 +239,46 @@ func withRequestInfo(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(w, r.WithContext(requestinfo.With(r.Context(), requestinfo.Parse(r))))
 	})
+}
+
+// newFlowControl is API Priority and Fairness for this server: its own
+// writes (bootstrap objects, statuses) go straight to serve, behind every
+// filter, as kube's loopback client's go through as system:masters.
+func (s *Server) newFlowControl(opts flowcontrol.Options) *flowcontrol.Controller {
+	deps := flowcontrol.Deps{Store: s.store, Client: flowcontrol.HandlerClient{Handler: http.HandlerFunc(s.serve)},
+		ObjectCount: s.objectCount}
+	reg := s.registry.Load()
+	if r := reg.lookup(flowcontrol.Group, "v1", "prioritylevelconfigurations"); r != nil {
+		deps.PriorityLevelPrefix = r.keyPrefix()
+	}
+	if r := reg.lookup(flowcontrol.Group, "v1", "flowschemas"); r != nil {
+		deps.FlowSchemaPrefix = r.keyPrefix()
+	}
+	return flowcontrol.New(opts, deps)
+}
+
+// FlowControl is the server's API Priority and Fairness (its metrics,
+// say), nil when it is off.
+func (s *Server) FlowControl() *flowcontrol.Controller { return s.flowControl }
+
+// objectCount is how many objects of a resource are stored, for the cost
+// of a LIST under flow control.
+func (s *Server) objectCount(group, resource string) (int64, bool) {
+	reg := s.registry.Load()
+	g := reg.group(group)
+	if g == nil {
+		return 0, false
+	}
+	for _, v := range g.versions {
+		if r := reg.lookup(group, v.version, resource); r != nil {
+			res, err := s.store.List(context.Background(), r.keyPrefix(), store.ListOptions{Limit: 1})
+			if err != nil {
+				return 0, false
+			}
+			return res.Total, true
+		}
+	}
+	return 0, false
 }
 
 // ServeHTTP implements http.Handler. A panic while serving (a bug) answers

@@ -240,6 +240,10 @@ func (s *Server) renderTable(res *Resource, tr *tableRequest, items []*store.Obj
 		}
 	}
 	now := s.now()
+	if res.TableOrder != nil && len(items) > 1 {
+		items = slices.Clone(items)
+		slices.SortStableFunc(items, func(a, b *store.Object) int { return res.TableOrder(a.Data(), b.Data()) })
+	}
 	for _, it := range items {
 		row := tableRow{Cells: make([]any, len(cols))}
 		for i, c := range cols {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
@@ -71,6 +72,7 @@ func (q *request) watch() {
 		// store gets there, the timeout passes or the client goes away.
 		if !w.begun {
 			w.begin()
+			flowcontrol.WatchInitialized(q.r.Context()) // nothing to send until the store gets there
 		}
 		if ctx.Err() != nil {
 			return
@@ -105,6 +107,9 @@ func (q *request) watch() {
 	if !w.flush() {
 		return
 	}
+	// The initial state is out: flow control may give the watch's seat to
+	// other requests.
+	flowcontrol.WatchInitialized(q.r.Context())
 
 	// Bookmarks come every interval and once shortly before a requested
 	// timeout, as kube-apiserver sends them.

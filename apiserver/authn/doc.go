@@ -1,6 +1,6 @@
 // Package authn is who a request comes from: the User (kube's user model:
 // name, uid, groups, extra) that authentication puts in the request's
-// context and that authorization, flow control, admission and
+// context and that flow control, authorization, admission and
 // managedFields read from it (WithUser, UserFrom), and the authenticators
 // that find it, as kube-apiserver's:
 //

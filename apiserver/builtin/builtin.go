@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 )
 
 // Resources returns the registrations of the 60 built-in resources of
@@ -26,7 +27,8 @@ import (
 // of one stored object each, as in kube. The review kinds answer as
 // Reviews{} does (AlwaysAllow, no token known): WithReviews answers them
 // from a server's own authentication and authorization, WithTokenRequest
-// issues ServiceAccount tokens. Each call returns a fresh slice
+// issues ServiceAccount tokens, WithFlowControlV1beta3 adds the flowcontrol
+// kinds' v1beta3 (which kube 1.33 does not serve). Each call returns a fresh slice
 // whose elements the caller may change or replace; the slices and
 // strategies they hold are shared between calls and must not be changed
 // in place.
@@ -108,3 +110,31 @@ var resources = sync.OnceValue(func() []apiserver.Resource {
 	}
 	return rs
 })
+
+// WithFlowControlV1beta3 returns rs (as Resources() has them) with
+// flowcontrol.apiserver.k8s.io/v1beta3 FlowSchemas and
+// PriorityLevelConfigurations added after their v1 registrations: the
+// version API Priority and Fairness was documented in, which kube 1.33 no
+// longer serves by default (kube-apiserver's
+// --runtime-config=flowcontrol.apiserver.k8s.io/v1beta3=true). Both are
+// views of the stored v1 objects, as in kube; v1 stays the preferred
+// version. Like append, it may reuse rs's array.
+func WithFlowControlV1beta3(rs []apiserver.Resource) []apiserver.Resource {
+	beta := []apiserver.Resource{flowSchemaV1beta3Resource(), priorityLevelConfigurationV1beta3Resource()}
+	for i := range beta {
+		// v1beta3's schema is v1's: the two differ in defaults only.
+		gvk := beta[i].GroupVersionKind()
+		gvk.Version = "v1"
+		beta[i].Schema = Schema(gvk)
+		beta[i].OpenAPIComponent = ComponentName(gvk)
+		withKubeEncoding(&beta[i])
+	}
+	at := len(rs)
+	for i := len(rs) - 1; i >= 0; i-- {
+		if rs[i].Group == flowcontrol.Group {
+			at = i + 1
+			break
+		}
+	}
+	return slices.Insert(rs, at, beta...)
+}

@@ -4,42 +4,48 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/meta"
 )
 
 // priorityLevelConfigurationResource is flowcontrol.apiserver.k8s.io/v1
-// prioritylevelconfigurations.
+// prioritylevelconfigurations, the API Priority and Fairness levels
+// (package flowcontrol enforces them when apiserver.Config.FlowControl is
+// set).
 func priorityLevelConfigurationResource() apiserver.Resource {
-	return apiserver.Resource{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Kind: "PriorityLevelConfiguration",
+	return apiserver.Resource{Group: flowcontrol.Group, Version: "v1", Kind: "PriorityLevelConfiguration",
 		Plural: "prioritylevelconfigurations", StatusSubresource: true, PrinterColumns: priorityLevelColumns,
 		Strategy:    priorityLevelStrategy{},
 		ResetFields: map[string][]string{"": {"status"}, "status": {"metadata", "spec"}}}
 }
 
 // priorityLevelStrategy is what a PriorityLevelConfiguration does
-// differently.
+// differently: kube's defaults and validation (package flowcontrol's, in
+// either served version), an empty status on create, and a /status write
+// that changes the status only.
 type priorityLevelStrategy struct{ apiserver.GenericStrategy }
 
-// Default mirrors the flowcontrol/v1 defaults: 30 nominal shares and none
-// lendable for a limited level (0 for an exempt one), 64 queues of 50
-// requests dealt in hands of 8.
-func (priorityLevelStrategy) Default(o meta.Object) {
-	spec := obj(o, "spec")
-	if ex, ok := spec["exempt"].(map[string]any); ok {
-		setDefault(ex, "nominalConcurrencyShares", int64(0))
-		setDefault(ex, "lendablePercent", int64(0))
+// Default mirrors the flowcontrol defaults of the object's version: 30
+// nominal shares (v1: when unset; v1beta3: when 0 without the
+// zero-shares annotation) and none lendable for a limited level (0 for an
+// exempt one), 64 queues of 50 requests dealt in hands of 8.
+func (priorityLevelStrategy) Default(o meta.Object) { flowcontrol.DefaultPriorityLevel(o) }
+
+// Validate is kube's ValidatePriorityLevelConfiguration, with its
+// messages (the mandatory levels' fixed specs included), of the object as
+// stored: kube validates its internal form, which a v1beta3 request
+// reaches without the zero-shares annotation (forbidden in v1).
+func (priorityLevelStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
+	return flowcontrol.ValidatePriorityLevel(flowcontrol.ConvertToV1(o))
+}
+
+// ValidateUpdate validates the whole level, or through /status only its
+// status, as kube's status strategy does.
+func (priorityLevelStrategy) ValidateUpdate(w *apiserver.Write, o, _ meta.Object) meta.FieldErrors {
+	if w.Subresource == "status" {
+		return flowcontrol.ValidatePriorityLevelStatus(o)
 	}
-	if l, ok := spec["limited"].(map[string]any); ok {
-		setDefault(l, "nominalConcurrencyShares", int64(30))
-		setDefault(l, "lendablePercent", int64(0))
-		if q, ok := field(l, "limitResponse", "queuing").(map[string]any); ok {
-			for k, v := range map[string]int64{"handSize": 8, "queues": 64, "queueLengthLimit": 50} {
-				if n, _ := meta.AsInt64(q[k]); n == 0 {
-					q[k] = v
-				}
-			}
-		}
-	}
+	return flowcontrol.ValidatePriorityLevel(flowcontrol.ConvertToV1(o))
 }
 
 // PrepareForCreate starts a priority level with an empty status.

@@ -5,9 +5,9 @@
 // health and the other fixed paths, that it is a non-resource request.
 //
 // The handler and every filter in front of it (authentication,
-// authorization, flow control) read the same Info: the outermost one
-// parses it once and stores it in the request's context (With); the others
-// take it from there (From).
+// impersonation, flow control, authorization) read the same Info: the
+// outermost one parses it once and stores it in the request's context
+// (With); the others take it from there (From).
 //
 //	info := requestinfo.Parse(r) // GET /api/v1/namespaces/ns/pods/p/status
 //	// info.Verb "get", info.Resource "pods", info.Namespace "ns",

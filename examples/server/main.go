@@ -31,6 +31,7 @@ import (
 	"syscall"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/codec/protobuf"
 	"github.com/kapi-dev/kapi/examples/protobuf/kubeproto"
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
@@ -65,6 +66,10 @@ func main() {
 	flag.StringVar(&opts.ServiceAccountSigningKeyFile, "service-account-signing-key-file", "", "PEM private key (RSA or ECDSA) that signs ServiceAccount tokens; default: one generated at start")
 	etcdServers := flag.String("etcd-servers", "", "comma-separated etcd URLs to keep objects in (default: in memory)")
 	etcdPrefix := flag.String("etcd-prefix", etcd.DefaultPrefix, "the prefix of every key in etcd")
+	apf := flag.Bool("enable-priority-and-fairness", true, "enable API Priority and Fairness, as kube-apiserver")
+	maxInflight := flag.Int("max-requests-inflight", 400, "with -max-mutating-requests-inflight, the server's concurrency limit that API Priority and Fairness shares among priority levels")
+	maxMutating := flag.Int("max-mutating-requests-inflight", 200, "see -max-requests-inflight")
+	v1beta3 := flag.Bool("flowcontrol-v1beta3", false, "also serve flowcontrol.apiserver.k8s.io/v1beta3 (kube 1.33 serves v1 only)")
 	flag.Parse()
 
 	// Every write allocates its decoded object, encoding and managed
@@ -83,12 +88,20 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	var handler *apiserver.Server
+	var flowControl *flowcontrol.Options
+	if *apf {
+		flowControl = &flowcontrol.Options{MaxRequestsInFlight: *maxInflight, MaxMutatingRequestsInFlight: *maxMutating, Context: ctx}
+	}
+	var server *apiserver.Server
 	var url string
 	if *insecure {
 		cfg := kapiserver.Config()
 		defer onEtcd(ctx, &cfg, *etcdServers, *etcdPrefix)()
-		if handler, err = apiserver.New(cfg); err != nil {
+		if *v1beta3 {
+			kapiserver.ServeFlowControlV1beta3(&cfg)
+		}
+		cfg.FlowControl = flowControl
+		if server, err = apiserver.New(cfg); err != nil {
 			log.Fatal(err)
 		}
 		url = "http://" + ln.Addr().String()
@@ -101,7 +114,11 @@ func main() {
 			log.Fatal(err)
 		}
 		defer onEtcd(ctx, &sec.Config, *etcdServers, *etcdPrefix)()
-		if handler, err = apiserver.New(sec.Config); err != nil {
+		if *v1beta3 {
+			kapiserver.ServeFlowControlV1beta3(&sec.Config)
+		}
+		sec.Config.FlowControl = flowControl
+		if server, err = apiserver.New(sec.Config); err != nil {
 			log.Fatal(err)
 		}
 		ln = tls.NewListener(ln, sec.TLS)
@@ -113,6 +130,17 @@ func main() {
 	}
 	fmt.Printf("kapi serving on %s (kubeconfig: %s)\n", url, *kubeconfig)
 
+	var handler http.Handler = server
+	if fc := server.FlowControl(); fc != nil {
+		// Flow control's metrics, until the server serves /metrics itself.
+		mux := http.NewServeMux()
+		mux.Handle("/", server)
+		mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+			_ = fc.WritePrometheus(w)
+		})
+		handler = mux
+	}
 	srv := &http.Server{Handler: handler}
 	go func() {
 		<-ctx.Done()

@@ -19,17 +19,28 @@ func New() (*apiserver.Server, error) { return apiserver.New(Config()) }
 
 // Config is the example server's configuration without security (plain
 // HTTP, everyone an anonymous superuser: the -insecure mode): the built-in
-// kinds and the RBAC kinds on the default in-memory store, served in JSON,
-// YAML and protobuf (with message descriptors built from the k8s.io/api
-// types). Tests adjust it (a store they control, a short bookmark
-// interval) before passing it to apiserver.New. NewSecure builds the
-// secure server from it.
+// kinds (RBAC's and API Priority and Fairness's FlowSchemas and
+// PriorityLevelConfigurations among them) on the default in-memory store,
+// served in JSON, YAML and protobuf (with message descriptors built from
+// the k8s.io/api types). Flow control itself is off (FlowControl nil): the
+// command turns it on. Tests adjust it (a store they control, a short
+// bookmark interval) before passing it to apiserver.New. NewSecure builds
+// the secure server from it.
 func Config() apiserver.Config {
 	return apiserver.Config{
 		Resources:         builtin.Resources(),
 		OpenAPIComponents: builtin.OpenAPIComponents(),
 		Codecs:            append(codec.Default(), protobuf.New(kubeproto.Resolver())),
 	}
+}
+
+// ServeFlowControlV1beta3 adds flowcontrol.apiserver.k8s.io/v1beta3 to a
+// configuration from Config: the version the seed documents, which kube
+// 1.33 no longer serves (kube-apiserver's
+// --runtime-config=flowcontrol.apiserver.k8s.io/v1beta3=true of older
+// versions).
+func ServeFlowControlV1beta3(cfg *apiserver.Config) {
+	cfg.Resources = builtin.WithFlowControlV1beta3(cfg.Resources)
 }
 
 // Kubeconfig returns a kubeconfig for a server at url (http://host:port):
