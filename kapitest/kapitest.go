@@ -1,0 +1,210 @@
+package kapitest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"k8s.io/client-go/rest"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/store"
+)
+
+// Server is one API server started for a test by Start: every built-in
+// kind, the CustomResourceDefinitions and objects the options named, served
+// in JSON, YAML and protobuf from memory in the test's own process. It
+// stops when the test ends.
+type Server struct {
+	// Config reaches the server in-process (no socket, no TLS) as the
+	// identity Start was given (AsUser), by default an administrator in
+	// system:masters. Each call to Start returns a Config of its own; copy
+	// it (rest.CopyConfig) before changing it.
+	Config *rest.Config
+	// API is the kapi handler itself, for a test that mounts it elsewhere.
+	API *apiserver.Server
+	// Store is the store behind the server (the one WithStore gave, or a
+	// new in-memory store), as the server sees it.
+	Store store.Store
+	// Clock is the time the server stamps and checks tokens against;
+	// Advance it to age objects or expire tokens without sleeping.
+	Clock *Clock
+	// Faults injects failures: compactions, 410s, 504s, conflicts,
+	// stalled or dropped watches, any Status on any request.
+	Faults *Faults
+
+	t        testing.TB
+	ctx      context.Context
+	handler  http.Handler // recorder → faults → API
+	rec      *recorder
+	users    *users
+	admin    string // the admin's token
+	kinds    *kinds
+	settings *settings
+
+	listenOnce sync.Once
+	url        string
+	kubeconfig string
+	kcErr      error
+}
+
+// inProcessHost is the host of in-process configs: no connection is ever
+// made to it.
+const inProcessHost = "http://kapitest.invalid"
+
+// Start starts a server for t and stops it when t ends (t.Cleanup). It
+// fails t if an option cannot be applied (a CRD file that does not parse,
+// an object the server refuses).
+//
+//	srv := kapitest.Start(t, kapitest.WithCRDPaths("config/crd/bases"))
+//	cl, _ := client.New(srv.Config, client.Options{Scheme: scheme})
+func Start(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	s, err := start(t.Context(), t, opts...)
+	if err != nil {
+		t.Fatalf("kapitest.Start: %v", err)
+	}
+	return s
+}
+
+func start(ctx context.Context, t testing.TB, opts ...Option) (*Server, error) {
+	st := &settings{}
+	for _, o := range opts {
+		o(st)
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	t.Cleanup(cancel)
+	s := &Server{t: t, ctx: ctx, settings: st, rec: &recorder{}, Clock: st.clock}
+	if s.Clock == nil {
+		s.Clock = NewClock()
+	}
+	crds, err := readAll(st.crds, st.scheme)
+	if err != nil {
+		return nil, fmt.Errorf("CRDs: %w", err)
+	}
+	crds = withCRDDefaults(crds)
+	objs, err := readAll(st.objects, st.scheme)
+	if err != nil {
+		return nil, fmt.Errorf("objects: %w", err)
+	}
+	backing, prepared := st.store, false
+	if backing == nil {
+		tmpl, err := templateFor(crds)
+		if err != nil {
+			return nil, err
+		}
+		backing, prepared = tmpl.Clone(), true
+	}
+	if err := s.build(ctx, backing, prepared); err != nil {
+		return nil, err
+	}
+	if !prepared {
+		if err := s.installCRDs(ctx, objects(crds)); err != nil {
+			return nil, err
+		}
+	}
+	for _, crd := range crds {
+		s.kinds.addCRD(crd.obj)
+	}
+	if err := s.seed(ctx, objects(objs)); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// ConfigFor returns a config that reaches the server in-process as user in
+// groups (and system:authenticated), authenticated with a bearer token the
+// server knows from now on. What the user may do is up to RBAC: bind it to
+// roles as in a real cluster.
+func (s *Server) ConfigFor(user string, groups ...string) *rest.Config {
+	return s.configWithToken(s.users.add(user, groups))
+}
+
+// AdminConfig returns a config for an administrator (group
+// system:masters), whatever identity Config has.
+func (s *Server) AdminConfig() *rest.Config { return s.configWithToken(s.admin) }
+
+func (s *Server) configWithToken(token string) *rest.Config {
+	return &rest.Config{
+		Host:        inProcessHost,
+		BearerToken: token,
+		Transport:   inProcess{handler: s.handler},
+		QPS:         -1, // no client-side throttling: the server is in-process
+	}
+}
+
+// Handler returns the server's whole handler (request recording and
+// faults included), for a test that mounts it on a server of its own.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// URL starts, the first time it is called, a plain HTTP listener on
+// loopback for clients in other processes, and returns its address
+// (http://127.0.0.1:port). Requests over it need a bearer token (the
+// kubeconfig has Config's).
+func (s *Server) URL() string {
+	s.listen()
+	return s.url
+}
+
+// Kubeconfig writes, the first time it is called, a kubeconfig file in
+// t.TempDir() for kubectl or another process, reaching the server over
+// loopback (see URL) as Config's identity, and returns its path.
+func (s *Server) Kubeconfig() string {
+	s.listen()
+	if s.kcErr != nil {
+		s.t.Fatalf("kapitest: kubeconfig: %v", s.kcErr)
+	}
+	return s.kubeconfig
+}
+
+func (s *Server) listen() {
+	s.listenOnce.Do(func() {
+		hs := httptest.NewServer(s.handler)
+		s.t.Cleanup(hs.Close)
+		s.url = hs.URL
+		s.kubeconfig = filepath.Join(s.t.TempDir(), "kubeconfig")
+		s.kcErr = os.WriteFile(s.kubeconfig, []byte(kubeconfig(s.url, s.Config.BearerToken)), 0o600)
+	})
+}
+
+func kubeconfig(url, token string) string {
+	return fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: kapitest
+  cluster:
+    server: %s
+users:
+- name: kapitest
+  user:
+    token: %s
+contexts:
+- name: kapitest
+  context:
+    cluster: kapitest
+    user: kapitest
+    namespace: default
+current-context: kapitest
+`, url, token)
+}
+
+// Requests returns every request the server has answered so far, in the
+// order they finished (a watch when its stream ended).
+func (s *Server) Requests() []Request { return s.rec.all() }
+
+// ResetRequests forgets the requests recorded so far.
+func (s *Server) ResetRequests() { s.rec.reset() }
+
+// newToken returns a random bearer token.
+func newToken() string {
+	var b [24]byte
+	_, _ = rand.Read(b[:])
+	return "kapitest-" + hex.EncodeToString(b[:])
+}
