@@ -85,4 +85,3 @@ func buildTemplate(docs []doc) (*memory.Store, error) {
 	}
 	return st, nil
 }
-
