@@ -144,6 +144,15 @@ func (f *Faults) DropWatches() {
 	}
 }
 
+// OpenWatches returns how many watch streams the server is serving: a
+// test waits for an informer's watch to be open before it injects a
+// fault into it.
+func (f *Faults) OpenWatches() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.watches)
+}
+
 // StallWatches holds every watch stream, open and new, so that no event
 // reaches a client until resume is called (as a congested connection or a
 // stuck server would). Writes and reads go on.

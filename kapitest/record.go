@@ -2,6 +2,7 @@ package kapitest
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -21,8 +22,10 @@ type Request struct {
 	Group, Version, Resource, Subresource string
 	// Namespace and Name, when the request names them.
 	Namespace, Name string
-	// Path is the URL path.
-	Path string
+	// Path is the URL path, Query its parameters (resourceVersion,
+	// sendInitialEvents, labelSelector...).
+	Path  string
+	Query url.Values
 	// UserAgent is the client's User-Agent header; FieldManager the
 	// fieldManager parameter of a write, if any.
 	UserAgent, FieldManager string
@@ -41,6 +44,14 @@ func (r Request) IsWrite() bool {
 		return true
 	}
 	return false
+}
+
+// IsInitialList says whether the request reads a whole collection afresh:
+// a list, or a watch that asks for the initial events (sendInitialEvents,
+// client-go's WatchList). A reflector makes one at its start and after
+// every 410.
+func (r Request) IsInitialList() bool {
+	return r.Verb == "list" || r.Verb == "watch" && r.Query.Get("sendInitialEvents") == "true"
 }
 
 // recorder keeps every request answered, in the order they finished.
@@ -71,7 +82,7 @@ func (rec *recorder) wrap(h http.Handler) http.Handler {
 		req := Request{
 			Verb: info.Verb, Group: info.Group, Version: info.Version, Resource: info.Resource,
 			Subresource: info.Subresource, Namespace: info.Namespace, Name: info.Name,
-			Path: r.URL.Path, UserAgent: r.UserAgent(), FieldManager: r.URL.Query().Get("fieldManager"),
+			Path: r.URL.Path, Query: r.URL.Query(), UserAgent: r.UserAgent(), FieldManager: r.URL.Query().Get("fieldManager"),
 			Code: cw.code, Latency: time.Since(start),
 		}
 		if !info.IsResource {

@@ -130,9 +130,9 @@ func (w *responseWriter) FlushError() error {
 		if w.buf.Len() > 0 {
 			pending := bytes.Clone(w.buf.Bytes())
 			w.buf.Reset()
-			w.send(&pipeBody{PipeReader: pr, cancel: w.cancel, pending: pending})
+			w.send(&pipeBody{PipeReader: pr, cancel: w.cancel, pending: pending}, -1)
 		} else {
-			w.send(&pipeBody{PipeReader: pr, cancel: w.cancel})
+			w.send(&pipeBody{PipeReader: pr, cancel: w.cancel}, -1)
 		}
 	}
 	w.mu.Unlock()
@@ -163,19 +163,19 @@ func (w *responseWriter) finish(err error) {
 		w.code = http.StatusOK
 	}
 	body := w.buf.Bytes()
-	w.send(&bytesBody{Reader: bytes.NewReader(body), cancel: w.cancel})
-	w.resp.ContentLength = int64(len(body))
+	length := int64(len(body))
 	if w.req.Method == http.MethodHead {
-		w.resp.ContentLength = -1
+		length = -1
 		if cl := w.header.Get("Content-Length"); cl != "" {
-			w.resp.ContentLength, _ = strconv.ParseInt(cl, 10, 64)
+			length, _ = strconv.ParseInt(cl, 10, 64)
 		}
 	}
+	w.send(&bytesBody{Reader: bytes.NewReader(body), cancel: w.cancel}, length)
 }
 
-// send builds the response around body and releases RoundTrip. w.mu is
-// held.
-func (w *responseWriter) send(body io.ReadCloser) {
+// send builds the response around body (of length bytes, -1 if unknown)
+// and releases RoundTrip. w.mu is held.
+func (w *responseWriter) send(body io.ReadCloser, length int64) {
 	h := w.header.Clone()
 	w.resp = &http.Response{
 		Status:        strconv.Itoa(w.code) + " " + http.StatusText(w.code),
@@ -185,7 +185,7 @@ func (w *responseWriter) send(body io.ReadCloser) {
 		ProtoMinor:    1,
 		Header:        h,
 		Body:          body,
-		ContentLength: -1,
+		ContentLength: length,
 		Request:       w.req,
 	}
 	w.sent = true
