@@ -3,7 +3,9 @@ package kapitest
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
+	"encoding/pem"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -51,6 +53,7 @@ type Server struct {
 
 	listenOnce sync.Once
 	url        string
+	caPEM      []byte
 	kubeconfig string
 	kcErr      error
 }
@@ -144,13 +147,26 @@ func (s *Server) configWithToken(token string) *rest.Config {
 // faults included), for a test that mounts it on a server of its own.
 func (s *Server) Handler() http.Handler { return s.handler }
 
-// URL starts, the first time it is called, a plain HTTP listener on
-// loopback for clients in other processes, and returns its address
-// (http://127.0.0.1:port). Requests over it need a bearer token (the
-// kubeconfig has Config's).
+// URL starts, the first time it is called, an HTTPS listener on loopback
+// for clients in other processes (net/http/httptest's certificate, which
+// the kubeconfig and LoopbackConfig trust), and returns its address
+// (https://127.0.0.1:port). Requests over it need a bearer token:
+// kubectl and client-go send credentials only over TLS.
 func (s *Server) URL() string {
 	s.listen()
 	return s.url
+}
+
+// LoopbackConfig is Config over the loopback listener (see URL) instead of
+// in-process: what another process would use.
+func (s *Server) LoopbackConfig() *rest.Config {
+	s.listen()
+	return &rest.Config{
+		Host:            s.url,
+		BearerToken:     s.Config.BearerToken,
+		TLSClientConfig: rest.TLSClientConfig{CAData: s.caPEM},
+		QPS:             -1,
+	}
 }
 
 // Kubeconfig writes, the first time it is called, a kubeconfig file in
@@ -166,21 +182,25 @@ func (s *Server) Kubeconfig() string {
 
 func (s *Server) listen() {
 	s.listenOnce.Do(func() {
-		hs := httptest.NewServer(s.handler)
+		hs := httptest.NewUnstartedServer(s.handler)
+		hs.EnableHTTP2 = true
+		hs.StartTLS()
 		s.t.Cleanup(hs.Close)
 		s.url = hs.URL
+		s.caPEM = pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hs.Certificate().Raw})
 		s.kubeconfig = filepath.Join(s.t.TempDir(), "kubeconfig")
-		s.kcErr = os.WriteFile(s.kubeconfig, []byte(kubeconfig(s.url, s.Config.BearerToken)), 0o600)
+		s.kcErr = os.WriteFile(s.kubeconfig, []byte(kubeconfig(s.url, s.caPEM, s.Config.BearerToken)), 0o600)
 	})
 }
 
-func kubeconfig(url, token string) string {
+func kubeconfig(url string, caPEM []byte, token string) string {
 	return fmt.Sprintf(`apiVersion: v1
 kind: Config
 clusters:
 - name: kapitest
   cluster:
     server: %s
+    certificate-authority-data: %s
 users:
 - name: kapitest
   user:
@@ -192,7 +212,7 @@ contexts:
     user: kapitest
     namespace: default
 current-context: kapitest
-`, url, token)
+`, url, base64.StdEncoding.EncodeToString(caPEM), token)
 }
 
 // Requests returns every request the server has answered so far, in the
