@@ -42,14 +42,17 @@ type Server struct {
 	// stalled or dropped watches, any Status on any request.
 	Faults *Faults
 
-	t        testing.TB
-	ctx      context.Context
-	handler  http.Handler // recorder → faults → API
-	rec      *recorder
-	users    *users
-	admin    string // the admin's token
-	kinds    *kinds
-	settings *settings
+	ctx       context.Context
+	failf     func(format string, args ...any)
+	cleanups  []func()
+	closeOnce sync.Once
+	mu        sync.Mutex   // guards cleanups
+	handler   http.Handler // recorder → faults → API
+	rec       *recorder
+	users     *users
+	admin     string // the admin's token
+	kinds     *kinds
+	settings  *settings
 
 	listenOnce sync.Once
 	url        string
@@ -70,21 +73,57 @@ const inProcessHost = "http://kapitest.invalid"
 //	cl, _ := client.New(srv.Config, client.Options{Scheme: scheme})
 func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
-	s, err := start(t.Context(), t, opts...)
+	s, err := New(opts...)
 	if err != nil {
 		t.Fatalf("kapitest.Start: %v", err)
 	}
+	t.Cleanup(s.Close)
+	s.failf = t.Fatalf
 	return s
 }
 
-func start(ctx context.Context, t testing.TB, opts ...Option) (*Server, error) {
+// New starts a server that runs until Close: for a server shared by a
+// whole package (TestMain) or suite (Ginkgo's BeforeSuite). Tests should
+// prefer Start, which stops the server with the test.
+func New(opts ...Option) (*Server, error) {
+	s, err := start(opts...)
+	if err != nil && s != nil {
+		s.Close()
+	}
+	return s, err
+}
+
+// Close stops the server: the loopback listener if one was started, the
+// server's background work (RBAC role aggregation), its temporary files.
+// Clients still holding a watch see it end. Close is idempotent.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		cleanups := s.cleanups
+		s.mu.Unlock()
+		for i := len(cleanups) - 1; i >= 0; i-- {
+			cleanups[i]()
+		}
+	})
+}
+
+// onClose adds f to what Close does, in reverse order.
+func (s *Server) onClose(f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cleanups = append(s.cleanups, f)
+}
+
+func start(opts ...Option) (*Server, error) {
 	st := &settings{}
 	for _, o := range opts {
 		o(st)
 	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	t.Cleanup(cancel)
-	s := &Server{t: t, ctx: ctx, settings: st, rec: &recorder{}, Clock: st.clock}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{ctx: ctx, settings: st, rec: &recorder{}, Clock: st.clock, failf: func(format string, args ...any) {
+		panic(fmt.Sprintf(format, args...))
+	}}
+	s.cleanups = append(s.cleanups, cancel)
 	if s.Clock == nil {
 		s.Clock = NewClock()
 	}
@@ -169,15 +208,26 @@ func (s *Server) LoopbackConfig() *rest.Config {
 	}
 }
 
-// Kubeconfig writes, the first time it is called, a kubeconfig file in
-// t.TempDir() for kubectl or another process, reaching the server over
+// Kubeconfig writes, the first time it is called, a kubeconfig file in a
+// temporary directory (removed by Close: with Start, when the test ends)
+// for kubectl or another process, reaching the server over
 // loopback (see URL) as Config's identity, and returns its path.
 func (s *Server) Kubeconfig() string {
 	s.listen()
 	if s.kcErr != nil {
-		s.t.Fatalf("kapitest: kubeconfig: %v", s.kcErr)
+		s.failf("kapitest: kubeconfig: %v", s.kcErr)
 	}
 	return s.kubeconfig
+}
+
+// KubeconfigFor returns a kubeconfig reaching the server over loopback
+// (see URL) with a bearer token: one from Config, ConfigFor or AdminConfig.
+func (s *Server) KubeconfigFor(token string) ([]byte, error) {
+	s.listen()
+	if s.url == "" {
+		return nil, s.kcErr
+	}
+	return []byte(kubeconfig(s.url, s.caPEM, token)), nil
 }
 
 func (s *Server) listen() {
@@ -185,10 +235,16 @@ func (s *Server) listen() {
 		hs := httptest.NewUnstartedServer(s.handler)
 		hs.EnableHTTP2 = true
 		hs.StartTLS()
-		s.t.Cleanup(hs.Close)
+		s.onClose(hs.Close)
 		s.url = hs.URL
 		s.caPEM = pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hs.Certificate().Raw})
-		s.kubeconfig = filepath.Join(s.t.TempDir(), "kubeconfig")
+		dir, err := os.MkdirTemp("", "kapitest-")
+		if err != nil {
+			s.kcErr = err
+			return
+		}
+		s.onClose(func() { _ = os.RemoveAll(dir) })
+		s.kubeconfig = filepath.Join(dir, "kubeconfig")
 		s.kcErr = os.WriteFile(s.kubeconfig, []byte(kubeconfig(s.url, s.caPEM, s.Config.BearerToken)), 0o600)
 	})
 }
