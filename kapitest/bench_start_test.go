@@ -1,59 +1,179 @@
 package kapitest_test
 
 import (
+	"context"
 	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	crenvtest "sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/kapi-dev/kapi/internal/benchkit"
 	"github.com/kapi-dev/kapi/kapitest"
 )
 
-// crdYAML is a CRD of kind K<i> with a schema of a few properties.
-func crdYAML(i int) string {
-	return fmt.Sprintf(`apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: things%[1]d.bench.kapi.dev
-spec:
-  group: bench.kapi.dev
-  names: {kind: Thing%[1]d, listKind: Thing%[1]dList, plural: things%[1]d, singular: thing%[1]d}
-  scope: Namespaced
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    subresources: {status: {}}
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              replicas: {type: integer, minimum: 0}
-              image: {type: string}
-              ports: {type: array, items: {type: object, properties: {name: {type: string}, port: {type: integer}}}}
-              labels: {type: object, additionalProperties: {type: string}}
-          status:
-            type: object
-            properties:
-              ready: {type: boolean}
-              conditions: {type: array, items: {type: object, x-kubernetes-preserve-unknown-fields: true}}
-`, i)
-}
-
-func BenchmarkStart(b *testing.B) {
+// benchCRDs are 50 CRDs of 20 properties each, as a mid-sized operator
+// installs.
+var benchCRDs = sync.OnceValue(func() []any {
 	crds := make([]any, 50)
 	for i := range crds {
-		crds[i] = crdYAML(i)
+		crds[i] = benchkit.CRD("bench.kapi.dev", fmt.Sprintf("things%d", i), 20)
 	}
-	b.Run("crds=0", func(b *testing.B) {
-		for b.Loop() {
-			kapitest.Start(b)
+	return crds
+})
+
+// BenchmarkStart is kapitest.Start with 50 CRDs installed and a ready
+// rest.Config (a first GET answered), against controller-runtime's envtest
+// doing the same with etcd and kube-apiserver where their binaries are
+// (KUBEBUILDER_ASSETS; skipped otherwise). The kapitest row reports the
+// ratio of envtest's time to its own: how many times faster it starts.
+func BenchmarkStart(b *testing.B) {
+	var envtestNs float64
+	b.Run("envtest/crds=50", func(b *testing.B) {
+		assets := os.Getenv("KUBEBUILDER_ASSETS")
+		if _, err := os.Stat(filepath.Join(assets, "kube-apiserver")); assets == "" || err != nil {
+			b.Skip("no envtest binaries: set KUBEBUILDER_ASSETS to a directory with etcd and kube-apiserver")
 		}
-	})
-	b.Run("crds=50", func(b *testing.B) {
-		for b.Loop() {
-			kapitest.Start(b, kapitest.WithCRDs(crds...))
+		dir := b.TempDir()
+		for i, c := range benchCRDs() {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("crd%02d.json", i)), c.([]byte), 0o600); err != nil {
+				b.Fatal(err)
+			}
 		}
+		start := time.Now()
+		for b.Loop() {
+			env := &crenvtest.Environment{CRDDirectoryPaths: []string{dir}, ErrorIfCRDPathMissing: true}
+			cfg, err := env.Start()
+			if err != nil {
+				b.Fatal(err)
+			}
+			firstGet(b, cfg)
+			b.StopTimer()
+			if err := env.Stop(); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+		envtestNs = float64(time.Since(start).Nanoseconds()) / float64(b.N)
 	})
+	for _, n := range []int{0, 50} {
+		b.Run(fmt.Sprintf("kapitest/crds=%d", n), func(b *testing.B) {
+			crds := benchCRDs()[:n]
+			kapitest.Start(b, kapitest.WithCRDs(crds...)) // the template, once per process
+			cpu := benchkit.MeterCPU(b)
+			start := time.Now()
+			for b.Loop() {
+				srv, err := kapitest.New(kapitest.WithCRDs(crds...))
+				if err != nil {
+					b.Fatal(err)
+				}
+				firstGet(b, srv.Config)
+				b.StopTimer()
+				srv.Close()
+				b.StartTimer()
+			}
+			perOp := float64(time.Since(start).Nanoseconds()) / float64(b.N)
+			cpu.Report(b.N)
+			if envtestNs > 0 && n == 50 {
+				b.ReportMetric(envtestNs/perOp, "times-faster-than-envtest")
+			}
+		})
+	}
+}
+
+// firstGet reads the default namespace: the config is ready.
+func firstGet(b *testing.B, cfg *rest.Config) {
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := cs.CoreV1().Namespaces().Get(context.Background(), "default", metav1.GetOptions{}); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkStartParallel starts 100 servers at once (one goroutine each,
+// as 100 tests under t.Parallel do), each with the 50 CRDs, and reports the
+// time for all of them.
+func BenchmarkStartParallel(b *testing.B) {
+	crds := benchCRDs()
+	kapitest.Start(b, kapitest.WithCRDs(crds...))
+	cpu := benchkit.MeterCPU(b)
+	for b.Loop() {
+		servers := make([]*kapitest.Server, 100)
+		var wg sync.WaitGroup
+		for i := range servers {
+			wg.Go(func() {
+				srv, err := kapitest.New(kapitest.WithCRDs(crds...))
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				firstGet(b, srv.Config)
+				servers[i] = srv
+			})
+		}
+		wg.Wait()
+		b.StopTimer()
+		for _, s := range servers {
+			if s != nil {
+				s.Close()
+			}
+		}
+		b.StartTimer()
+	}
+	cpu.Report(b.N)
+}
+
+// BenchmarkGet is one client-go GET of a ConfigMap through the in-process
+// transport, against the same GET over loopback TCP (plain HTTP, the
+// cheapest socket path; and HTTPS, what Kubeconfig uses). The in-process
+// row reports its speed over plain TCP's as "ratio".
+func BenchmarkGet(b *testing.B) {
+	srv := kapitest.Start(b)
+	ctx := context.Background()
+	if _, err := kubernetes.NewForConfigOrDie(srv.Config).CoreV1().ConfigMaps("default").Create(ctx, configMap("bench"), metav1.CreateOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	plain := httptest.NewServer(srv.Handler())
+	b.Cleanup(plain.Close)
+	tcp := rest.CopyConfig(srv.Config)
+	tcp.Host, tcp.Transport = plain.URL, nil
+
+	var speed benchkit.Speed
+	for _, c := range []struct {
+		name string
+		cfg  *rest.Config
+	}{{"tcp", tcp}, {"tls", srv.LoopbackConfig()}, {"in-process", srv.Config}} {
+		b.Run(c.name, func(b *testing.B) {
+			cs := kubernetes.NewForConfigOrDie(c.cfg)
+			cpu := benchkit.MeterCPU(b)
+			start := time.Now()
+			for b.Loop() {
+				if _, err := cs.CoreV1().ConfigMaps("default").Get(ctx, "bench", metav1.GetOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perSec := benchkit.PerSecond(float64(b.N), time.Since(start))
+			cpu.Report(b.N)
+			switch c.name {
+			case "tcp":
+				speed.SetBaseline(perSec)
+			case "in-process":
+				speed.Report(b, perSec)
+			}
+		})
+	}
+}
+
+func configMap(name string) *corev1.ConfigMap {
+	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name}, Data: map[string]string{"key": benchkit.Payload(1, 1024)}}
 }

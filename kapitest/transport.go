@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -41,6 +42,29 @@ func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 
 	w := &responseWriter{header: http.Header{}, ready: make(chan struct{}), req: req, ctx: ctx, cancel: cancel}
+	if !streaming(req) {
+		// Answered in the caller's goroutine, body buffered: most requests.
+		w.buffered = true
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					w.finish(fmt.Errorf("kapitest: the handler panicked: %v", p))
+					return
+				}
+				w.finish(nil)
+			}()
+			t.handler.ServeHTTP(w, r)
+		}()
+		if err := req.Context().Err(); err != nil {
+			cancel()
+			return nil, err // the client gave up first
+		}
+		if w.err != nil {
+			cancel()
+			return nil, w.err
+		}
+		return w.resp, nil
+	}
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -68,6 +92,25 @@ func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
 	return w.resp, nil
 }
 
+// streaming says whether the answer to req may be a stream the handler
+// keeps writing (a watch, a followed log), which the handler then writes
+// from a goroutine of its own.
+func streaming(req *http.Request) bool {
+	if strings.Contains(req.URL.Path, "/watch/") {
+		return true
+	}
+	q := req.URL.RawQuery
+	if q == "" {
+		return false
+	}
+	v := req.URL.Query()
+	switch v.Get("watch") {
+	case "true", "1":
+		return true
+	}
+	return v.Get("follow") == "true"
+}
+
 // responseWriter collects a handler's answer. Until the handler flushes
 // or returns, its writes are buffered; the first flush turns the body into
 // a pipe (streamed), and the handler's return completes it.
@@ -86,6 +129,9 @@ type responseWriter struct {
 	ready    chan struct{} // closed once resp (or err) is set
 	sent     bool
 	finished bool
+	// buffered keeps the whole body until the handler returns (flushes
+	// do nothing): the handler runs in RoundTrip's goroutine.
+	buffered bool
 }
 
 func (w *responseWriter) Header() http.Header { return w.header }
@@ -124,7 +170,7 @@ func (w *responseWriter) FlushError() error {
 	if w.code == 0 {
 		w.code = http.StatusOK
 	}
-	if w.pipe == nil {
+	if w.pipe == nil && !w.buffered {
 		pr, pw := io.Pipe()
 		w.pipe = pw
 		if w.buf.Len() > 0 {
