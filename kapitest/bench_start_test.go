@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -68,22 +69,40 @@ func BenchmarkStart(b *testing.B) {
 		b.Run(fmt.Sprintf("kapitest/crds=%d", n), func(b *testing.B) {
 			crds := benchCRDs()[:n]
 			kapitest.Start(b, kapitest.WithCRDs(crds...)) // the template, once per process
-			cpu := benchkit.MeterCPU(b)
-			start := time.Now()
-			for b.Loop() {
+			startOne := func(timed bool) time.Duration {
+				t0 := time.Now()
 				srv, err := kapitest.New(kapitest.WithCRDs(crds...))
 				if err != nil {
 					b.Fatal(err)
 				}
 				firstGet(b, srv.Config)
-				b.StopTimer()
+				d := time.Since(t0)
+				if timed {
+					b.StopTimer()
+				}
 				srv.Close()
-				b.StartTimer()
+				if timed {
+					b.StartTimer()
+				}
+				return d
 			}
-			perOp := float64(time.Since(start).Nanoseconds()) / float64(b.N)
+			var samples []time.Duration
+			cpu := benchkit.MeterCPU(b)
+			for b.Loop() {
+				samples = append(samples, startOne(true))
+			}
 			cpu.Report(b.N)
+			// The median of at least 50 starts: robust to the other
+			// processes sharing the cores, which a few envtest-sized
+			// iterations are not.
+			for len(samples) < 50 {
+				samples = append(samples, startOne(false))
+			}
+			slices.Sort(samples)
+			median := samples[len(samples)/2]
+			b.ReportMetric(float64(median.Nanoseconds()), "median-ns/start")
 			if envtestNs > 0 && n == 50 {
-				b.ReportMetric(envtestNs/perOp, "times-faster-than-envtest")
+				b.ReportMetric(envtestNs/float64(median.Nanoseconds()), "times-faster-than-envtest")
 			}
 		})
 	}
