@@ -11,11 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	crenvtest "sigs.k8s.io/controller-runtime/pkg/envtest"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/kapi-dev/kapi/internal/benchkit"
 	"github.com/kapi-dev/kapi/kapitest"
@@ -43,6 +45,7 @@ func BenchmarkStart(b *testing.B) {
 		if _, err := os.Stat(filepath.Join(assets, "kube-apiserver")); assets == "" || err != nil {
 			b.Skip("no envtest binaries: set KUBEBUILDER_ASSETS to a directory with etcd and kube-apiserver")
 		}
+		logf.SetLogger(logr.Discard())
 		dir := b.TempDir()
 		for i, c := range benchCRDs() {
 			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("crd%02d.json", i)), c.([]byte), 0o600); err != nil {
