@@ -4,7 +4,7 @@
 // CustomResourceDefinitions and objects the test names, and a
 // *rest.Config for client-go and controller-runtime that calls it
 // in-process (no socket, no TLS). No binaries, no setup step, no
-// download; a start takes about a millisecond of CPU, so every test can
+// download; a start takes a millisecond or two, so every test can
 // have a server of its own.
 //
 //	func TestReconciler(t *testing.T) {

@@ -344,6 +344,9 @@ func withCRDDefaults(crds []doc) []doc {
 func (s *Server) installCRDs(ctx context.Context, crds []map[string]any) error {
 	for _, crd := range crds {
 		created, err := s.create(ctx, crd)
+		if errors.Is(err, errExists) {
+			created, err = nil, nil // installed by another server on the same store
+		}
 		if err != nil {
 			return fmt.Errorf("CRD %s: %w", nameOf(crd), err)
 		}
@@ -394,11 +397,16 @@ func (s *Server) create(ctx context.Context, obj map[string]any) (map[string]any
 	if err != nil {
 		return nil, err
 	}
+	if code == http.StatusConflict && out["reason"] == "AlreadyExists" {
+		return nil, fmt.Errorf("%w: %v", errExists, out["message"])
+	}
 	if code != http.StatusCreated && code != http.StatusOK {
 		return nil, fmt.Errorf("the server answered %d: %v", code, out["message"])
 	}
 	return out, nil
 }
+
+var errExists = errors.New("already exists")
 
 // send makes one JSON request to h with a bearer token (none if empty),
 // in-process and unrecorded.

@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kapi-dev/kapi/kapitest"
+	"github.com/kapi-dev/kapi/store/memory"
 )
 
 //go:embed testdata/crds
@@ -255,4 +256,15 @@ func mustRead(t *testing.T, path string) []byte {
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	return b
+}
+
+func TestServersOnOneStoreShareTheirObjects(t *testing.T) {
+	shared := memory.New(memory.Config{})
+	a := kapitest.Start(t, kapitest.WithStore(shared), kapitest.WithCRDPaths("testdata/crds"))
+	b := kapitest.Start(t, kapitest.WithStore(shared), kapitest.WithCRDPaths("testdata/crds"))
+	createConfigMap(t, kubernetes.NewForConfigOrDie(a.Config), "written-by-a")
+	_, err := kubernetes.NewForConfigOrDie(b.Config).CoreV1().ConfigMaps("default").Get(t.Context(), "written-by-a", metav1.GetOptions{})
+	require.NoError(t, err)
+	_, err = dynamic.NewForConfigOrDie(b.Config).Resource(widgets).Namespace("default").List(t.Context(), metav1.ListOptions{})
+	require.NoError(t, err, "the second server serves the CRD the first installed")
 }
