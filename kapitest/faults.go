@@ -41,6 +41,9 @@ type Fault struct {
 	// Verb is kube's verb: get, list, watch, create, update, patch, delete
 	// or deletecollection.
 	Verb string
+	// Group is the API group ("" matches every group, the core group
+	// included: Resource alone is usually enough).
+	Group string
 	// Resource is the plural resource ("configmaps", "deployments"); with
 	// Subresource, a subresource of it ("status").
 	Resource, Subresource string
@@ -228,6 +231,7 @@ func (f *Faults) match(r *http.Request, info requestinfo.Info) *rule {
 
 func matches(f Fault, info requestinfo.Info) bool {
 	return (f.Verb == "" || f.Verb == info.Verb) &&
+		(f.Group == "" || f.Group == info.Group) &&
 		(f.Resource == "" || f.Resource == info.Resource) &&
 		(f.Subresource == "" || f.Subresource == info.Subresource) &&
 		(f.Namespace == "" || f.Namespace == info.Namespace) &&

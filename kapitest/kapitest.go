@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"k8s.io/client-go/rest"
@@ -46,6 +47,7 @@ type Server struct {
 	failf     func(format string, args ...any)
 	cleanups  []func()
 	closeOnce sync.Once
+	closed    atomic.Bool
 	mu        sync.Mutex   // guards cleanups
 	handler   http.Handler // recorder → faults → API
 	rec       *recorder
@@ -93,11 +95,16 @@ func New(opts ...Option) (*Server, error) {
 	return s, err
 }
 
-// Close stops the server: the loopback listener if one was started, the
-// server's background work (RBAC role aggregation), its temporary files.
-// Clients still holding a watch see it end. Close is idempotent.
+// Close stops the server: open watches end, in-process requests fail as
+// if the connection were refused, and the loopback listener (if one was
+// started), the server's background work (RBAC role aggregation) and its
+// temporary files go. Close is idempotent.
 func (s *Server) Close() {
 	s.closeOnce.Do(func() {
+		s.closed.Store(true)
+		if s.Faults != nil {
+			s.Faults.DropWatches()
+		}
 		s.mu.Lock()
 		cleanups := s.cleanups
 		s.mu.Unlock()
@@ -177,7 +184,7 @@ func (s *Server) configWithToken(token string) *rest.Config {
 	return &rest.Config{
 		Host:        inProcessHost,
 		BearerToken: token,
-		Transport:   inProcess{handler: s.handler},
+		Transport:   inProcess{handler: s.handler, closed: &s.closed},
 		QPS:         -1, // no client-side throttling: the server is in-process
 	}
 }

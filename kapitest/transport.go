@@ -3,12 +3,14 @@ package kapitest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // inProcess is an http.RoundTripper that answers each request by calling
@@ -21,9 +23,20 @@ import (
 // away does over a connection.
 type inProcess struct {
 	handler http.Handler
+	closed  *atomic.Bool // the server's: set by Close
 }
 
+// errClosed is what a request to a closed server gets, as a refused
+// connection.
+var errClosed = errors.New("kapitest: the server is closed")
+
 func (t inProcess) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.closed.Load() {
+		if req.Body != nil {
+			_ = req.Body.Close()
+		}
+		return nil, errClosed
+	}
 	ctx, cancel := context.WithCancel(req.Context())
 	r := req.Clone(ctx)
 	if r.Body == nil {
