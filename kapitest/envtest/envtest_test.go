@@ -1,7 +1,10 @@
 package envtest_test
 
 import (
+	"context"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -125,4 +128,29 @@ func TestTheServerBehindTheEnvironmentInjectsFaults(t *testing.T) {
 	env.Server.Faults.Inject(kapitest.Fault{Verb: "get", Resource: "namespaces", Err: apierrors.NewServiceUnavailable("maintenance")})
 	_, err = kubernetes.NewForConfigOrDie(cfg).CoreV1().Namespaces().Get(t.Context(), "default", metav1.GetOptions{})
 	assert.True(t, apierrors.IsServiceUnavailable(err), "%v", err)
+}
+
+// TestTheOriginalSuitePassesOnEnvtest runs the suite's envtest original on
+// controller-runtime's envtest, with etcd and kube-apiserver, where their
+// binaries are (KUBEBUILDER_ASSETS): the specs kapi passes are the specs
+// a real API server passes. Skipped elsewhere (CI has no binaries).
+func TestTheOriginalSuitePassesOnEnvtest(t *testing.T) {
+	assets := os.Getenv("KUBEBUILDER_ASSETS")
+	if _, err := os.Stat(filepath.Join(assets, "kube-apiserver")); assets == "" || err != nil {
+		t.Skip("no envtest binaries: set KUBEBUILDER_ASSETS to a directory with etcd and kube-apiserver")
+	}
+	// A package beside this one, so that the suite's ../testdata/crds is
+	// the same directory.
+	dir, err := os.MkdirTemp("..", "envtest-original-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	src, err := os.ReadFile("testdata/suite_test.go.envtest")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "suite_test.go"), src, 0o600))
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "./"+filepath.Base(dir)+"/")
+	cmd.Dir = ".."
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
 }
