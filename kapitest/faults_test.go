@@ -3,7 +3,9 @@ package kapitest_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -316,4 +318,38 @@ func TestFaultsAreScopedToTheirServer(t *testing.T) {
 	assert.True(t, apierrors.IsServiceUnavailable(err))
 	_, err = protobufClient(t, b.Config).CoreV1().Namespaces().List(t.Context(), metav1.ListOptions{})
 	require.NoError(t, err)
+}
+
+func TestAnInjectedConflictIsByteForByteTheServersOwn(t *testing.T) {
+	srv := kapitest.Start(t)
+	cs := protobufClient(t, srv.Config)
+	cm := createConfigMap(t, cs, "cm")
+	hc, err := rest.HTTPClientFor(srv.Config)
+	require.NoError(t, err)
+	put := func() (int, http.Header, string) {
+		body := `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm","namespace":"default","resourceVersion":"` + cm.ResourceVersion + `"}}`
+		req, err := http.NewRequest(http.MethodPut, srv.Config.Host+"/api/v1/namespaces/default/configmaps/cm", strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := hc.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		return resp.StatusCode, resp.Header, string(b)
+	}
+	changed := cm.DeepCopy()
+	changed.Data["k"] = "changed"
+	_, err = cs.CoreV1().ConfigMaps("default").Update(t.Context(), changed, metav1.UpdateOptions{}) // cm's version is now stale
+	require.NoError(t, err)
+	realCode, realHeader, realBody := put()
+
+	srv.Faults.ConflictNextUpdate("configmaps")
+	cm.ResourceVersion = "" // an update the server would accept
+	injectedCode, injectedHeader, injectedBody := put()
+
+	assert.Equal(t, http.StatusConflict, realCode)
+	assert.Equal(t, realCode, injectedCode)
+	assert.Equal(t, realBody, injectedBody)
+	assert.Equal(t, realHeader.Get("Content-Type"), injectedHeader.Get("Content-Type"))
 }
