@@ -72,12 +72,14 @@ func (s *Server) build(ctx context.Context, st store.Store, prepared bool) error
 	if err != nil {
 		return err
 	}
-	reviews := builtin.ReviewResources(builtin.Reviews{
+	// Every built-in kind; the review kinds answer from this server's own
+	// chains (TokenReview without anonymous access, as kube's).
+	rs := builtin.WithReviews(builtin.Resources(), builtin.Reviews{
 		Authenticator: authn.New(false, tokens), APIAudiences: auds, Authorizer: authorizer, Now: s.Clock.Now})
 
 	cfg := apiserver.Config{
 		Store:             fs,
-		Resources:         builtin.WithTokenRequest(resources(reviews), sa),
+		Resources:         builtin.WithTokenRequest(rs, sa),
 		OpenAPIComponents: builtin.OpenAPIComponents(),
 		Codecs:            append(codec.Default(), protobuf.New(kubeproto.Resolver())),
 		Admission:         []any{(&rbac.Escalation{Authorizer: authorizer, Rules: rules}).Admission()},
@@ -102,31 +104,6 @@ func (s *Server) build(ctx context.Context, st store.Store, prepared bool) error
 	}
 	s.Config = s.configWithToken(token)
 	return nil
-}
-
-// resources lists every built-in kind once: builtin.Resources(), then the
-// RBAC kinds and the review kinds (answered by the server's own chains) if
-// Resources does not already have them.
-func resources(reviews []apiserver.Resource) []apiserver.Resource {
-	rs := builtin.Resources()
-	index := func(r apiserver.Resource) int {
-		return slices.IndexFunc(rs, func(x apiserver.Resource) bool {
-			return x.Group == r.Group && x.Version == r.Version && x.Plural == r.Plural
-		})
-	}
-	for _, r := range builtin.RBACResources() {
-		if index(r) < 0 {
-			rs = append(rs, r)
-		}
-	}
-	for _, r := range reviews {
-		if i := index(r); i >= 0 {
-			rs[i] = r
-		} else {
-			rs = append(rs, r)
-		}
-	}
-	return rs
 }
 
 // users authenticates the bearer tokens the server hands out (the admin's,

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"net/http"
-	"slices"
 	"sync"
 	"time"
 
@@ -65,7 +64,7 @@ func buildTemplate(docs []doc) (*memory.Store, error) {
 	}
 	api, err := apiserver.New(apiserver.Config{
 		Store:     st,
-		Resources: slices.Concat(builtin.Resources(), builtin.RBACResources()),
+		Resources: builtin.Resources(),
 		Codecs:    codec.Default(),
 	})
 	if err != nil {
