@@ -268,3 +268,24 @@ func TestServersOnOneStoreShareTheirObjects(t *testing.T) {
 	_, err = dynamic.NewForConfigOrDie(b.Config).Resource(widgets).Namespace("default").List(t.Context(), metav1.ListOptions{})
 	require.NoError(t, err, "the second server serves the CRD the first installed")
 }
+
+func TestACRDWithArraysMapsAndDefaultsIsServedAsWritten(t *testing.T) {
+	srv := kapitest.Start(t, kapitest.WithCRDPaths("testdata/crds"), kapitest.WithObjects(
+		"apiVersion: example.kapi.dev/v1\nkind: Widget\nmetadata: {name: full, namespace: default}\n"+
+			"spec: {size: 1, tags: [a, b], labels: {team: blue}, parts: [{name: wheel}]}\n"))
+	crd, err := dynamic.NewForConfigOrDie(srv.Config).Resource(schema.GroupVersionResource{
+		Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}).Get(t.Context(), "widgets.example.kapi.dev", metav1.GetOptions{})
+	require.NoError(t, err)
+	spec := crd.Object["spec"].(map[string]any)["versions"].([]any)[0].(map[string]any)["schema"].(map[string]any)["openAPIV3Schema"].(map[string]any)["properties"].(map[string]any)["spec"].(map[string]any)["properties"].(map[string]any)
+	assert.Equal(t, map[string]any{"type": "string"}, spec["tags"].(map[string]any)["items"])
+	assert.Equal(t, map[string]any{"type": "string"}, spec["labels"].(map[string]any)["additionalProperties"])
+	assert.Equal(t, "grey", spec["color"].(map[string]any)["default"])
+
+	w, err := dynamic.NewForConfigOrDie(srv.Config).Resource(widgets).Namespace("default").Get(t.Context(), "full", metav1.GetOptions{})
+	require.NoError(t, err)
+	ws := w.Object["spec"].(map[string]any)
+	assert.Equal(t, []any{"a", "b"}, ws["tags"])
+	assert.Equal(t, map[string]any{"team": "blue"}, ws["labels"])
+	assert.Equal(t, "grey", ws["color"], "the schema's default")
+	assert.EqualValues(t, 1, ws["parts"].([]any)[0].(map[string]any)["count"], "a default inside a list item")
+}
