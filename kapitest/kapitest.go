@@ -43,7 +43,6 @@ type Server struct {
 	// stalled or dropped watches, any Status on any request.
 	Faults *Faults
 
-	ctx       context.Context
 	failf     func(format string, args ...any)
 	cleanups  []func()
 	closeOnce sync.Once
@@ -127,7 +126,7 @@ func start(opts ...Option) (*Server, error) {
 		o(st)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{ctx: ctx, settings: st, rec: &recorder{}, Clock: st.clock, failf: func(format string, args ...any) {
+	s := &Server{settings: st, rec: &recorder{}, Clock: st.clock, failf: func(format string, args ...any) {
 		panic(fmt.Sprintf(format, args...))
 	}}
 	s.cleanups = append(s.cleanups, cancel)
