@@ -131,8 +131,17 @@ func wantsAggregated(r *http.Request) bool {
 // serveNonResource answers discovery, version and health paths.
 func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request, info requestinfo.Info) {
 	p := info.Path
-	if len(p) >= 1 && (p[0] == "healthz" || p[0] == "livez" || p[0] == "readyz") {
-		writeHealth(w, r)
+	if isHealthPath(p) {
+		if len(p) == 1 && !strings.HasSuffix(r.URL.Path, "/") {
+			s.metrics.instrument(w, r, info, func(w http.ResponseWriter) { s.serveHealth(w, r, p) })
+			return
+		}
+		s.serveHealth(w, r, p)
+		return
+	}
+	if len(p) == 1 && p[0] == "metrics" && r.URL.Path == "/metrics" { // any method, as kube
+		w.Header()["Cache-Control"] = cacheControlValue
+		s.metrics.registry.ServeHTTP(w, r)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -194,17 +203,6 @@ func (s *Server) writeVersion(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.writeError(w, r, meta.NotAcceptable([]string{codec.JSON}))
-}
-
-func writeHealth(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("Content-Type", "text/plain; charset=utf-8")
-	h.Set("Cache-Control", "no-cache, private")
-	h.Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write([]byte("ok"))
-	}
 }
 
 func (reg *registry) coreVersions() []string {

@@ -13,6 +13,7 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/authn"
 	"github.com/kapi-dev/kapi/apiserver/authz"
 	"github.com/kapi-dev/kapi/apiserver/impersonation"
+	"github.com/kapi-dev/kapi/apiserver/metrics"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 
 	"github.com/kapi-dev/kapi/codec"
@@ -58,6 +59,13 @@ type Config struct {
 	// RBAC...); a denied request gets kube's 403. It also authorizes
 	// impersonation headers. Nil allows everything.
 	Authorizer authz.Authorizer
+	// Metrics is the registry served at /metrics, where the server adds
+	// kube's apiserver_* families; nil means a new one. Components add
+	// their own families to it (see package metrics).
+	Metrics *metrics.Registry
+	// HealthChecks are checks of /livez, /readyz and /healthz besides
+	// kube's defaults; one named as a default ("etcd") replaces it.
+	HealthChecks []HealthCheck
 }
 
 // VersionInfo is the body of /version.
@@ -107,6 +115,8 @@ type Server struct {
 	// handler is the filter chain in front of serve (just serve without
 	// authentication or authorization).
 	handler http.Handler
+	metrics *serverMetrics
+	health  *healthChecks
 }
 
 // New validates cfg and returns a ready Server. The namespaces "default",
@@ -171,6 +181,20 @@ func New(cfg Config) (*Server, error) {
 			return nil, err
 		}
 		resources[i] = r
+	}
+	reg := cfg.Metrics
+	if reg == nil {
+		reg = metrics.NewRegistry()
+	}
+	var err error
+	if s.metrics, err = newServerMetrics(reg); err != nil {
+		return nil, err
+	}
+	if err := s.registerStorageObjects(); err != nil {
+		return nil, err
+	}
+	if s.health, err = newHealthChecks(cfg.HealthChecks); err != nil {
+		return nil, err
 	}
 	s.staticResources = resources
 	s.crds = &s.staticResources[1]
@@ -251,12 +275,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if res.Deprecated != "" {
 		w.Header().Add("Warning", fmt.Sprintf("299 - %q", res.Deprecated))
 	}
-	req := &request{s: s, w: w, r: r, info: info, res: res}
 	if !res.Namespaced {
-		req.info.Namespace = ""
+		info.Namespace = ""
 	}
-	req.serve()
+	s.metrics.instrument(w, r, info, func(w http.ResponseWriter) {
+		(&request{s: s, w: w, r: r, info: info, res: res}).serve()
+	})
 }
+
+// Metrics is the registry served at /metrics: register a component's
+// metric families on it (see package metrics).
+func (s *Server) Metrics() *metrics.Registry { return s.metrics.registry }
 
 // notFoundPath is kube-apiserver's answer to a path it does not serve.
 func notFoundPath(r *http.Request) *meta.Status {
