@@ -291,6 +291,7 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 		if err != nil {
 			return nil, false, storeError(err, gr, name)
 		}
+		s.release(w, res, out.Data())
 		return out, true, nil
 	}
 }

@@ -33,6 +33,8 @@ type request struct {
 	applying bool
 	// warnings are sent as Warning headers with the response.
 	warnings []string
+	// alloc is what the write being prepared allocated (Allocator).
+	alloc Allocation
 }
 
 // flushWarnings sets the Warning headers of the response.

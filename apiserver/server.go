@@ -66,6 +66,10 @@ type Config struct {
 	// HealthChecks are checks of /livez, /readyz and /healthz besides
 	// kube's defaults; one named as a default ("etcd") replaces it.
 	HealthChecks []HealthCheck
+	// PostStartHooks run in order once the server is built, before New
+	// returns (builtin.PostStartHooks creates the default/kubernetes
+	// Service); each is listed as the health check poststarthook/NAME.
+	PostStartHooks []PostStartHook
 }
 
 // VersionInfo is the body of /version.
@@ -117,6 +121,8 @@ type Server struct {
 	handler http.Handler
 	metrics *serverMetrics
 	health  *healthChecks
+	// local is the per-server state of strategies (Write.Local).
+	local sync.Map
 }
 
 // New validates cfg and returns a ready Server. The namespaces "default",
@@ -193,7 +199,11 @@ func New(cfg Config) (*Server, error) {
 	if err := s.registerStorageObjects(); err != nil {
 		return nil, err
 	}
-	if s.health, err = newHealthChecks(cfg.HealthChecks); err != nil {
+	checks := slices.Clone(cfg.HealthChecks)
+	for _, h := range cfg.PostStartHooks {
+		checks = append(checks, HealthCheck{Name: "poststarthook/" + h.Name, Check: func(*http.Request) error { return nil }})
+	}
+	if s.health, err = newHealthChecks(checks); err != nil {
 		return nil, err
 	}
 	s.staticResources = resources
@@ -206,6 +216,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.handler = s.filters(cfg, http.HandlerFunc(s.serve))
+	if err := s.runPostStartHooks(cfg.PostStartHooks); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

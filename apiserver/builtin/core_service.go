@@ -18,8 +18,13 @@ func serviceResource() apiserver.Resource {
 		SelectableFields: []string{"spec.clusterIP", "spec.type"}}
 }
 
-// serviceStrategy is what a Service does differently.
-type serviceStrategy struct{ apiserver.GenericStrategy }
+// serviceStrategy is what a Service does differently; its cluster IPs and
+// node ports are allocated from ranges (nil: the defaults) in
+// core_service_allocation.go.
+type serviceStrategy struct {
+	apiserver.GenericStrategy
+	ranges *serviceRanges
+}
 
 // Default mirrors SetDefaults_Service: type ClusterIP, no session
 // affinity (three hours of it for ClientIP), TCP ports aimed at themselves,
@@ -75,6 +80,18 @@ func (serviceStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 // Subresources are a service's proxy.
 func (serviceStrategy) Subresources() []apiserver.Subresource {
 	return []apiserver.Subresource{proxySubresource("ServiceProxyOptions")}
+}
+
+// ValidateUpdate keeps an allocated cluster IP, as kube does.
+func (serviceStrategy) ValidateUpdate(_ *apiserver.Write, o, old meta.Object) meta.FieldErrors {
+	spec, oldSpec := asMap(o["spec"]), asMap(old["spec"])
+	if needsClusterIP(oldSpec) && needsClusterIP(spec) {
+		oldIPs, ips := stringList(oldSpec["clusterIPs"]), stringList(spec["clusterIPs"])
+		if len(oldIPs) > 0 && oldIPs[0] != "" && (len(ips) == 0 || ips[0] != oldIPs[0]) {
+			return meta.FieldErrors{{Type: meta.ErrorInvalid, Field: "spec.clusterIPs[0]", Value: ips, Detail: "may not change once set"}}
+		}
+	}
+	return nil
 }
 
 var serviceColumns = []apiserver.PrinterColumn{

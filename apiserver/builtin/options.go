@@ -1,0 +1,123 @@
+package builtin
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// Options configures what the built-in kinds do as a cluster does them:
+// the ranges Services are allocated from and the default/kubernetes
+// Service. The zero value means the defaults.
+type Options struct {
+	// ServiceClusterIPRange is the CIDR cluster IPs are allocated from
+	// (kube-apiserver's --service-cluster-ip-range); empty means
+	// 10.96.0.0/16, the reference server's (kube-apiserver's own flag
+	// default is 10.0.0.0/24, kubeadm's 10.96.0.0/12).
+	ServiceClusterIPRange string
+	// ServiceNodePortRange is the range node ports are allocated from, as
+	// "first-last" (--service-node-port-range); empty means 30000-32767.
+	ServiceNodePortRange string
+	// KubernetesServicePort is the targetPort of the default/kubernetes
+	// Service: the port the API server listens on (kube's secure port);
+	// 0 means 6443.
+	KubernetesServicePort int
+}
+
+// serviceRanges are parsed Options: what a Service is allocated from.
+type serviceRanges struct {
+	prefix         netip.Prefix
+	portBase, last int // node ports portBase..last
+}
+
+// DefaultServiceClusterIPRange is the CIDR of Options' zero value.
+const DefaultServiceClusterIPRange = "10.96.0.0/16"
+
+var defaultRanges = func() *serviceRanges {
+	r, err := Options{}.ranges()
+	if err != nil {
+		panic(err)
+	}
+	return r
+}()
+
+func (o Options) ranges() (*serviceRanges, error) {
+	cidr := o.ServiceClusterIPRange
+	if cidr == "" {
+		cidr = DefaultServiceClusterIPRange
+	}
+	p, err := netip.ParsePrefix(cidr)
+	if err != nil {
+		return nil, fmt.Errorf("builtin: service cluster IP range %q: %w", cidr, err)
+	}
+	if p != p.Masked() {
+		return nil, fmt.Errorf("builtin: service cluster IP range %q is not a network address (%s)", cidr, p.Masked())
+	}
+	hostBits := p.Addr().BitLen() - p.Bits()
+	if hostBits < 2 || hostBits > 20 {
+		return nil, fmt.Errorf("builtin: service cluster IP range %q must hold between 4 and 2^20 addresses", cidr)
+	}
+	r := &serviceRanges{prefix: p, portBase: 30000, last: 32767}
+	if pr := o.ServiceNodePortRange; pr != "" {
+		first, last, ok := strings.Cut(pr, "-")
+		a, err1 := strconv.Atoi(strings.TrimSpace(first))
+		b, err2 := strconv.Atoi(strings.TrimSpace(last))
+		if !ok || err1 != nil || err2 != nil || a < 1 || b > 65535 || a > b {
+			return nil, fmt.Errorf("builtin: service node port range %q is not first-last within 1-65535", pr)
+		}
+		r.portBase, r.last = a, b
+	}
+	return r, nil
+}
+
+// ResourcesWith is Resources with Services allocated from o's ranges.
+func ResourcesWith(o Options) ([]apiserver.Resource, error) {
+	ranges, err := o.ranges()
+	if err != nil {
+		return nil, err
+	}
+	rs := Resources()
+	for i := range rs {
+		if rs[i].Group == "" && rs[i].Plural == "services" {
+			rs[i].Strategy = serviceStrategy{ranges: ranges}
+		}
+	}
+	return rs, nil
+}
+
+// PostStartHooks are the start-up work of a cluster the built-in kinds
+// need, as kube-apiserver's bootstrap controller does it: the
+// default/kubernetes Service, its cluster IP the first of the range (kube
+// runs its endpoint reconciler besides; the reference server, with
+// --endpoint-reconciler-type=none, has no Endpoints for it, and neither has
+// kapi). Pass them as apiserver.Config.PostStartHooks with the resources
+// of ResourcesWith(o).
+func PostStartHooks(o Options) ([]apiserver.PostStartHook, error) {
+	ranges, err := o.ranges()
+	if err != nil {
+		return nil, err
+	}
+	port := o.KubernetesServicePort
+	if port == 0 {
+		port = 6443
+	}
+	return []apiserver.PostStartHook{{Name: "bootstrap-controller", Run: func(ctx context.Context, s *apiserver.Server) error {
+		svc := meta.Object{"apiVersion": "v1", "kind": "Service",
+			"metadata": map[string]any{"name": "kubernetes", "namespace": "default",
+				"labels": map[string]any{"component": "apiserver", "provider": "kubernetes"}},
+			"spec": map[string]any{"type": "ClusterIP", "sessionAffinity": "None", "ipFamilyPolicy": "SingleStack",
+				"clusterIP": ranges.first().String(),
+				"ports":     []any{map[string]any{"name": "https", "port": 443, "protocol": "TCP", "targetPort": port}}}}
+		_, _, err := s.Do(ctx, http.MethodPost, "/api/v1/namespaces/default/services?fieldManager=kube-apiserver", svc)
+		if err != nil && !meta.IsAlreadyExists(err) {
+			return err
+		}
+		return nil
+	}}}, nil
+}
