@@ -133,7 +133,9 @@ func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request, info r
 	p := info.Path
 	if isHealthPath(p) {
 		if len(p) == 1 && !strings.HasSuffix(r.URL.Path, "/") {
-			s.metrics.instrument(w, r, info, func(w http.ResponseWriter) { s.serveHealth(w, r, p) })
+			c := s.metrics.begin(w, r, info)
+			defer s.metrics.end(&c)
+			s.serveHealth(c.w, r, p)
 			return
 		}
 		s.serveHealth(w, r, p)

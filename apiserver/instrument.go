@@ -132,34 +132,48 @@ func (w *instrumentedWriter) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the connection (watch flushes).
 func (w *instrumentedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// instrument serves one request through serve, counting it under kube's
-// labels: apiserver_request_total, apiserver_request_duration_seconds,
-// apiserver_response_sizes (GET and LIST) and, while a watch or a connect
-// request lasts, apiserver_longrunning_requests.
-func (m *serverMetrics) instrument(w http.ResponseWriter, r *http.Request, info requestinfo.Info, serve func(http.ResponseWriter)) {
-	start := time.Now()
-	l := requestLabelsOf(r, info)
+// call is one request being counted: begin it before serving through w,
+// end it after. Ending records apiserver_request_total,
+// apiserver_request_duration_seconds and apiserver_response_sizes (reads);
+// a watch or connect request is in apiserver_longrunning_requests between
+// the two.
+type call struct {
+	w      *instrumentedWriter
+	start  time.Time
+	labels requestLabels
+	long   *metrics.Gauge
+}
+
+func (m *serverMetrics) begin(w http.ResponseWriter, r *http.Request, info requestinfo.Info) call {
 	iw := instrumentedWriters.Get().(*instrumentedWriter)
 	iw.ResponseWriter, iw.code, iw.size = w, 0, 0
-	if l.verb == "WATCH" || l.verb == "CONNECT" {
-		g := m.longRunning.With(l.verb, l.group, l.version, l.resource, l.subresource, l.scope, l.component)
-		g.Inc()
-		defer g.Dec()
+	c := call{w: iw, start: time.Now(), labels: requestLabelsOf(r, info)}
+	if l := c.labels; l.verb == "WATCH" || l.verb == "CONNECT" {
+		c.long = m.longRunning.With(l.verb, l.group, l.version, l.resource, l.subresource, l.scope, l.component)
+		c.long.Inc()
 	}
-	serve(iw)
-	l.code = iw.code
+	return c
+}
+
+func (m *serverMetrics) end(c *call) {
+	elapsed := time.Since(c.start)
+	if c.long != nil {
+		c.long.Dec()
+	}
+	l := c.labels
+	l.code = c.w.code
 	if l.code == 0 {
 		l.code = http.StatusOK
 	}
-	size := iw.size
-	iw.ResponseWriter = nil
-	instrumentedWriters.Put(iw)
+	size := c.w.size
+	c.w.ResponseWriter = nil
+	instrumentedWriters.Put(c.w)
 
-	c := m.cellsOf(l)
-	c.total.Inc()
-	c.duration.Observe(time.Since(start).Seconds())
-	if c.size != nil {
-		c.size.Observe(float64(size))
+	cells := m.cellsOf(l)
+	cells.total.Inc()
+	cells.duration.ObserveDuration(elapsed)
+	if cells.size != nil {
+		cells.size.ObserveInt(size)
 	}
 }
 
@@ -275,5 +289,5 @@ func (m *serverMetrics) watchEventCells(res *Resource) watchEventCells {
 
 func (c watchEventCells) observe(n int) {
 	c.total.Inc()
-	c.size.Observe(float64(n))
+	c.size.ObserveInt(int64(n))
 }

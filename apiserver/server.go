@@ -291,9 +291,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if !res.Namespaced {
 		info.Namespace = ""
 	}
-	s.metrics.instrument(w, r, info, func(w http.ResponseWriter) {
-		(&request{s: s, w: w, r: r, info: info, res: res}).serve()
-	})
+	c := s.metrics.begin(w, r, info)
+	defer s.metrics.end(&c)
+	(&request{s: s, w: c.w, r: r, info: info, res: res}).serve()
 }
 
 // Metrics is the registry served at /metrics: register a component's
