@@ -333,13 +333,15 @@ type subresourceInfo struct {
 	kind meta.GroupVersionKind
 	// serve answers a subresource that serves itself (Subresource.Serve).
 	serve func(*SubresourceCall) (int, meta.Object, error)
+	// def is the strategy's declaration (none for status and scale).
+	def Subresource
 }
 
 // subresources lists the subresources a type serves, for discovery.
 func (r *Resource) subresources() []subresourceInfo {
 	var out []subresourceInfo
 	for _, sub := range r.strategy().Subresources() {
-		out = append(out, subresourceInfo{name: sub.Name, verbs: sub.Verbs, kind: sub.Kind, serve: sub.Serve})
+		out = append(out, subresourceInfo{name: sub.Name, verbs: sub.Verbs, kind: sub.Kind, serve: sub.Serve, def: sub})
 	}
 	if r.Scale != nil {
 		out = append(out, subresourceInfo{name: "scale", verbs: []string{VerbGet, VerbPatch, VerbUpdate}, kind: scaleKind})

@@ -105,6 +105,9 @@ func (podStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 // PrepareForUpdate: a write to /status keeps the stored spec and
 // ownerReferences (kube's pod status strategy), the rest as generic.
 func (podStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
+	if w.Subresource == "ephemeralcontainers" {
+		return prepareEphemeralContainersUpdate(o, old)
+	}
 	o = apiserver.PrepareStatusUpdate(w, o, old)
 	if w.Subresource == "status" {
 		keepMetadata(o, old, "ownerReferences")
