@@ -133,7 +133,7 @@ func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request, info r
 	p := info.Path
 	if isHealthPath(p) {
 		if len(p) == 1 && !strings.HasSuffix(r.URL.Path, "/") {
-			c := s.metrics.begin(w, r, info)
+			c := s.metrics.begin(&instrumentedWriter{}, w, r, info)
 			defer s.metrics.end(&c)
 			s.serveHealth(c.w, r, p)
 			return

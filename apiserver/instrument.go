@@ -111,8 +111,6 @@ type instrumentedWriter struct {
 	size int64
 }
 
-var instrumentedWriters = sync.Pool{New: func() any { return &instrumentedWriter{} }}
-
 func (w *instrumentedWriter) WriteHeader(code int) {
 	if w.code == 0 && code >= 200 {
 		w.code = code
@@ -144,8 +142,9 @@ type call struct {
 	long   *metrics.Gauge
 }
 
-func (m *serverMetrics) begin(w http.ResponseWriter, r *http.Request, info requestinfo.Info) call {
-	iw := instrumentedWriters.Get().(*instrumentedWriter)
+// begin starts counting a request answered through iw, which wraps w (the
+// caller keeps iw, in its request, to save an allocation).
+func (m *serverMetrics) begin(iw *instrumentedWriter, w http.ResponseWriter, r *http.Request, info requestinfo.Info) call {
 	iw.ResponseWriter, iw.code, iw.size = w, 0, 0
 	c := call{w: iw, start: time.Now(), labels: requestLabelsOf(r, info)}
 	if l := c.labels; l.verb == "WATCH" || l.verb == "CONNECT" {
@@ -166,8 +165,6 @@ func (m *serverMetrics) end(c *call) {
 		l.code = http.StatusOK
 	}
 	size := c.w.size
-	c.w.ResponseWriter = nil
-	instrumentedWriters.Put(c.w)
 
 	cells := m.cellsOf(l)
 	cells.total.Inc()

@@ -21,7 +21,8 @@ func BenchmarkInstrument(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		w := &nopWriter{h: http.Header{}}
 		for pb.Next() {
-			c := m.begin(w, r, info)
+			var iw instrumentedWriter
+			c := m.begin(&iw, w, r, info)
 			_, _ = c.w.Write([]byte("x"))
 			m.end(&c)
 		}

@@ -35,6 +35,8 @@ type request struct {
 	warnings []string
 	// alloc is what the write being prepared allocated (Allocator).
 	alloc Allocation
+	// counted is w as the request's metrics count it (instrument.go).
+	counted instrumentedWriter
 }
 
 // flushWarnings sets the Warning headers of the response.

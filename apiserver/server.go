@@ -291,9 +291,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if !res.Namespaced {
 		info.Namespace = ""
 	}
-	c := s.metrics.begin(w, r, info)
+	q := &request{s: s, r: r, info: info, res: res}
+	c := s.metrics.begin(&q.counted, w, r, info)
+	q.w = c.w
 	defer s.metrics.end(&c)
-	(&request{s: s, w: c.w, r: r, info: info, res: res}).serve()
+	q.serve()
 }
 
 // Metrics is the registry served at /metrics: register a component's

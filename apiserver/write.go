@@ -207,8 +207,9 @@ func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOpti
 			return err
 		}
 		strategy.PrepareForCreate(w, obj)
-		errs := append(q.res.createMetaErrors(obj), schemaErrs...)
-		errs = append(errs, strategy.Validate(w, obj)...)
+		own := strategy.Validate(w, obj)
+		errs := append(q.res.createMetaErrors(obj), withoutOverlaps(schemaErrs, own)...)
+		errs = append(errs, own...)
 		errs = append(errs, q.res.validateSchema(obj)...)
 		if len(errs) == 0 {
 			errs = q.res.genericMetaErrors(obj) // kube's registry checks, after the kind's
@@ -509,8 +510,8 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 			return err
 		}
 		errs := q.res.updateMetaErrors(next, old)
-		errs = append(errs, schemaErrs...)
-		errs = append(errs, strategy.ValidateUpdate(w, next, old)...)
+		own := strategy.ValidateUpdate(w, next, old)
+		errs = append(append(errs, withoutOverlaps(schemaErrs, own)...), own...)
 		if errs = append(errs, q.res.validateSchema(next)...); len(errs) > 0 {
 			return meta.Invalid(q.gk(), q.info.Name, errs)
 		}

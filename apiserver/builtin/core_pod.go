@@ -89,14 +89,7 @@ func (podStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 	spec := obj(o, "spec")
 	setDefault(spec, "priority", int64(0))
 	setDefault(spec, "preemptionPolicy", "PreemptLowerPriority")
-	tolerations := asList(spec["tolerations"])
-	for _, key := range []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"} {
-		if !hasToleration(tolerations, key) {
-			tolerations = append(tolerations, map[string]any{"key": key, "operator": "Exists",
-				"effect": "NoExecute", "tolerationSeconds": int64(300)})
-		}
-	}
-	spec["tolerations"] = tolerations
+	addDefaultTolerations(spec)
 	status := obj(o, "status")
 	setDefault(status, "phase", "Pending")
 	setDefault(status, "qosClass", qosClass(spec))
@@ -109,10 +102,26 @@ func (podStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta
 		return prepareEphemeralContainersUpdate(o, old)
 	}
 	o = apiserver.PrepareStatusUpdate(w, o, old)
+	if w.Subresource == "" {
+		addDefaultTolerations(obj(o, "spec")) // kube's DefaultTolerationSeconds admits updates too
+	}
 	if w.Subresource == "status" {
 		keepMetadata(o, old, "ownerReferences")
 	}
 	return o
+}
+
+// addDefaultTolerations gives a pod the not-ready and unreachable
+// tolerations kube's DefaultTolerationSeconds admission plugin gives it.
+func addDefaultTolerations(spec map[string]any) {
+	tolerations := asList(spec["tolerations"])
+	for _, key := range []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"} {
+		if !hasToleration(tolerations, key) {
+			tolerations = append(tolerations, map[string]any{"key": key, "operator": "Exists",
+				"effect": "NoExecute", "tolerationSeconds": int64(300)})
+		}
+	}
+	spec["tolerations"] = tolerations
 }
 
 func hasToleration(list []any, key string) bool {

@@ -195,14 +195,6 @@ func prepareEphemeralContainersUpdate(o, old meta.Object) meta.Object {
 	return next
 }
 
-// ValidateUpdate checks what kube's pod strategies check on update.
-func (podStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
-	if w.Subresource == "ephemeralcontainers" {
-		return validateEphemeralContainersUpdate(o, old)
-	}
-	return nil
-}
-
 // validateEphemeralContainersUpdate: ephemeral containers are only added,
 // with names no other container of the pod has.
 func validateEphemeralContainersUpdate(o, old meta.Object) meta.FieldErrors {

@@ -27,7 +27,7 @@ const (
 // newPodServer serves the built-in kinds, with Nodes and
 // PodDisruptionBudgets when builtin does not register them yet, on a clock
 // the test sets.
-func newPodServer(t *testing.T, now *time.Time) *apiserver.Server {
+func newPodServer(t testing.TB, now *time.Time) *apiserver.Server {
 	t.Helper()
 	rs := builtin.Resources()
 	has := func(group, plural string) bool {

@@ -82,18 +82,6 @@ func (serviceStrategy) Subresources() []apiserver.Subresource {
 	return []apiserver.Subresource{proxySubresource("ServiceProxyOptions")}
 }
 
-// ValidateUpdate keeps an allocated cluster IP, as kube does.
-func (serviceStrategy) ValidateUpdate(_ *apiserver.Write, o, old meta.Object) meta.FieldErrors {
-	spec, oldSpec := asMap(o["spec"]), asMap(old["spec"])
-	if needsClusterIP(oldSpec) && needsClusterIP(spec) {
-		oldIPs, ips := stringList(oldSpec["clusterIPs"]), stringList(spec["clusterIPs"])
-		if len(oldIPs) > 0 && oldIPs[0] != "" && (len(ips) == 0 || ips[0] != oldIPs[0]) {
-			return meta.FieldErrors{{Type: meta.ErrorInvalid, Field: "spec.clusterIPs[0]", Value: ips, Detail: "may not change once set"}}
-		}
-	}
-	return nil
-}
-
 var serviceColumns = []apiserver.PrinterColumn{
 	column("Type", "string", "type determines how the Service is exposed. Defaults to ClusterIP. Valid options are ExternalName, ClusterIP, NodePort, and LoadBalancer. \"ClusterIP\" allocates a cluster-internal IP address for load-balancing to endpoints. Endpoints are determined by the selector or if that is not specified, by manual construction of an Endpoints object or EndpointSlice objects. If clusterIP is \"None\", no virtual IP is allocated and the endpoints are published as a set of endpoints rather than a virtual IP. \"NodePort\" builds on ClusterIP and allocates a port on every node which routes to the same endpoints as the clusterIP. \"LoadBalancer\" builds on NodePort and creates an external load-balancer (if supported in the current cloud) which routes to the same endpoints as the clusterIP. \"ExternalName\" aliases this service to the specified externalName. Several other fields do not apply to ExternalName services. More info: https://kubernetes.io/docs/concepts/services-networking/service/#publishing-services-service-types", 0,
 		func(o meta.Object, _ time.Time) any { return str(o, "spec", "type") }),

@@ -154,6 +154,7 @@ func (s serviceStrategy) Allocate(w *apiserver.Write, o, old meta.Object) (apise
 	var oldSpec map[string]any
 	if old != nil {
 		oldSpec = obj(old.DeepCopy(), "spec")
+		dropTypeDependentFields(spec, oldSpec)
 		patchAllocatedValues(spec, oldSpec)
 	}
 	if err := r.initIPFamilies(o.Name(), spec, oldSpec); err != nil {
@@ -534,6 +535,44 @@ func (a *serviceAllocation) allocateHealthCheckNodePort(spec, oldSpec map[string
 		a.releasePorts = append(a.releasePorts, int(oldPort))
 	}
 	return nil
+}
+
+// dropTypeDependentFields is kube's service strategy's: a Service that
+// changes type loses, unless the update changes them itself, what its old
+// type needed (cluster IPs and IP families, node ports, a health check
+// node port, allocateLoadBalancerNodePorts, the external traffic policy).
+func dropTypeDependentFields(spec, oldSpec map[string]any) {
+	same := func(k string) bool { return equalJSON(spec[k], oldSpec[k]) }
+	if needsClusterIP(oldSpec) && !needsClusterIP(spec) {
+		if same("clusterIP") && same("clusterIPs") {
+			delete(spec, "clusterIP")
+			delete(spec, "clusterIPs")
+		}
+		if same("ipFamilies") {
+			delete(spec, "ipFamilies")
+		}
+		if same("ipFamilyPolicy") {
+			delete(spec, "ipFamilyPolicy")
+		}
+	}
+	if needsNodePorts(oldSpec) && !needsNodePorts(spec) && equalJSON(nodePortsOf(spec), nodePortsOf(oldSpec)) {
+		for _, p := range asList(spec["ports"]) {
+			delete(asMap(p), "nodePort")
+		}
+	}
+	if needsHealthCheck(oldSpec) && !needsHealthCheck(spec) && same("healthCheckNodePort") {
+		delete(spec, "healthCheckNodePort")
+	}
+	if oldSpec["type"] == "LoadBalancer" && spec["type"] != "LoadBalancer" && spec["allocateLoadBalancerNodePorts"] != nil &&
+		same("allocateLoadBalancerNodePorts") {
+		delete(spec, "allocateLoadBalancerNodePorts")
+	}
+	external := func(s map[string]any) bool {
+		return s["type"] == "NodePort" || s["type"] == "LoadBalancer" || len(asList(s["externalIPs"])) > 0
+	}
+	if external(oldSpec) && !external(spec) && same("externalTrafficPolicy") {
+		delete(spec, "externalTrafficPolicy")
+	}
 }
 
 // patchAllocatedValues keeps what an update leaves out but the stored

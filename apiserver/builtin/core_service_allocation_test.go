@@ -136,7 +136,7 @@ func TestServiceAllocationAnswersAsKube(t *testing.T) {
 				assert.Nil(t, spec["ipFamilies"])
 			}},
 		{name: "a NodePort service gets a node port in 30000-32767",
-			body: `{"metadata":{"name":"s"},"spec":{"type":"NodePort","ports":[{"port":80},{"port":81,"name":"b"}]}}`, code: 201,
+			body: `{"metadata":{"name":"s"},"spec":{"type":"NodePort","ports":[{"port":80,"name":"a"},{"port":81,"name":"b"}]}}`, code: 201,
 			check: func(t *testing.T, spec map[string]any) {
 				ports := spec["ports"].([]any)
 				a, b := ports[0].(map[string]any)["nodePort"].(float64), ports[1].(map[string]any)["nodePort"].(float64)
@@ -208,7 +208,7 @@ func TestServiceAllocationMakesOneIPAddressPerAddress(t *testing.T) {
 func TestDryRunAllocatesNothing(t *testing.T) {
 	srv := newClusterServer(t, builtin.Options{})
 	code, out := serve(t, srv, "POST", services+"?dryRun=All", "application/json",
-		`{"metadata":{"name":"s"},"spec":{"type":"NodePort","ports":[{"port":80},{"port":81,"name":"b"}]}}`)
+		`{"metadata":{"name":"s"},"spec":{"type":"NodePort","ports":[{"port":80,"name":"a"},{"port":81,"name":"b"}]}}`)
 	require.Equal(t, http.StatusCreated, code, out)
 	assert.Equal(t, "10.96.0.0", spec(out)["clusterIP"], "kube's dry run answers the range's network address")
 	ports := spec(out)["ports"].([]any)

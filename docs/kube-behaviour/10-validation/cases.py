@@ -1,0 +1,103 @@
+# Validation cases: each is (name, setup requests, request). Bodies are JSON.
+NS = "/api/v1/namespaces/val"
+DEP = "/apis/apps/v1/namespaces/val/deployments"
+POD_SPEC = {"containers": [{"name": "c", "image": "nginx"}]}
+def dep(name="d", labels={"app": "d"}, sel={"matchLabels": {"app": "d"}}, spec_extra=None, tmpl_spec=None):
+    spec = {"template": {"metadata": {"labels": labels}, "spec": tmpl_spec or POD_SPEC}}
+    if sel is not None: spec["selector"] = sel
+    spec.update(spec_extra or {})
+    return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name}, "spec": spec}
+def pod(name="p", spec=None, md=None):
+    m = {"name": name}; m.update(md or {})
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": m, "spec": spec or POD_SPEC}
+def svc(name="s", spec=None):
+    return {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name}, "spec": spec if spec is not None else {"ports": [{"port": 80}]}}
+def cm(name="c", **kw):
+    o = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}}; o.update(kw); return o
+def sec(name="s", **kw):
+    o = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": name}}; o.update(kw); return o
+PODS, SVCS, CMS, SECS = NS+"/pods", NS+"/services", NS+"/configmaps", NS+"/secrets"
+SAS, EVS, LEASES = NS+"/serviceaccounts", NS+"/events", "/apis/coordination.k8s.io/v1/namespaces/val/leases"
+MP = "application/merge-patch+json"
+def post(path, body): return ("POST", path, body, "application/json")
+def put(path, body): return ("PUT", path, body, "application/json")
+def patch(path, body, ct=MP): return ("PATCH", path, body, ct)
+
+CASES = [
+ # names
+ ("a namespace name must be a DNS label", [], post("/api/v1/namespaces", {"metadata": {"name": "a.b"}})),
+ ("a service name must be a DNS-1035 label", [], post(SVCS, svc("1abc"))),
+ ("a service name may not hold dots", [], post(SVCS, svc("a.b"))),
+ ("a pod name may be a DNS subdomain", [], post(PODS, pod("a.b"))),
+ ("a pod name may not hold capitals", [], post(PODS, pod("A"))),
+ ("a configmap name may be a DNS subdomain", [], post(CMS, cm("a.b"))),
+ ("a serviceaccount name must be a DNS subdomain", [], post(SAS, {"metadata": {"name": "a_b"}})),
+ ("a deployment name must be a DNS subdomain", [], post(DEP, dep("a_b"))),
+ # deployments
+ ("a deployment needs a selector", [], post(DEP, dep(sel=None))),
+ ("a deployment's selector must match its template", [], post(DEP, dep(labels={"app": "x"}))),
+ ("an empty selector is refused", [], post(DEP, dep(sel={}))),
+ ("a deployment needs containers", [], post(DEP, dep(tmpl_spec={"containers": []}))),
+ ("a container needs a name and an image", [], post(DEP, dep(tmpl_spec={"containers": [{}]}))),
+ ("replicas may not be negative", [], post(DEP, dep(spec_extra={"replicas": -1}))),
+ ("a deployment's template restarts always", [], post(DEP, dep(tmpl_spec={"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]}))),
+ ("a deployment strategy type is an enum", [], post(DEP, dep(spec_extra={"strategy": {"type": "Blue"}}))),
+ ("a deployment's selector is immutable", [post(DEP, dep())], patch(DEP+"/d", {"spec": {"selector": {"matchLabels": {"app": "d", "x": "y"}}, "template": {"metadata": {"labels": {"app": "d", "x": "y"}}}}})),
+ ("revisionHistoryLimit may not be negative", [], post(DEP, dep(spec_extra={"revisionHistoryLimit": -1}))),
+ ("maxUnavailable and maxSurge may not both be zero", [], post(DEP, dep(spec_extra={"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 0}}}))),
+ ("minReadySeconds may not be negative", [], post(DEP, dep(spec_extra={"minReadySeconds": -1}))),
+ ("template labels must be valid", [], post(DEP, dep(labels={"app": "d", "bad key!": "x"}))),
+ # pods
+ ("a pod needs containers", [], post(PODS, pod(spec={"containers": []}))),
+ ("container names are unique", [], post(PODS, pod(spec={"containers": [{"name": "c", "image": "i"}, {"name": "c", "image": "i"}]}))),
+ ("a container name is a DNS label", [], post(PODS, pod(spec={"containers": [{"name": "C_1", "image": "i"}]}))),
+ ("a container port is in 1-65535", [], post(PODS, pod(spec={"containers": [{"name": "c", "image": "i", "ports": [{"containerPort": 70000}]}]}))),
+ ("a container port is not zero", [], post(PODS, pod(spec={"containers": [{"name": "c", "image": "i", "ports": [{"containerPort": 0}]}]}))),
+ ("a port protocol is an enum", [], post(PODS, pod(spec={"containers": [{"name": "c", "image": "i", "ports": [{"containerPort": 80, "protocol": "HTTP"}]}]}))),
+ ("restartPolicy is an enum", [], post(PODS, pod(spec={"restartPolicy": "Sometimes", "containers": [{"name": "c", "image": "i"}]}))),
+ ("dnsPolicy is an enum", [], post(PODS, pod(spec={"dnsPolicy": "Nope", "containers": [{"name": "c", "image": "i"}]}))),
+ ("imagePullPolicy is an enum", [], post(PODS, pod(spec={"containers": [{"name": "c", "image": "i", "imagePullPolicy": "Sometimes"}]}))),
+ ("an image may not be blank", [], post(PODS, pod(spec={"containers": [{"name": "c", "image": " "}]}))),
+ ("a pod's image may change", [post(PODS, pod())], patch(PODS+"/p", {"spec": {"containers": [{"name": "c", "image": "nginx:2"}]}}, "application/strategic-merge-patch+json")),
+ ("a pod's image change that changes its pull policy is refused", [post(PODS, pod())], patch(PODS+"/p", {"spec": {"containers": [{"name": "c", "image": "nginx:2"}]}})),
+ ("a pod's other fields may not", [post(PODS, pod())], patch(PODS+"/p", {"spec": {"restartPolicy": "Never"}})),
+ ("activeDeadlineSeconds may be set", [post(PODS, pod())], patch(PODS+"/p", {"spec": {"activeDeadlineSeconds": 30}})),
+ ("tolerations may be added", [post(PODS, pod())], patch(PODS+"/p", {"spec": {"tolerations": [{"key": "a", "operator": "Exists", "effect": "NoSchedule"}, {"effect": "NoExecute", "key": "node.kubernetes.io/not-ready", "operator": "Exists", "tolerationSeconds": 300}, {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable", "operator": "Exists", "tolerationSeconds": 300}]}})),
+ ("tolerations may not be removed", [post(PODS, pod())], patch(PODS+"/p", {"spec": {"tolerations": []}})),
+ ("a pod's containers may not be added", [post(PODS, pod())], patch(PODS+"/p", {"spec": {"containers": [{"name": "c", "image": "nginx"}, {"name": "d", "image": "x"}]}}, "application/strategic-merge-patch+json")),
+ ("terminationGracePeriodSeconds may not be negative", [], post(PODS, pod(spec={"terminationGracePeriodSeconds": -1, "containers": [{"name": "c", "image": "i"}]}))),
+ ("a pod label value must be valid", [], post(PODS, pod(md={"labels": {"a": "b c"}}))),
+ ("an annotation key must be valid", [], post(PODS, pod(md={"annotations": {"a b": "c"}}))),
+ # services
+ ("a service needs ports", [], post(SVCS, svc(spec={}))),
+ ("a service port is in 1-65535", [], post(SVCS, svc(spec={"ports": [{"port": 0}]}))),
+ ("a service protocol is an enum", [], post(SVCS, svc(spec={"ports": [{"port": 80, "protocol": "HTTP"}]}))),
+ ("a service type is an enum", [], post(SVCS, svc(spec={"type": "Magic", "ports": [{"port": 80}]}))),
+ ("several ports need names", [], post(SVCS, svc(spec={"ports": [{"port": 80}, {"port": 81}]}))),
+ ("port names are unique", [], post(SVCS, svc(spec={"ports": [{"port": 80, "name": "a"}, {"port": 81, "name": "a"}]}))),
+ ("a node port on a ClusterIP service is refused", [], post(SVCS, svc(spec={"ports": [{"port": 80, "nodePort": 30001}]}))),
+ ("an ExternalName service needs an externalName", [], post(SVCS, svc(spec={"type": "ExternalName"}))),
+ ("sessionAffinity is an enum", [], post(SVCS, svc(spec={"sessionAffinity": "Sticky", "ports": [{"port": 80}]}))),
+ ("a targetPort is in range", [], post(SVCS, svc(spec={"ports": [{"port": 80, "targetPort": 70000}]}))),
+ ("a service's clusterIP may not change", [post(SVCS, svc(spec={"clusterIP": "10.96.7.7", "ports": [{"port": 80}]}))], patch(SVCS+"/s", {"spec": {"clusterIP": "10.96.7.8", "clusterIPs": ["10.96.7.8"]}})),
+ ("a selector value must be valid", [], post(SVCS, svc(spec={"selector": {"a": "b c"}, "ports": [{"port": 80}]}))),
+ # configmaps and secrets
+ ("a configmap key must be valid", [], post(CMS, cm(data={"a b": "x"}))),
+ ("a configmap key may not be in data and binaryData", [], post(CMS, cm(data={"a": "x"}, binaryData={"a": "eA=="}))),
+ ("an immutable configmap's data may not change", [post(CMS, cm(data={"a": "x"}, immutable=True))], patch(CMS+"/c", {"data": {"a": "y"}})),
+ ("an immutable configmap stays immutable", [post(CMS, cm(data={"a": "x"}, immutable=True))], patch(CMS+"/c", {"immutable": False})),
+ ("an immutable configmap's labels may change", [post(CMS, cm(data={"a": "x"}, immutable=True))], patch(CMS+"/c", {"metadata": {"labels": {"x": "y"}}})),
+ ("a secret key must be valid", [], post(SECS, sec(data={"a b": "eA=="}))),
+ ("an immutable secret's data may not change", [post(SECS, sec(data={"a": "eA=="}, immutable=True))], patch(SECS+"/s", {"data": {"a": "eQ=="}})),
+ ("a secret's type may not change", [post(SECS, sec(data={"a": "eA=="}))], patch(SECS+"/s", {"type": "kubernetes.io/tls"})),
+ ("a tls secret needs its keys", [], post(SECS, sec(type="kubernetes.io/tls", data={"a": "eA=="}))),
+ ("a dockerconfigjson secret needs its key", [], post(SECS, sec(type="kubernetes.io/dockerconfigjson", data={"a": "eA=="}))),
+ ("a basic-auth secret needs a username or password", [], post(SECS, sec(type="kubernetes.io/basic-auth", data={"a": "eA=="}))),
+ ("a service-account-token secret needs its annotation", [], post(SECS, sec(type="kubernetes.io/service-account-token"))),
+ ("stringData keys are checked", [], post(SECS, sec(stringData={"a b": "x"}))),
+ # leases, events
+ ("a lease's durations are positive", [], post(LEASES, {"metadata": {"name": "l"}, "spec": {"leaseDurationSeconds": 0}})),
+ ("a lease's transitions are not negative", [], post(LEASES, {"metadata": {"name": "l"}, "spec": {"leaseTransitions": -1}})),
+ ("an event needs an involved object namespace", [], post(EVS, {"metadata": {"name": "e"}, "involvedObject": {"kind": "Pod", "name": "p", "namespace": "other"}, "reason": "R", "message": "m"})),
+ ("an event type is Normal or Warning", [], post(EVS, {"metadata": {"name": "e"}, "involvedObject": {"kind": "Pod", "name": "p", "namespace": "val"}, "type": "Bad", "reason": "R"})),
+]
