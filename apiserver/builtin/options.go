@@ -92,11 +92,12 @@ func ResourcesWith(o Options) ([]apiserver.Resource, error) {
 }
 
 // PostStartHooks are the start-up work of a cluster the built-in kinds
-// need, as kube-apiserver's bootstrap controller does it: the
-// default/kubernetes Service, its cluster IP the first of the range (kube
-// runs its endpoint reconciler besides; the reference server, with
-// --endpoint-reconciler-type=none, has no Endpoints for it, and neither has
-// kapi). Pass them as apiserver.Config.PostStartHooks with the resources
+// need, as kube-apiserver's post-start hooks do it: the bootstrap
+// controller's default/kubernetes Service, its cluster IP the first of the
+// range (kube runs its endpoint reconciler besides; the reference server,
+// with --endpoint-reconciler-type=none, has no Endpoints for it, and
+// neither has kapi); the autoregistration's APIService for each served
+// group version, when APIServices are served. Pass them as apiserver.Config.PostStartHooks with the resources
 // of ResourcesWith(o).
 func PostStartHooks(o Options) ([]apiserver.PostStartHook, error) {
 	ranges, err := o.ranges()
@@ -119,5 +120,5 @@ func PostStartHooks(o Options) ([]apiserver.PostStartHook, error) {
 			return err
 		}
 		return nil
-	}}}, nil
+	}}, {Name: "kube-apiserver-autoregistration", Run: autoregistration}}, nil
 }
