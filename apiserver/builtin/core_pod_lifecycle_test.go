@@ -46,6 +46,7 @@ func newPodServer(t testing.TB, now *time.Time) *apiserver.Server {
 		rs = append(rs, apiserver.Resource{Version: "v1", Kind: "Node", Plural: "nodes", ShortNames: []string{"no"},
 			StatusSubresource: true, WithoutGeneration: true})
 	}
+	rs = append(rs, builtin.PendingKinds(rs)...)
 	srv, err := apiserver.New(apiserver.Config{Resources: rs, OpenAPIComponents: builtin.OpenAPIComponents(),
 		Now: func() time.Time { return *now }})
 	require.NoError(t, err)

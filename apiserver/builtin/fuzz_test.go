@@ -18,6 +18,11 @@ var fuzzTargets = []string{
 	"/api/v1/namespaces/val/events",
 	"/api/v1/namespaces/val/pods/p/binding", "/api/v1/namespaces/val/pods/p/eviction",
 	"/api/v1/namespaces/val/pods/p/ephemeralcontainers",
+	"/apis/apps/v1/namespaces/val/replicasets", "/apis/apps/v1/namespaces/val/statefulsets",
+	"/apis/apps/v1/namespaces/val/daemonsets", "/apis/batch/v1/namespaces/val/jobs",
+	"/api/v1/namespaces/val/persistentvolumeclaims", "/api/v1/namespaces/val/replicationcontrollers",
+	"/apis/rbac.authorization.k8s.io/v1/namespaces/val/roles", "/apis/rbac.authorization.k8s.io/v1/namespaces/val/rolebindings",
+	"/apis/rbac.authorization.k8s.io/v1/clusterroles", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
 }
 
 // FuzzBuiltinWrites sends arbitrary bodies to the built-in kinds' creates,

@@ -354,3 +354,6 @@ func normalizeNumbers(v any) any {
 	}
 	return v
 }
+
+// pathSegmentErrors is kube's IsValidPathSegmentName.
+func pathSegmentErrors(name string) []string { return schema.PathSegmentName(name, false) }

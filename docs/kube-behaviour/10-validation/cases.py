@@ -101,3 +101,75 @@ CASES = [
  ("an event needs an involved object namespace", [], post(EVS, {"metadata": {"name": "e"}, "involvedObject": {"kind": "Pod", "name": "p", "namespace": "other"}, "reason": "R", "message": "m"})),
  ("an event type is Normal or Warning", [], post(EVS, {"metadata": {"name": "e"}, "involvedObject": {"kind": "Pod", "name": "p", "namespace": "val"}, "type": "Bad", "reason": "R"})),
 ]
+
+# kinds the first half of issue 13 registers
+RS = "/apis/apps/v1/namespaces/val/replicasets"
+SS = "/apis/apps/v1/namespaces/val/statefulsets"
+DS = "/apis/apps/v1/namespaces/val/daemonsets"
+JOBS = "/apis/batch/v1/namespaces/val/jobs"
+PVCS = NS + "/persistentvolumeclaims"
+RC = NS + "/replicationcontrollers"
+ROLES = "/apis/rbac.authorization.k8s.io/v1/namespaces/val/roles"
+CROLES = "/apis/rbac.authorization.k8s.io/v1/clusterroles"
+RBS = "/apis/rbac.authorization.k8s.io/v1/namespaces/val/rolebindings"
+def wl(kind, api, name="w", labels={"app": "w"}, sel={"matchLabels": {"app": "w"}}, extra=None, tmpl_spec=None):
+    spec = {"template": {"metadata": {"labels": labels}, "spec": tmpl_spec or POD_SPEC}}
+    if sel is not None: spec["selector"] = sel
+    spec.update(extra or {})
+    return {"apiVersion": api, "kind": kind, "metadata": {"name": name}, "spec": spec}
+def ss(**kw): return wl("StatefulSet", "apps/v1", extra=dict({"serviceName": "svc"}, **kw.pop("extra", {})), **kw)
+def job(**kw):
+    kw.setdefault("tmpl_spec", {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i"}]})
+    kw.setdefault("sel", None)
+    return wl("Job", "batch/v1", **kw)
+def pvc(name="c", spec=None):
+    return {"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": name},
+            "spec": spec or {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}
+def role(name="r", rules=None):
+    return {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": {"name": name},
+            "rules": rules if rules is not None else [{"apiGroups": [""], "resources": ["pods"], "verbs": ["get"]}]}
+def rb(name="b", ref="r"):
+    return {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": {"name": name},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": ref},
+            "subjects": [{"kind": "User", "name": "alice", "apiGroup": "rbac.authorization.k8s.io"}]}
+
+CASES += [
+ ("a replicaset's selector must match its template", [], post(RS, wl("ReplicaSet", "apps/v1", labels={"app": "x"}))),
+ ("a replicaset's selector is immutable", [post(RS, wl("ReplicaSet", "apps/v1"))], patch(RS+"/w", {"spec": {"selector": {"matchLabels": {"app": "w", "x": "y"}}, "template": {"metadata": {"labels": {"app": "w", "x": "y"}}}}})),
+ ("a replicaset's replicas may not be negative", [], post(RS, wl("ReplicaSet", "apps/v1", extra={"replicas": -1}))),
+ ("a daemonset's selector must match its template", [], post(DS, wl("DaemonSet", "apps/v1", labels={"app": "x"}))),
+ ("a daemonset's selector is immutable", [post(DS, wl("DaemonSet", "apps/v1"))], patch(DS+"/w", {"spec": {"selector": {"matchLabels": {"app": "w", "x": "y"}}, "template": {"metadata": {"labels": {"app": "w", "x": "y"}}}}})),
+ ("a daemonset's update strategy is an enum", [], post(DS, wl("DaemonSet", "apps/v1", extra={"updateStrategy": {"type": "Blue"}}))),
+ ("a statefulset's selector must match its template", [], post(SS, ss(labels={"app": "x"}))),
+ ("a statefulset may change its replicas", [post(SS, ss())], patch(SS+"/w", {"spec": {"replicas": 3}})),
+ ("a statefulset may change its template", [post(SS, ss())], patch(SS+"/w", {"spec": {"template": {"metadata": {"labels": {"app": "w", "v": "2"}}}}})),
+ ("a statefulset may not change its serviceName", [post(SS, ss())], patch(SS+"/w", {"spec": {"serviceName": "other"}})),
+ ("a statefulset may not change its podManagementPolicy", [post(SS, ss())], patch(SS+"/w", {"spec": {"podManagementPolicy": "Parallel"}})),
+ ("a statefulset's podManagementPolicy is an enum", [], post(SS, ss(extra={"podManagementPolicy": "Sometimes"}))),
+ ("a statefulset's update strategy is an enum", [], post(SS, ss(extra={"updateStrategy": {"type": "Blue"}}))),
+ ("a job's selector is generated from its template", [], post(JOBS, job())),
+ ("a job's template is immutable", [post(JOBS, job())], patch(JOBS+"/w", {"spec": {"template": {"spec": {"containers": [{"name": "c", "image": "j"}]}}}}, "application/strategic-merge-patch+json")),
+ ("a job restarts Never or OnFailure", [], post(JOBS, job(tmpl_spec={"restartPolicy": "Always", "containers": [{"name": "c", "image": "i"}]}))),
+ ("a job's parallelism may not be negative", [], post(JOBS, job(extra={"parallelism": -1}))),
+ ("a job's backoffLimit may not be negative", [], post(JOBS, job(extra={"backoffLimit": -1}))),
+ ("a job's completions may change only with parallelism when indexed", [post(JOBS, job(extra={"completions": 2}))], patch(JOBS+"/w", {"spec": {"completions": 3}})),
+ ("a job with a manual selector must match", [], post(JOBS, job(sel={"matchLabels": {"app": "w"}}, labels={"app": "x"}, extra={"manualSelector": True}))),
+ ("a job's selector without manualSelector is refused", [], post(JOBS, job(sel={"matchLabels": {"app": "w"}}))),
+ ("a claim needs access modes", [], post(PVCS, pvc(spec={"resources": {"requests": {"storage": "1Gi"}}}))),
+ ("a claim needs a storage request", [], post(PVCS, pvc(spec={"accessModes": ["ReadWriteOnce"]}))),
+ ("a claim's access mode is an enum", [], post(PVCS, pvc(spec={"accessModes": ["ReadSometimes"], "resources": {"requests": {"storage": "1Gi"}}}))),
+ ("a claim's spec is immutable but for its resources", [post(PVCS, pvc())], patch(PVCS+"/c", {"spec": {"accessModes": ["ReadWriteMany"]}})),
+ ("a claim's storage class is immutable", [post(PVCS, pvc())], patch(PVCS+"/c", {"spec": {"storageClassName": "fast"}})),
+ ("a replicationcontroller's selector must match its template", [], post(RC, {"apiVersion": "v1", "kind": "ReplicationController", "metadata": {"name": "w"}, "spec": {"selector": {"app": "w"}, "template": {"metadata": {"labels": {"app": "x"}}, "spec": POD_SPEC}}})),
+ ("a role takes a path-segment name", [], post(ROLES, role(name="Role:A_1"))),
+ ("a role name may not hold a slash", [], post(ROLES, role(name="a/b"))),
+ ("a clusterrole takes a path-segment name", [], post(CROLES, {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": {"name": "clusterRole-10"}, "rules": []})),
+ ("a rule needs verbs", [], post(ROLES, role(rules=[{"apiGroups": [""], "resources": ["pods"], "verbs": []}]))),
+ ("a rule needs resources or non-resource URLs", [], post(ROLES, role(rules=[{"apiGroups": [""], "verbs": ["get"]}]))),
+ ("a role's rule may not name non-resource URLs", [], post(ROLES, role(rules=[{"nonResourceURLs": ["/healthz"], "verbs": ["get"]}]))),
+ ("a rule with resources needs apiGroups", [], post(ROLES, role(rules=[{"resources": ["pods"], "verbs": ["get"]}]))),
+ ("a binding's roleRef is immutable", [post(RBS, rb())], patch(RBS+"/b", {"roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "other"}})),
+ ("a binding's roleRef kind is Role or ClusterRole", [], post(RBS, dict(rb(), roleRef={"apiGroup": "rbac.authorization.k8s.io", "kind": "Pod", "name": "r"}))),
+ ("a binding's subject kind is an enum", [], post(RBS, dict(rb(), subjects=[{"kind": "Robot", "name": "x"}]))),
+ ("a binding may name a missing role", [], post(RBS, rb(ref="missing"))),
+]
