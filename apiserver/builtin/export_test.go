@@ -54,12 +54,6 @@ func PendingKinds(rs []apiserver.Resource) []apiserver.Resource {
 		}
 		return false
 	}
-	namespaced := func(f func(meta.Object, bool) meta.FieldErrors, ns bool) func(meta.Object) meta.FieldErrors {
-		return func(o meta.Object) meta.FieldErrors { return f(o, ns) }
-	}
-	bindingUpdate := func(ns bool) func(o, old meta.Object) meta.FieldErrors {
-		return func(o, old meta.Object) meta.FieldErrors { return validateBindingUpdate(o, old, ns) }
-	}
 	generateJobSelector := func(o meta.Object) {
 		spec := obj(o, "spec")
 		if spec["manualSelector"] == true {
@@ -88,18 +82,6 @@ func PendingKinds(rs []apiserver.Resource) []apiserver.Resource {
 		{Version: "v1", Kind: "PersistentVolumeClaim", Plural: "persistentvolumeclaims", Namespaced: true, StatusSubresource: true,
 			WithoutGeneration: true,
 			Strategy:          pendingStrategy{validate: validatePersistentVolumeClaim, validateUpdate: validatePersistentVolumeClaimUpdate}},
-		{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role", Plural: "roles", Namespaced: true, WithoutGeneration: true,
-			Strategy: pendingStrategy{validate: namespaced(validateRules, true), names: rbacNameErrors,
-				validateUpdate: func(o, _ meta.Object) meta.FieldErrors { return validateRules(o, true) }}},
-		{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", Plural: "clusterroles", WithoutGeneration: true,
-			Strategy: pendingStrategy{validate: namespaced(validateRules, false), names: rbacNameErrors,
-				validateUpdate: func(o, _ meta.Object) meta.FieldErrors { return validateRules(o, false) }}},
-		{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding", Plural: "rolebindings", Namespaced: true,
-			WithoutGeneration: true,
-			Strategy:          pendingStrategy{validate: namespaced(validateBinding, true), validateUpdate: bindingUpdate(true), names: rbacNameErrors}},
-		{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding", Plural: "clusterrolebindings",
-			WithoutGeneration: true,
-			Strategy:          pendingStrategy{validate: namespaced(validateBinding, false), validateUpdate: bindingUpdate(false), names: rbacNameErrors}},
 	}
 	var out []apiserver.Resource
 	for _, r := range all {

@@ -314,11 +314,6 @@ func goIntOrString(v any) string {
 	return fmt.Sprintf("intstr.IntOrString{Type:1, IntVal:0, StrVal:%q}", s)
 }
 
-// goValue is a value kube prints in Go syntax.
-type goValue string
-
-func (g goValue) String() string { return string(g) }
-
 var percentRE = regexp.MustCompile(`^[0-9]+%$`)
 
 func percentOver100(s string) bool {
@@ -354,6 +349,3 @@ func normalizeNumbers(v any) any {
 	}
 	return v
 }
-
-// pathSegmentErrors is kube's IsValidPathSegmentName.
-func pathSegmentErrors(name string) []string { return schema.PathSegmentName(name, false) }

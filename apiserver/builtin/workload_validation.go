@@ -1,14 +1,13 @@
 package builtin
 
 import (
-	"fmt"
-
 	"github.com/kapi-dev/kapi/meta"
 )
 
 // The validation of the workload kinds the first half of issue 13
 // registers (ReplicaSet, DaemonSet, StatefulSet, Job,
-// ReplicationController, PersistentVolumeClaim), as functions their
+// ReplicationController, PersistentVolumeClaim; RBAC's is
+// rbac_authorization.go's), as functions their
 // strategies' Validate and ValidateUpdate call: kube's checks where users
 // hit them (pkg/apis/apps, batch and core validation).
 
@@ -224,107 +223,4 @@ func validatePersistentVolumeClaimUpdate(o, old meta.Object) meta.FieldErrors {
 		e.forbidden("spec", "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims")
 	}
 	return append(e.list, validatePersistentVolumeClaim(o)...)
-}
-
-// rbacNameErrors: RBAC objects are named by path segments
-// (ValidateRBACName), "clusterRole-10" and "system:controller:x" included.
-var rbacNameErrors = func(name string) []string { return pathSegmentErrors(name) }
-
-// validateRules is kube's ValidatePolicyRule for each rule of a Role
-// (namespaced) or ClusterRole.
-func validateRules(o meta.Object, namespaced bool) meta.FieldErrors {
-	var e fieldErrs
-	for i, r := range asList(o["rules"]) {
-		rule := asMap(r)
-		p := fmt.Sprintf("rules[%d]", i)
-		if len(asList(rule["verbs"])) == 0 {
-			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: p + ".verbs", Detail: "verbs must contain at least one value"})
-		}
-		if urls := asList(rule["nonResourceURLs"]); len(urls) > 0 {
-			if namespaced {
-				e.invalid(p+".nonResourceURLs", stringList(urls), "namespaced rules cannot apply to non-resource URLs")
-			}
-			if len(asList(rule["apiGroups"])) > 0 || len(asList(rule["resources"])) > 0 || len(asList(rule["resourceNames"])) > 0 {
-				e.invalid(p+".nonResourceURLs", stringList(urls), "rules cannot apply to both regular resources and non-resource URLs")
-			}
-			continue
-		}
-		if len(asList(rule["apiGroups"])) == 0 {
-			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: p + ".apiGroups",
-				Detail: "resource rules must supply at least one api group"})
-		}
-		if len(asList(rule["resources"])) == 0 {
-			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: p + ".resources",
-				Detail: "resource rules must supply at least one resource"})
-		}
-	}
-	return e.list
-}
-
-// validateBinding is kube's ValidateRoleBinding / ValidateClusterRoleBinding:
-// a roleRef to a Role (bindings in a namespace) or ClusterRole, subjects of
-// kube's kinds.
-func validateBinding(o meta.Object, namespaced bool) meta.FieldErrors {
-	var e fieldErrs
-	ref := asMap(o["roleRef"])
-	if g, _ := ref["apiGroup"].(string); g != "rbac.authorization.k8s.io" {
-		e.notSupported("roleRef.apiGroup", g, "rbac.authorization.k8s.io")
-	}
-	kinds := []string{"ClusterRole"}
-	if namespaced {
-		kinds = []string{"Role", "ClusterRole"}
-	}
-	e.enumOrInvalid("roleRef.kind", ref["kind"], kinds...)
-	if name, _ := ref["name"].(string); name == "" {
-		e.required("roleRef.name")
-	} else {
-		e.invalidAll("roleRef.name", name, rbacNameErrors(name))
-	}
-	for i, s := range asList(o["subjects"]) {
-		sub := asMap(s)
-		p := fmt.Sprintf("subjects[%d]", i)
-		name, _ := sub["name"].(string)
-		if name == "" {
-			e.required(p + ".name")
-		}
-		group, _ := sub["apiGroup"].(string)
-		switch kind, _ := sub["kind"].(string); kind {
-		case "ServiceAccount":
-			if group != "" {
-				e.notSupported(p+".apiGroup", group, "")
-			}
-			if ns, _ := sub["namespace"].(string); ns == "" && !namespaced {
-				e.required(p + ".namespace")
-			}
-		case "User", "Group":
-			if group != "rbac.authorization.k8s.io" {
-				e.notSupported(p+".apiGroup", group, "rbac.authorization.k8s.io")
-			}
-		default:
-			e.notSupported(p+".kind", kind, "ServiceAccount", "User", "Group")
-		}
-	}
-	return e.list
-}
-
-// validateBindingUpdate: a binding's roleRef stays.
-func validateBindingUpdate(o, old meta.Object, namespaced bool) meta.FieldErrors {
-	var e fieldErrs
-	if !equalJSON(o["roleRef"], old["roleRef"]) {
-		ref := asMap(o["roleRef"])
-		g, _ := ref["apiGroup"].(string)
-		k, _ := ref["kind"].(string)
-		n, _ := ref["name"].(string)
-		e.invalid("roleRef", goValue(fmt.Sprintf("rbac.RoleRef{APIGroup:%q, Kind:%q, Name:%q}", g, k, n)), "cannot change roleRef")
-	}
-	return append(e.list, validateBinding(o, namespaced)...)
-}
-
-// enumOrInvalid is enum for a required value.
-func (e *fieldErrs) enumOrInvalid(path string, v any, supported ...string) {
-	if s, _ := v.(string); s == "" {
-		e.notSupported(path, "", supported...)
-		return
-	}
-	e.enum(path, v, supported...)
 }
