@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -73,6 +74,18 @@ func successStatus(code int) meta.Object {
 // bound or being deleted.
 func servePodBinding(c *apiserver.SubresourceCall) (int, meta.Object, error) {
 	return bindPod(c.Write, c.Namespace, c.Name, c.Body)
+}
+
+// createBinding answers a create of core v1 bindings (kube's
+// LegacyBindingREST): the Binding names the pod it binds. It is the
+// bindings resource's apiserver.CreateOnlyFunc.
+func createBinding(ctx context.Context, namespace string, b meta.Object) (meta.Object, error) {
+	w, ok := apiserver.WriteFrom(ctx)
+	if !ok {
+		return nil, meta.Internal(fmt.Errorf("a binding needs its write"))
+	}
+	_, out, err := bindPod(w, namespace, b.Name(), b)
+	return out, err
 }
 
 // bindPod is pods/binding and core bindings.

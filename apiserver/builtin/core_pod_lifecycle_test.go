@@ -175,6 +175,8 @@ func TestPodBinding(t *testing.T) {
 		{"an invalid target is kube's 500", pods + "/b/binding", `{"apiVersion":"v1","kind":"Binding","metadata":{"name":"b"},"target":{"kind":"Pod"}}`,
 			500, `[target.kind: Unsupported value: "Pod": supported values: "Node", "<empty>", target.name: Required value]`},
 		{"GET is not allowed", pods + "/b/binding", "", 405, "the server does not allow this method on the requested resource"},
+		{"a core Binding binds the pod it names", "/api/v1/namespaces/default/bindings", binding("b", ""), 409,
+			`Operation cannot be fulfilled on pods/binding "b": pod b is already assigned to node "n1"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -196,6 +198,15 @@ func TestPodBinding(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a core Binding answers Success", func(t *testing.T) {
+		code, _ := serve(t, srv, "POST", pods, "application/json", podBody("c", ""))
+		require.Equal(t, http.StatusCreated, code)
+		code, out := serve(t, srv, "POST", "/api/v1/namespaces/default/bindings", "application/json", binding("c", ""))
+		require.Equal(t, http.StatusCreated, code, out)
+		assert.Equal(t, "Success", out["status"])
+		_, pod := serve(t, srv, "GET", pods+"/c", "", "")
+		assert.Equal(t, "n1", spec(pod)["nodeName"])
+	})
 	_, pod := serve(t, srv, "GET", pods+"/b", "", "")
 	assert.Equal(t, "n1", spec(pod)["nodeName"])
 	assert.Equal(t, map[string]any{"a": "b"}, md(pod)["annotations"])

@@ -83,6 +83,8 @@ func PendingKinds(rs []apiserver.Resource) []apiserver.Resource {
 			WithoutGeneration: true,
 			Strategy:          pendingStrategy{validate: validatePersistentVolumeClaim, validateUpdate: validatePersistentVolumeClaimUpdate}},
 	}
+	all = append(all, apiserver.Resource{Version: "v1", Kind: "Binding", Plural: "bindings", Namespaced: true,
+		Verbs: []string{"create"}, CreateOnly: createBinding})
 	var out []apiserver.Resource
 	for _, r := range all {
 		if !has(r.Group, r.Plural) {
