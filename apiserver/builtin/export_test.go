@@ -14,7 +14,18 @@ type pendingStrategy struct {
 	validateUpdate func(o, old meta.Object) meta.FieldErrors
 	names          func(string) []string
 	prepare        func(meta.Object)
+	prepareUpdate  func(w *apiserver.Write, o, old meta.Object) meta.Object
+	subresources   []apiserver.Subresource
 }
+
+func (s pendingStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
+	if s.prepareUpdate != nil {
+		return s.prepareUpdate(w, o, old)
+	}
+	return s.GenericStrategy.PrepareForUpdate(w, o, old)
+}
+
+func (s pendingStrategy) Subresources() []apiserver.Subresource { return s.subresources }
 
 func (s pendingStrategy) Default(o meta.Object) {
 	if t := asMap(field(o, "spec", "template")); t != nil {
@@ -83,6 +94,10 @@ func PendingKinds(rs []apiserver.Resource) []apiserver.Resource {
 			WithoutGeneration: true,
 			Strategy:          pendingStrategy{validate: validatePersistentVolumeClaim, validateUpdate: validatePersistentVolumeClaimUpdate}},
 	}
+	all = append(all, apiserver.Resource{Group: "certificates.k8s.io", Version: "v1", Kind: "CertificateSigningRequest",
+		Plural: "certificatesigningrequests", ShortNames: []string{"csr"}, StatusSubresource: true, WithoutGeneration: true,
+		Strategy: pendingStrategy{validate: validateCSRConditions, validateUpdate: validateCSRUpdate, prepareUpdate: prepareCSRUpdate,
+			subresources: []apiserver.Subresource{{Name: "approval", Verbs: []string{"get", "patch", "update"}}}}})
 	all = append(all, apiserver.Resource{Version: "v1", Kind: "Binding", Plural: "bindings", Namespaced: true,
 		Verbs: []string{"create"}, CreateOnly: createBinding})
 	var out []apiserver.Resource

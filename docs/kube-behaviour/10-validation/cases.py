@@ -173,3 +173,23 @@ CASES += [
  ("a binding's subject kind is an enum", [], post(RBS, dict(rb(), subjects=[{"kind": "Robot", "name": "x"}]))),
  ("a binding may name a missing role", [], post(RBS, rb(ref="missing"))),
 ]
+
+CSRS = "/apis/certificates.k8s.io/v1/certificatesigningrequests"
+CSR_REQ = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlJQ1l6Q0NBVXNDQVFBd0hqRU9NQXdHQTFVRUF3d0ZZV3hwWTJVeEREQUtCZ05WQkFvTUEyUmxkakNDQVNJdwpEUVlKS29aSWh2Y05BUUVCQlFBRGdnRVBBRENDQVFvQ2dnRUJBTEZCaWZXMG56Z0ltZC9MY1diWlBKZ0tQenJtCmJqaFlrbjVTZkFpTlNkaE5RMHpONGlNN2UwdTRzV1k4MDgxVjlmY1hCZ1QzRisyMUg0eWZhdFMvQjQwMHhlL1gKeFZjY2tibUpyOHZhcXN1YXlEMG91N0FKZDdwd1FWNzRCN3g2TFNtdm9pdE9IdlBXdkZBdzJjY0plTEVMYlhicgp0YkRPM2o5bkpsdHJ1S2NvNHVmc2liMXE2djh3c2ZyK1FkRm5LcUQxZVNqSU84M1k4MWxqUUlLQk1nQWJyK3plCkxlSkV1dnFpb0dqd1k3VXoxNFV0MzBGcGVGTDY0NkdyUVJlVWkwREMwVjZ1THdWcEVuWWozYzBsZlNrUFd1MmQKaWc5dEhRQmlEZGhXWW5qV2hBYUpNMjk4YUVSQ0dySlhHbmVHVDhJQVZTVUFXRjVSc3pwdERyeVMyb2tDQXdFQQpBYUFBTUEwR0NTcUdTSWIzRFFFQkN3VUFBNElCQVFDVDVJQzczSTE1WE9xbmdRRlY0N0Q4bWpqQllncG91d2txCjVGeWJoT3kxazk4UnFrU2RhcFkvbkNPRjR0d1R1NFlKTGtPc1RxUUlMZE1KNDJVOXlSdnB6aTZ6YzQ3WDhPbkgKT0IvdGxLd3d1NVVLT0FnaHFsckNYUURkVjJJeTQ0S1RNblk0QWU0OFlvWVMzdmlWWmNTZDMxc29hY3hrTXVCRwpNT0ZJdW4wWFA4L0FhWi9tbG8zSlFSSDhkY3h4dU5nNUl6SlJGK0YzUERYeUF0TTJPZU52eWxkd3VFR1BGUEJFCklrd3JJS084M080TlphT0h2Q003UzgzRTl4USt3SWh3Tm9xYVYyWHRsV2dwazF6VlQ0VUtBbkROaDV4aFR4MDgKTWhsWVVmeDJ5bUZ5SzlBNEhSWW9HdkhFNDJrQmRNMW9Sb1ZzNzhGN3BPOGsyMGxzUWF4RwotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K"
+def csr(conds=None, signer="kubernetes.io/kube-apiserver-client"):
+    o = {"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest", "metadata": {"name": "alice"},
+         "spec": {"request": CSR_REQ, "signerName": signer, "usages": ["client auth"]}}
+    if conds is not None: o["status"] = {"conditions": conds}
+    return o
+APPROVED = {"type": "Approved", "status": "True", "reason": "KubectlApprove", "message": "This CSR was approved by kubectl certificate approve."}
+CASES += [
+ ("a CSR is approved through /approval", [post(CSRS, csr())], put(CSRS+"/alice/approval", csr([APPROVED]))),
+ ("an approval changes nothing but the conditions", [post(CSRS, csr())], put(CSRS+"/alice/approval", csr([APPROVED], signer="x/y"))),
+ ("a CSR is not approved and denied", [post(CSRS, csr()), put(CSRS+"/alice/approval", csr([APPROVED]))],
+  put(CSRS+"/alice/approval", csr([APPROVED, {"type": "Denied", "status": "True", "reason": "X", "message": "m"}]))),
+ ("an approval is not removed", [post(CSRS, csr()), put(CSRS+"/alice/approval", csr([APPROVED]))], put(CSRS+"/alice/approval", csr([]))),
+ ("an approval is True", [post(CSRS, csr())], put(CSRS+"/alice/approval", csr([dict(APPROVED, status="False")]))),
+ ("a condition type appears once", [post(CSRS, csr())], put(CSRS+"/alice/approval", csr([APPROVED, APPROVED]))),
+ ("a status write keeps the approval", [post(CSRS, csr()), put(CSRS+"/alice/approval", csr([APPROVED]))],
+  patch(CSRS+"/alice/status", {"status": {"conditions": [{"type": "Approved", "status": "False", "reason": "R"}]}})),
+]

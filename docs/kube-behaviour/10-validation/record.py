@@ -14,8 +14,19 @@ import os, random
 run = os.environ.get('RUN', str(random.randint(1000, 9999)))
 def ns(x, i):
     return json.loads(json.dumps(x).replace('/namespaces/val/', '/namespaces/v%s-%d/' % (run, i)).replace('"namespace": "val"', '"namespace": "v%s-%d"' % (run, i)))
+def cleanup():
+    # cluster-scoped objects and addresses the cases reuse
+    for path in ('/apis/certificates.k8s.io/v1/certificatesigningrequests/alice',
+                 '/apis/rbac.authorization.k8s.io/v1/clusterroles/clusterRole-10'):
+        do('DELETE', path, None, 'application/json')
+    c, svcs = do('GET', '/api/v1/services', None, 'application/json')
+    for it in svcs.get('items', []):
+        if it['spec'].get('clusterIP') == '10.96.7.7':
+            md = it['metadata']
+            do('DELETE', '/api/v1/namespaces/%s/services/%s' % (md['namespace'], md['name']), None, 'application/json')
 out = []
 for i, (name, setup, (m, p, b, ct)) in enumerate(CASES):
+    cleanup()
     nsname = 'v%s-%d' % (run, i)
     do('POST', '/api/v1/namespaces', {"metadata": {"name": nsname}}, 'application/json')
     setup = [(sm, ns(sp + '/', i)[:-1], ns(sb, i), sct) for sm, sp, sb, sct in setup]
