@@ -408,7 +408,13 @@ func kubeletAddress(w *apiserver.Write, nodeName string) (string, error) {
 			}
 		}
 	}
-	return "", meta.Internal(fmt.Errorf("no preferred addresses found; known addresses: %v", addrs))
+	var known []string
+	for _, a := range addrs {
+		m := asMap(a)
+		known = append(known, fmt.Sprintf("{%v %v}", m["type"], m["address"]))
+	}
+	return "", &meta.Status{Kind: "Status", APIVersion: "v1", Status: "Failure", Code: http.StatusInternalServerError,
+		Message: fmt.Sprintf("no preferred addresses found; known addresses: [%s]", strings.Join(known, " "))}
 }
 
 // kubeletUnreachable dials host as kube would and reports the failure in

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path"
 	"strconv"
 	"strings"
 	"testing"
@@ -41,10 +42,6 @@ func newPodServer(t testing.TB, now *time.Time) *apiserver.Server {
 	if !has("policy", "poddisruptionbudgets") {
 		rs = append(rs, apiserver.Resource{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget", Plural: "poddisruptionbudgets",
 			Namespaced: true, ShortNames: []string{"pdb"}, StatusSubresource: true})
-	}
-	if !has("", "nodes") {
-		rs = append(rs, apiserver.Resource{Version: "v1", Kind: "Node", Plural: "nodes", ShortNames: []string{"no"},
-			StatusSubresource: true, WithoutGeneration: true})
 	}
 	rs = append(rs, builtin.PendingKinds(rs)...)
 	srv, err := apiserver.New(apiserver.Config{Resources: rs, OpenAPIComponents: builtin.OpenAPIComponents(),
@@ -379,6 +376,8 @@ func TestConnectSubresourcesWithoutAKubelet(t *testing.T) {
 		{pods, `{"metadata":{"name":"c2"},"spec":{"nodeName":"n1","containers":[{"name":"c","image":"nginx"},{"name":"d","image":"nginx"}]}}`},
 		{pods, `{"metadata":{"name":"c3"},"spec":{"nodeName":"gone","containers":[{"name":"c","image":"nginx"}]}}`},
 		{"/api/v1/nodes", `{"metadata":{"name":"n1"}}`},
+		{"/api/v1/nodes", `{"metadata":{"name":"bare"}}`},
+		{"/api/v1/namespaces/default/services", `{"metadata":{"name":"kubernetes"},"spec":{"ports":[{"port":443}]}}`},
 	} {
 		code, out := serve(t, srv, "POST", r.path, "application/json", r.body)
 		require.Equal(t, http.StatusCreated, code, out)
@@ -412,10 +411,15 @@ func TestConnectSubresourcesWithoutAKubelet(t *testing.T) {
 			map[string]string{"Connection": "Upgrade", "Upgrade": "websocket"}, 500,
 			`Internal error occurred: error sending request: Post "https://` + host + `/exec/default/c2/c?command=ls&error=1&output=1": dial tcp ` + host + `: connect: connection refused`},
 		{"a missing pod is 404", "GET", "nope/log", nil, 404, `pods "nope" not found`},
+		{"a service without endpoints is kube's services NotFound", "GET", "../services/kubernetes/proxy", nil, 404, `services "kubernetes" not found`},
+		{"a missing service is 404", "GET", "../services/nope/proxy/x", nil, 404, `services "nope" not found`},
+		{"a node on a loopback address is not proxied", "GET", "../../../nodes/n1/proxy", nil, 400, "address not allowed"},
+		{"a node without addresses", "GET", "../../../nodes/bare/proxy/metrics", nil, 500, "no preferred addresses found; known addresses: []"},
+		{"a missing node is 404", "GET", "../../../nodes/nope/proxy", nil, 404, `nodes "nope" not found`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			req := httptest.NewRequest(c.method, pods+"/"+c.path, nil)
+			req := httptest.NewRequest(c.method, path.Clean(pods+"/"+c.path), nil)
 			for k, v := range c.headers {
 				req.Header.Set(k, v)
 			}

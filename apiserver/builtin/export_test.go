@@ -98,6 +98,9 @@ func PendingKinds(rs []apiserver.Resource) []apiserver.Resource {
 		Plural: "certificatesigningrequests", ShortNames: []string{"csr"}, StatusSubresource: true, WithoutGeneration: true,
 		Strategy: pendingStrategy{validate: validateCSRConditions, validateUpdate: validateCSRUpdate, prepareUpdate: prepareCSRUpdate,
 			subresources: []apiserver.Subresource{{Name: "approval", Verbs: []string{"get", "patch", "update"}}}}})
+	all = append(all, apiserver.Resource{Version: "v1", Kind: "Node", Plural: "nodes", ShortNames: []string{"no"},
+		StatusSubresource: true, WithoutGeneration: true, Strategy: pendingStrategy{subresources: nodeSubresources,
+			validate: func(meta.Object) meta.FieldErrors { return nil }, validateUpdate: func(o, _ meta.Object) meta.FieldErrors { return nil }}})
 	all = append(all, apiserver.Resource{Version: "v1", Kind: "Binding", Plural: "bindings", Namespaced: true,
 		Verbs: []string{"create"}, CreateOnly: createBinding})
 	var out []apiserver.Resource
