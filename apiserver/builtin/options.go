@@ -3,7 +3,6 @@ package builtin
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -109,16 +108,54 @@ func PostStartHooks(o Options) ([]apiserver.PostStartHook, error) {
 		port = 6443
 	}
 	return []apiserver.PostStartHook{{Name: "bootstrap-controller", Run: func(ctx context.Context, s *apiserver.Server) error {
-		svc := meta.Object{"apiVersion": "v1", "kind": "Service",
-			"metadata": map[string]any{"name": "kubernetes", "namespace": "default",
-				"labels": map[string]any{"component": "apiserver", "provider": "kubernetes"}},
-			"spec": map[string]any{"type": "ClusterIP", "sessionAffinity": "None", "ipFamilyPolicy": "SingleStack",
-				"clusterIP": ranges.first().String(),
-				"ports":     []any{map[string]any{"name": "https", "port": 443, "protocol": "TCP", "targetPort": port}}}}
-		_, _, err := s.Do(ctx, http.MethodPost, "/api/v1/namespaces/default/services?fieldManager=kube-apiserver", svc)
-		if err != nil && !meta.IsAlreadyExists(err) {
-			return err
-		}
-		return nil
+		return bootstrapKubernetesService(s, ranges, int64(port))
 	}}, {Name: "kube-apiserver-autoregistration", Run: autoregistration}}, nil
+}
+
+// bootstrapKubernetesService stores the default/kubernetes Service, and
+// the IPAddress of its cluster IP, as kube's bootstrap controller and
+// allocator leave them: the object a loopback create of it makes, built
+// here and stored directly (Server.Preload), since a create through the
+// pipeline would nearly double the server's start-up. An existing one
+// stays.
+func bootstrapKubernetesService(s *apiserver.Server, r *serviceRanges, port int64) error {
+	now := meta.FormatTime(s.Now())
+	ip := r.first()
+	family := "IPv4"
+	if ip.Is6() {
+		family = "IPv6"
+	}
+	empty := map[string]any{}
+	svc := meta.Object{"apiVersion": "v1", "kind": "Service",
+		"metadata": map[string]any{"name": "kubernetes", "namespace": "default",
+			"labels": map[string]any{"component": "apiserver", "provider": "kubernetes"},
+			"managedFields": []any{map[string]any{"manager": "kube-apiserver", "operation": "Update", "apiVersion": "v1",
+				"time": now, "fieldsType": "FieldsV1", "fieldsV1": map[string]any{
+					"f:metadata": map[string]any{"f:labels": map[string]any{".": empty, "f:component": empty, "f:provider": empty}},
+					"f:spec": map[string]any{"f:clusterIP": empty, "f:internalTrafficPolicy": empty, "f:ipFamilyPolicy": empty,
+						"f:ports": map[string]any{".": empty, `k:{"port":443,"protocol":"TCP"}`: map[string]any{".": empty,
+							"f:name": empty, "f:port": empty, "f:protocol": empty, "f:targetPort": empty}},
+						"f:sessionAffinity": empty, "f:type": empty}}}}},
+		"spec": map[string]any{"clusterIP": ip.String(), "clusterIPs": []any{ip.String()}, "internalTrafficPolicy": "Cluster",
+			"ipFamilies": []any{family}, "ipFamilyPolicy": "SingleStack",
+			"ports":           []any{map[string]any{"name": "https", "port": int64(443), "protocol": "TCP", "targetPort": port}},
+			"sessionAffinity": "None", "type": "ClusterIP"},
+		"status": map[string]any{"loadBalancer": map[string]any{}}}
+	if err := s.Preload(servicesGR, svc); err != nil {
+		if meta.IsNotFound(err) {
+			return nil // a server without Services
+		}
+		return err
+	}
+	addr := ipAddressObject(ip, "default", "kubernetes")
+	addr.MetadataForWrite()["managedFields"] = []any{map[string]any{"manager": "kube-apiserver", "operation": "Update",
+		"apiVersion": "networking.k8s.io/v1", "time": now, "fieldsType": "FieldsV1", "fieldsV1": map[string]any{
+			"f:metadata": map[string]any{"f:labels": map[string]any{".": empty, "f:ipaddress.kubernetes.io/ip-family": empty,
+				"f:ipaddress.kubernetes.io/managed-by": empty}},
+			"f:spec": map[string]any{"f:parentRef": map[string]any{".": empty, "f:name": empty, "f:namespace": empty,
+				"f:resource": empty}}}}}
+	if err := s.Preload(ipAddressesGR, addr); err != nil && !meta.IsNotFound(err) {
+		return err
+	}
+	return nil
 }
