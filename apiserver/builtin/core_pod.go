@@ -98,8 +98,11 @@ func (podStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 // PrepareForUpdate: a write to /status keeps the stored spec and
 // ownerReferences (kube's pod status strategy), the rest as generic.
 func (podStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
-	if w.Subresource == "ephemeralcontainers" {
+	switch w.Subresource {
+	case "ephemeralcontainers":
 		return prepareEphemeralContainersUpdate(o, old)
+	case "resize":
+		return prepareResizeUpdate(o, old)
 	}
 	o = apiserver.PrepareStatusUpdate(w, o, old)
 	if w.Subresource == "" {

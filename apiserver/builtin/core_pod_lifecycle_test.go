@@ -442,3 +442,27 @@ func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestPodResize replays kube-apiserver 1.33's answers to pods/resize.
+func TestPodResize(t *testing.T) {
+	now := time.Now().UTC()
+	srv := newPodServer(t, &now)
+	code, _ := serve(t, srv, "POST", pods, "application/json", podBody("r", ""))
+	require.Equal(t, http.StatusCreated, code)
+	code, out := serve(t, srv, "PATCH", pods+"/r/resize", "application/strategic-merge-patch+json",
+		`{"metadata":{"labels":{"x":"y"}},"spec":{"nodeName":"n","containers":[{"name":"c","image":"other","resources":{"limits":{"cpu":"1"}}}]}}`)
+	require.Equal(t, http.StatusUnprocessableEntity, code, out)
+	assert.Equal(t, `Pod "r" is invalid: spec: Invalid value: "BestEffort": Pod QOS Class may not change as a result of resizing`, out["message"])
+
+	code, _ = serve(t, srv, "POST", pods, "application/json",
+		`{"metadata":{"name":"r2"},"spec":{"containers":[{"name":"c","image":"nginx","resources":{"requests":{"cpu":"100m"},"limits":{"cpu":"200m"}}}]}}`)
+	require.Equal(t, http.StatusCreated, code)
+	code, out = serve(t, srv, "PATCH", pods+"/r2/resize", "application/strategic-merge-patch+json",
+		`{"metadata":{"labels":{"x":"y"}},"spec":{"nodeName":"n","containers":[{"name":"c","image":"other","resources":{"requests":{"cpu":"100m"},"limits":{"cpu":"300m"}}}]}}`)
+	require.Equal(t, http.StatusOK, code, out)
+	c := spec(out)["containers"].([]any)[0].(map[string]any)
+	assert.Equal(t, map[string]any{"requests": map[string]any{"cpu": "100m"}, "limits": map[string]any{"cpu": "300m"}}, c["resources"])
+	assert.Equal(t, "nginx", c["image"], "nothing but resources changes")
+	assert.Nil(t, spec(out)["nodeName"])
+	assert.Nil(t, md(out)["labels"])
+}

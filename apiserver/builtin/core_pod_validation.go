@@ -21,6 +21,12 @@ func (podStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.F
 	switch w.Subresource {
 	case "ephemeralcontainers":
 		return validateEphemeralContainersUpdate(o, old)
+	case "resize":
+		if was, now := qosClass(asMap(old["spec"])), qosClass(asMap(o["spec"])); was != now {
+			return meta.FieldErrors{{Type: meta.ErrorInvalid, Field: "spec", Value: was,
+				Detail: "Pod QOS Class may not change as a result of resizing"}}
+		}
+		return nil
 	case "":
 	default:
 		return nil
