@@ -36,7 +36,7 @@ type Allocation interface {
 // allocate runs the strategy's Allocate for one attempt of a write, first
 // reverting what an earlier attempt of the same request allocated.
 func (q *request) allocate(w *Write, obj, old meta.Object) error {
-	a, ok := q.res.strategy().(Allocator)
+	a, ok := strategyAs[Allocator](q.res.strategy())
 	if !ok {
 		return nil
 	}
@@ -64,7 +64,7 @@ func (q *request) settleAllocation(stored bool) {
 
 // release gives back what a removed object held.
 func (s *Server) release(w *Write, res *Resource, removed meta.Object) {
-	if a, ok := res.strategy().(Allocator); ok && !w.DryRun {
+	if a, ok := strategyAs[Allocator](res.strategy()); ok && !w.DryRun {
 		a.Release(w, removed)
 	}
 }

@@ -362,7 +362,7 @@ func (s *Server) markedForDeletion(w *Write, obj meta.Object, opts deleteOptions
 			next.SetMetadataField("finalizers", toAny(finalizers))
 		}
 	}
-	graceful, isGraceful := w.res.strategy().(GracefulDeleter)
+	graceful, isGraceful := strategyAs[GracefulDeleter](w.res.strategy())
 	storeFirst := false
 	switch {
 	case !isGraceful:

@@ -84,10 +84,30 @@ func ResourcesWith(o Options) ([]apiserver.Resource, error) {
 	rs := Resources()
 	for i := range rs {
 		if rs[i].Group == "" && rs[i].Plural == "services" {
-			rs[i].Strategy = serviceStrategy{ranges: ranges}
+			rs[i].Strategy = withRanges(rs[i].Strategy, ranges)
 		}
 	}
 	return rs, nil
+}
+
+// withRanges is s, the Service's strategy, allocating from ranges: inside
+// the strategies that wrap it (wrapper) too.
+func withRanges(s apiserver.Strategy, ranges *serviceRanges) apiserver.Strategy {
+	switch t := s.(type) {
+	case serviceStrategy:
+		t.ranges = ranges
+		return t
+	case wrapper:
+		return t.withInner(withRanges(t.Unwrap(), ranges))
+	}
+	return s
+}
+
+// wrapper is a builtin strategy that wraps a kind's own (apiserver finds
+// the wrapped one's capabilities through Unwrap).
+type wrapper interface {
+	Unwrap() apiserver.Strategy
+	withInner(apiserver.Strategy) apiserver.Strategy
 }
 
 // PostStartHooks are the start-up work of a cluster the built-in kinds
