@@ -71,11 +71,11 @@ func PendingKinds(rs []apiserver.Resource) []apiserver.Resource {
 			return
 		}
 		uid := o.UID()
-		obj(obj(spec, "selector"), "matchLabels")["batch.kubernetes.io/controller-uid"] = uid
+		setDefault(obj(obj(spec, "selector"), "matchLabels"), "batch.kubernetes.io/controller-uid", uid)
 		labels := obj(obj(obj(spec, "template"), "metadata"), "labels")
 		for k, v := range map[string]string{"batch.kubernetes.io/controller-uid": uid, "controller-uid": uid,
 			"batch.kubernetes.io/job-name": o.Name(), "job-name": o.Name()} {
-			labels[k] = v
+			setDefault(labels, k, v)
 		}
 	}
 	all := []apiserver.Resource{

@@ -142,6 +142,17 @@ func validateJob(o meta.Object) meta.FieldErrors {
 	spec := asMap(o["spec"])
 	if spec["manualSelector"] != true && spec["selector"] != nil {
 		uid, name := o.UID(), o.Name()
+		labels := asMap(field(spec, "template", "metadata", "labels"))
+		for _, l := range [][2]string{{"controller-uid", uid}, {"job-name", name},
+			{"batch.kubernetes.io/controller-uid", uid}, {"batch.kubernetes.io/job-name", name}} {
+			p := "spec.template.metadata.labels[" + l[0] + "]"
+			switch v, ok := labels[l[0]]; {
+			case !ok:
+				e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: p, Detail: "must be '" + l[1] + "'"})
+			case v != l[1]:
+				e.invalid(p, goValue(goStringMap(labels)), "must be '"+l[1]+"'")
+			}
+		}
 		expected := map[string]any{"batch.kubernetes.io/controller-uid": uid, "batch.kubernetes.io/job-name": name,
 			"controller-uid": uid, "job-name": name}
 		if !selectorMatches(spec["selector"], expected) {

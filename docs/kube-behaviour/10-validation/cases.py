@@ -193,3 +193,6 @@ CASES += [
  ("a status write keeps the approval", [post(CSRS, csr()), put(CSRS+"/alice/approval", csr([APPROVED]))],
   patch(CSRS+"/alice/status", {"status": {"conditions": [{"type": "Approved", "status": "False", "reason": "R"}]}})),
 ]
+CASES += [
+ ("a job's template keeps the generated labels", [], post(JOBS, job(sel={"matchLabels": {"batch.kubernetes.io/controller-uid": "09251225-6bb7-46b1-a9e6-2db93d36aea7"}}, labels={"batch.kubernetes.io/controller-uid": "09251225-6bb7-46b1-a9e6-2db93d36aea7"}))),
+]
