@@ -66,22 +66,6 @@ func (podStrategy) Default(o meta.Object) {
 	}
 }
 
-// Subresources are what a pod serves besides status, as discovery lists
-// them (answered by their own handlers).
-func (podStrategy) Subresources() []apiserver.Subresource {
-	return []apiserver.Subresource{
-		{Name: "attach", Verbs: verbsCreateGet, Kind: coreKind("PodAttachOptions")},
-		{Name: "binding", Verbs: verbsCreate, Kind: coreKind("Binding")},
-		{Name: "ephemeralcontainers", Verbs: verbsReadWrite},
-		{Name: "eviction", Verbs: verbsCreate, Kind: meta.GroupVersionKind{Group: "policy", Version: "v1", Kind: "Eviction"}},
-		{Name: "exec", Verbs: verbsCreateGet, Kind: coreKind("PodExecOptions")},
-		{Name: "log", Verbs: verbsGet},
-		{Name: "portforward", Verbs: verbsCreateGet, Kind: coreKind("PodPortForwardOptions")},
-		proxySubresource("PodProxyOptions"),
-		{Name: "resize", Verbs: verbsReadWrite},
-	}
-}
-
 // PrepareForCreate gives a new pod what kube's default admission plugins
 // and pod strategy give it: priority 0, the not-ready and unreachable
 // tolerations, and a Pending status with its QoS class.

@@ -30,7 +30,7 @@ const (
 // the test sets.
 func newPodServer(t testing.TB, now *time.Time) *apiserver.Server {
 	t.Helper()
-	rs := append(builtin.Resources(), builtin.RBACResources()...)
+	rs := builtin.Resources()
 	has := func(group, plural string) bool {
 		for _, r := range rs {
 			if r.Group == group && r.Plural == plural {

@@ -77,11 +77,6 @@ func (serviceStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 	}
 }
 
-// Subresources are a service's proxy.
-func (serviceStrategy) Subresources() []apiserver.Subresource {
-	return []apiserver.Subresource{proxySubresource("ServiceProxyOptions")}
-}
-
 var serviceColumns = []apiserver.PrinterColumn{
 	column("Type", "string", "type determines how the Service is exposed. Defaults to ClusterIP. Valid options are ExternalName, ClusterIP, NodePort, and LoadBalancer. \"ClusterIP\" allocates a cluster-internal IP address for load-balancing to endpoints. Endpoints are determined by the selector or if that is not specified, by manual construction of an Endpoints object or EndpointSlice objects. If clusterIP is \"None\", no virtual IP is allocated and the endpoints are published as a set of endpoints rather than a virtual IP. \"NodePort\" builds on ClusterIP and allocates a port on every node which routes to the same endpoints as the clusterIP. \"LoadBalancer\" builds on NodePort and creates an external load-balancer (if supported in the current cloud) which routes to the same endpoints as the clusterIP. \"ExternalName\" aliases this service to the specified externalName. Several other fields do not apply to ExternalName services. More info: https://kubernetes.io/docs/concepts/services-networking/service/#publishing-services-service-types", 0,
 		func(o meta.Object, _ time.Time) any { return str(o, "spec", "type") }),

@@ -64,7 +64,7 @@ func TestValidationAnswersAsKube(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			hooks, err := builtin.PostStartHooks(builtin.Options{})
 			require.NoError(t, err)
-			rs := append(builtin.Resources(), builtin.RBACResources()...)
+			rs := builtin.Resources()
 			srv, err := apiserver.New(apiserver.Config{Resources: append(rs, builtin.PendingKinds(rs)...),
 				OpenAPIComponents: builtin.OpenAPIComponents(), PostStartHooks: hooks})
 			require.NoError(t, err)
