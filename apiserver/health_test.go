@@ -11,7 +11,7 @@ import (
 )
 
 // kubeReadyzVerbose is kube-apiserver 1.33.13's /readyz?verbose
-// (docs/kube-behaviour/08-health-metrics.md).
+// (docs/kube-behaviour/12-health-metrics.md).
 const kubeReadyzVerbose = `[+]ping ok
 [+]log ok
 [+]etcd ok

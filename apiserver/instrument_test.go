@@ -39,7 +39,7 @@ func rawGet(t *testing.T, ts *testServer, path string) {
 
 // TestRequestMetricsCarryKubesLabels replays requests made to
 // kube-apiserver 1.33.13 and expects the lines it reported for them
-// (docs/kube-behaviour/08-health-metrics.md).
+// (docs/kube-behaviour/12-health-metrics.md).
 func TestRequestMetricsCarryKubesLabels(t *testing.T) {
 	ts := newTestServer(t)
 	cms := "/api/v1/namespaces/default/configmaps"

@@ -10,7 +10,7 @@ import (
 
 // TestKubectlHealthAndMetrics reads the health endpoints and /metrics with
 // `kubectl get --raw`, as against kube-apiserver 1.33
-// (docs/kube-behaviour/08-health-metrics.md).
+// (docs/kube-behaviour/12-health-metrics.md).
 func TestKubectlHealthAndMetrics(t *testing.T) {
 	c := startCluster(t)
 	for _, v := range []string{"1.27", "1.33"} {
