@@ -30,7 +30,8 @@ func startOnEtcd(t *testing.T, endpoints []string) (*cluster, *etcd.Store) {
 	t.Cleanup(func() { _ = st.Close() })
 	cfg := kapiserver.Config()
 	cfg.Store = st
-	cfg.HealthChecks = []apiserver.HealthCheck{{Name: "etcd", Check: st.Healthy}, {Name: "etcd-readiness", Check: st.Healthy, ReadyzOnly: true}}
+	healthy := func(r *http.Request) error { return st.Healthy(r.Context()) }
+	cfg.HealthChecks = []apiserver.HealthCheck{{Name: "etcd", Check: healthy}, {Name: "etcd-readiness", Check: healthy, ReadyzOnly: true}}
 	return startClusterWith(t, cfg), st
 }
 

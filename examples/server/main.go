@@ -130,18 +130,7 @@ func main() {
 	}
 	fmt.Printf("kapi serving on %s (kubeconfig: %s)\n", url, *kubeconfig)
 
-	var handler http.Handler = server
-	if fc := server.FlowControl(); fc != nil {
-		// Flow control's metrics, until the server serves /metrics itself.
-		mux := http.NewServeMux()
-		mux.Handle("/", server)
-		mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-			_ = fc.WritePrometheus(w)
-		})
-		handler = mux
-	}
-	srv := &http.Server{Handler: handler}
+	srv := &http.Server{Handler: server}
 	go func() {
 		<-ctx.Done()
 		_ = srv.Shutdown(context.Background())
@@ -166,8 +155,9 @@ func onEtcd(ctx context.Context, cfg *apiserver.Config, servers, prefix string) 
 		log.Fatal(err)
 	}
 	cfg.Store = st
+	healthy := func(r *http.Request) error { return st.Healthy(r.Context()) }
 	cfg.HealthChecks = append(cfg.HealthChecks,
-		apiserver.HealthCheck{Name: "etcd", Check: st.Healthy},
-		apiserver.HealthCheck{Name: "etcd-readiness", Check: st.Healthy, ReadyzOnly: true})
+		apiserver.HealthCheck{Name: "etcd", Check: healthy},
+		apiserver.HealthCheck{Name: "etcd-readiness", Check: healthy, ReadyzOnly: true})
 	return func() { _ = st.Close() }
 }
