@@ -107,6 +107,10 @@ type Server struct {
 	// handler is the filter chain in front of serve (just serve without
 	// authentication or authorization).
 	handler http.Handler
+
+	// servedView caches the view of the served types (Served) for the current
+	// registry.
+	servedView atomic.Pointer[Served]
 }
 
 // New validates cfg and returns a ready Server. The namespaces "default",
