@@ -42,9 +42,9 @@ type Options struct {
 // aliases are kube-controller-manager 1.33's canonical names of the
 // controllers, which it accepts besides the short names above.
 var aliases = map[string]string{
-	"namespace-controller":                    Namespace,
-	"garbage-collector-controller":            GarbageCollector,
-	"serviceaccount-controller":               ServiceAccount,
+	"namespace-controller":                     Namespace,
+	"garbage-collector-controller":             GarbageCollector,
+	"serviceaccount-controller":                ServiceAccount,
 	"root-ca-certificate-publisher-controller": RootCACertPublisher,
 }
 

@@ -3,6 +3,7 @@ package controllers_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,6 +13,8 @@ import (
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
 	"github.com/kapi-dev/kapi/controllers"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
 	"github.com/stretchr/testify/require"
 )
 
@@ -88,4 +91,60 @@ func nested(obj map[string]any, path ...string) any {
 		v = m[p]
 	}
 	return v
+}
+
+// managedBy is obj's managedFields entry of manager, nil when none.
+func managedBy(obj map[string]any, manager string) map[string]any {
+	list, _ := nested(obj, "metadata", "managedFields").([]any)
+	for _, e := range list {
+		if m, _ := e.(map[string]any); m["manager"] == manager {
+			return m
+		}
+	}
+	return nil
+}
+
+// recorder collects the store's events from now on, as one-line
+// summaries: "TYPE name finalizers=[...] dt=bool owners=[name:block...]".
+type recorder struct {
+	e     *env
+	w     store.Watcher
+	lines []string
+}
+
+func (e *env) record() *recorder {
+	e.t.Helper()
+	w, err := e.srv.Store().Watch(e.ctx, "/", store.WatchOptions{})
+	require.NoError(e.t, err)
+	e.t.Cleanup(w.Stop)
+	return &recorder{e: e, w: w}
+}
+
+// take returns the summaries of the events so far under prefix.
+func (r *recorder) take(prefix string) []string {
+	ctx, cancel := context.WithCancel(r.e.ctx)
+	cancel()
+	evs, _ := r.w.Next(ctx)
+	for _, ev := range evs {
+		if !strings.HasPrefix(ev.Object.Key(), prefix) {
+			continue
+		}
+		d := ev.Object.Data()
+		var owners []string
+		for _, o := range ownerList(d) {
+			owners = append(owners, fmt.Sprintf("%v:%v", o["name"], o["blockOwnerDeletion"]))
+		}
+		r.lines = append(r.lines, fmt.Sprintf("%s %s finalizers=%v dt=%v owners=%v", ev.Type, d.Name(), d.Finalizers(),
+			d.DeletionTimestamp() != "", owners))
+	}
+	return r.lines
+}
+
+func ownerList(d meta.Object) []map[string]any {
+	list, _ := d.Metadata()["ownerReferences"].([]any)
+	var out []map[string]any
+	for _, v := range list {
+		out = append(out, v.(map[string]any))
+	}
+	return out
 }

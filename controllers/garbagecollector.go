@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -115,7 +117,11 @@ func newGarbageCollector(srv *apiserver.Server) *garbageCollector {
 	return g
 }
 
-func (g *garbageCollector) workers() int { return 2 }
+// workers is one: the collector's writes then follow one another in the
+// order kube's are seen in (an owner's dependents in name order, a
+// cycle's members as kube deletes them), so tests see the same events
+// every run.
+func (g *garbageCollector) workers() int { return 1 }
 
 func (g *garbageCollector) prefixes() []string { return []string{"/"} }
 
@@ -216,9 +222,7 @@ func (g *garbageCollector) upsertLocked(key string, obj meta.Object) {
 		g.q.add(gcItem{attemptToOrphan, key, uid})
 	case foreground:
 		g.foreground[uid] = key
-		for dep := range g.dependents[uid] {
-			g.q.add(gcItem{attemptToDelete, dep.key, dep.uid})
-		}
+		g.queueDependentsLocked(uid)
 		g.q.add(gcItem{attemptToDelete, key, uid})
 	default:
 		delete(g.foreground, uid)
@@ -231,15 +235,29 @@ func (g *garbageCollector) deletedLocked(key string, obj meta.Object) {
 	uid := obj.UID()
 	delete(g.alive, uid)
 	delete(g.foreground, uid)
-	for dep := range g.dependents[uid] {
-		g.q.add(gcItem{attemptToDelete, dep.key, dep.uid})
-	}
+	g.queueDependentsLocked(uid)
 	if n := g.nodes[key]; n != nil && n.uid == uid {
 		g.removeLocked(n)
 		for _, r := range n.owners {
 			g.ownerChangedLocked(r.uid)
 		}
 	}
+}
+
+// queueDependentsLocked queues the dependents of an owner, in key order.
+func (g *garbageCollector) queueDependentsLocked(uid string) {
+	for _, dep := range sortedNodes(g.dependents[uid]) {
+		g.q.add(gcItem{attemptToDelete, dep.key, dep.uid})
+	}
+}
+
+func sortedNodes(set map[*gcNode]struct{}) []*gcNode {
+	out := make([]*gcNode, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	slices.SortFunc(out, func(a, b *gcNode) int { return strings.Compare(a.key, b.key) })
+	return out
 }
 
 // ownerChangedLocked looks again at an owner deleting its dependents in the
@@ -464,7 +482,7 @@ func (g *garbageCollector) kindFor(served *apiserver.Served, r ownerRef) (apiser
 func (g *garbageCollector) deletingDependents(ctx context.Context, res apiserver.ServedResource, ns, name string, it gcItem) error {
 	g.mu.Lock()
 	var blocking []*gcNode
-	for dep := range g.dependents[it.uid] {
+	for _, dep := range sortedNodes(g.dependents[it.uid]) {
 		for _, r := range dep.owners {
 			if r.uid == it.uid && r.block {
 				blocking = append(blocking, dep)
@@ -503,10 +521,7 @@ func (g *garbageCollector) attemptToOrphan(ctx context.Context, it gcItem) error
 		return nil
 	}
 	g.mu.Lock()
-	var deps []*gcNode
-	for dep := range g.dependents[it.uid] {
-		deps = append(deps, dep)
-	}
+	deps := sortedNodes(g.dependents[it.uid])
 	g.mu.Unlock()
 	var errs []error
 	for _, dep := range deps {
