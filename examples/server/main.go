@@ -9,7 +9,10 @@
 // with RBAC, as kube-apiserver does; the kubeconfig holds the CA and an
 // admin credential (a client certificate in system:masters). The security
 // flags are kube-apiserver's; -insecure serves plain HTTP with no
-// authentication at all.
+// authentication at all. What a cluster does on its own runs in-process:
+// kube-controller-manager's namespace, garbage-collector, serviceaccount
+// and root-ca-cert-publisher controllers, chosen with -controllers as
+// kube-controller-manager's --controllers.
 package main
 
 import (
@@ -28,6 +31,7 @@ import (
 	"syscall"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/controllers"
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
 )
 
@@ -57,7 +61,12 @@ func main() {
 	flag.StringVar(&opts.ServiceAccountIssuer, "service-account-issuer", "https://kubernetes.default.svc.cluster.local", "issuer (iss) of ServiceAccount tokens")
 	flag.Var((*files)(&opts.ServiceAccountKeyFiles), "service-account-key-file", "PEM public keys (or certificates, or private keys) that verify ServiceAccount tokens; repeatable")
 	flag.StringVar(&opts.ServiceAccountSigningKeyFile, "service-account-signing-key-file", "", "PEM private key (RSA or ECDSA) that signs ServiceAccount tokens; default: one generated at start")
+	controllerList := flag.String("controllers", "*", "controllers to run in-process, as kube-controller-manager's --controllers: '*' runs all (namespace, garbagecollector, serviceaccount, root-ca-cert-publisher), 'foo' runs foo, '-foo' does not")
 	flag.Parse()
+	selected, err := controllers.ParseControllers(*controllerList)
+	if err != nil {
+		log.Fatalf("-controllers: %v", err)
+	}
 
 	// Every write allocates its decoded object, encoding and managed
 	// fields; the collector's pace is most of what a busy server spends
@@ -77,6 +86,7 @@ func main() {
 	}
 	var handler *apiserver.Server
 	var url string
+	var rootCA []byte
 	if *insecure {
 		if handler, err = kapiserver.New(); err != nil {
 			log.Fatal(err)
@@ -93,11 +103,17 @@ func main() {
 		if handler, err = apiserver.New(sec.Config); err != nil {
 			log.Fatal(err)
 		}
+		rootCA = sec.CAData
 		ln = tls.NewListener(ln, sec.TLS)
 		url = "https://" + ln.Addr().String()
-		err = sec.WriteKubeconfig(*kubeconfig, url)
+		if err := sec.WriteKubeconfig(*kubeconfig, url); err != nil {
+			log.Fatal(err)
+		}
 	}
 	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := controllers.Start(ctx, handler, controllers.Options{Controllers: selected, RootCA: rootCA}); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("kapi serving on %s (kubeconfig: %s)\n", url, *kubeconfig)
