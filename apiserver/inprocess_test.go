@@ -127,3 +127,21 @@ func TestCreateInATerminatingNamespaceIsRefusedAsKubeRefusesIt(t *testing.T) {
 			"message": `"namespaces \"nonexist\" not found"`, "details.kind": `"namespaces"`, "details.name": `"nonexist"`})
 	})
 }
+
+// kube's namespace registry only marks a namespace at its first DELETE,
+// spec.finalizers or not; a namespace finalized by hand and deleted stays
+// Terminating until deleted again, and what it held stays stored, as in
+// kube.
+func TestAFinalizedNamespaceIsOnlyMarkedByItsFirstDelete(t *testing.T) {
+	ks := newKubeServer(t)
+	ks.must(201, "POST", "/api/v1/namespaces", `{"metadata":{"name":"leak1"}}`)
+	ks.must(201, "POST", "/api/v1/namespaces/leak1/configmaps", `{"metadata":{"name":"data"},"data":{"secret":"x"}}`)
+	kubeSays(t, ks.do("PUT", "/api/v1/namespaces/leak1/finalize", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"leak1"},"spec":{"finalizers":[]}}`),
+		200, map[string]string{"spec": `{}`, "status.phase": `"Active"`})
+	kubeSays(t, ks.do("DELETE", "/api/v1/namespaces/leak1", ""), 200, map[string]string{"status.phase": `"Terminating"`, "spec": `{}`})
+	kubeSays(t, ks.do("GET", "/api/v1/namespaces/leak1", ""), 200, map[string]string{"status.phase": `"Terminating"`})
+	ks.must(200, "DELETE", "/api/v1/namespaces/leak1", "")
+	ks.must(404, "GET", "/api/v1/namespaces/leak1", "")
+	ks.must(201, "POST", "/api/v1/namespaces", `{"metadata":{"name":"leak1"}}`)
+	ks.must(200, "GET", "/api/v1/namespaces/leak1/configmaps/data", "")
+}

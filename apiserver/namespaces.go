@@ -102,7 +102,11 @@ func (NamespaceStrategy) PrepareForUpdate(w *Write, obj, old meta.Object) meta.O
 func (NamespaceStrategy) NameErrors(name string) []string { return schema.DNS1123Label(name) }
 
 // PrepareForDelete refuses the protected namespaces and turns the others
-// Terminating; a namespace is kept while spec.finalizers remain.
+// Terminating. As kube's namespace registry, the first DELETE only marks
+// the namespace, even without spec.finalizers (the namespace controller
+// then finds it finalized and leaves it: it stays until a later write);
+// a DELETE of a namespace already Terminating removes it once no
+// spec.finalizers remain.
 func (NamespaceStrategy) PrepareForDelete(w *Write, obj meta.Object) (bool, error) {
 	if protectedNamespaces[obj.Name()] {
 		return false, meta.Forbidden(meta.GroupResource{Resource: "namespaces"}, obj.Name(), "this namespace may not be deleted")
@@ -114,8 +118,9 @@ func (NamespaceStrategy) PrepareForDelete(w *Write, obj meta.Object) (bool, erro
 		status = map[string]any{}
 		obj["status"] = status
 	}
+	first := status["phase"] != "Terminating"
 	status["phase"] = "Terminating"
-	return len(namespaceSpecFinalizers(obj)) > 0, nil
+	return first || len(namespaceSpecFinalizers(obj)) > 0, nil
 }
 
 // Held keeps a namespace being deleted while spec.finalizers remain.
