@@ -36,7 +36,9 @@ func (e *env) configMap(ns, name string, owners ...owner) owner {
 	return owner{"v1", "ConfigMap", name, nested(out, "metadata", "uid").(string), true}
 }
 
-func (e *env) cmPath(ns, name string) string { return "/api/v1/namespaces/" + ns + "/configmaps/" + name }
+func (e *env) cmPath(ns, name string) string {
+	return "/api/v1/namespaces/" + ns + "/configmaps/" + name
+}
 
 // The events each propagation policy leads to are kube's (recorded with
 // kube-apiserver and kube-controller-manager 1.33 in

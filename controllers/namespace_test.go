@@ -1,10 +1,13 @@
 package controllers_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
 	"github.com/kapi-dev/kapi/controllers"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -75,3 +78,37 @@ func TestNamespaceControllerWaitsForAFinalizerAndReportsIt(t *testing.T) {
 	e.idle()
 	assert.False(t, e.exists("/api/v1/namespaces/held"), "gone once the finalizer is removed")
 }
+
+// An empty namespace goes as in kube: Terminating, then its conditions all
+// "ok", then deleted (docs/kube-behaviour/09-controllers.md).
+func TestNamespaceControllerDeletesAnEmptyNamespaceAsKubeDoes(t *testing.T) {
+	e := newEnv(t, controllers.Options{Controllers: []string{"namespace"}})
+	e.must(201, "POST", "/api/v1/namespaces", `{"metadata":{"name":"emp1"}}`)
+	e.idle()
+	w, err := e.srv.Store().Watch(e.ctx, "/namespaces/", store.WatchOptions{})
+	require.NoError(t, err)
+	defer w.Stop()
+	e.must(200, "DELETE", "/api/v1/namespaces/emp1", "")
+	e.idle()
+	ctx, cancel := context.WithCancel(e.ctx)
+	cancel()
+	evs, _ := w.Next(ctx)
+	var got []string
+	for _, ev := range evs {
+		d := ev.Object.Data()
+		phase, _ := meta.NestedField(d, "status", "phase")
+		conds, _ := meta.NestedField(d, "status", "conditions")
+		var cs []string
+		for _, c := range asList(conds) {
+			m := c.(map[string]any)
+			cs = append(cs, fmt.Sprintf("%v=%v/%v", m["type"], m["status"], m["reason"]))
+		}
+		got = append(got, fmt.Sprintf("%s %v %v", ev.Type, phase, cs))
+	}
+	ok := "[NamespaceDeletionDiscoveryFailure=False/ResourcesDiscovered NamespaceDeletionGroupVersionParsingFailure=False/ParsedGroupVersions " +
+		"NamespaceDeletionContentFailure=False/ContentDeleted NamespaceContentRemaining=False/ContentRemoved " +
+		"NamespaceFinalizersRemaining=False/ContentHasNoFinalizers]"
+	assert.Equal(t, []string{"MODIFIED Terminating []", "MODIFIED Terminating " + ok, "DELETED Terminating " + ok}, got)
+}
+
+func asList(v any) []any { l, _ := v.([]any); return l }
