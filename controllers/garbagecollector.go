@@ -68,6 +68,10 @@ type garbageCollector struct {
 	// alive are owners found to exist: a new dependent of theirs needs no
 	// look at its owners. An owner's deletion removes it.
 	alive map[string]bool
+	// absent are owners seen deleted while dependents still named them:
+	// those references dangle without a look (kube's absentOwnerCache).
+	// An entry goes with the last reference to it.
+	absent map[string]bool
 	// parked are items waiting for their owner's kind to be served.
 	parked map[gcItem]bool
 	// reported are the dependents (uid and owner uid) already given an
@@ -132,6 +136,7 @@ func (g *garbageCollector) reset() {
 	g.dependents = map[string]map[*gcNode]struct{}{}
 	g.foreground = map[string]string{}
 	g.alive = map[string]bool{}
+	g.absent = map[string]bool{}
 	g.parked = map[gcItem]bool{}
 	if g.reported == nil {
 		g.reported = map[[2]string]bool{}
@@ -235,6 +240,9 @@ func (g *garbageCollector) deletedLocked(key string, obj meta.Object) {
 	uid := obj.UID()
 	delete(g.alive, uid)
 	delete(g.foreground, uid)
+	if len(g.dependents[uid]) > 0 {
+		g.absent[uid] = true
+	}
 	g.queueDependentsLocked(uid)
 	if n := g.nodes[key]; n != nil && n.uid == uid {
 		g.removeLocked(n)
@@ -293,6 +301,7 @@ func (g *garbageCollector) unlinkLocked(n *gcNode, owner string) {
 		delete(deps, n)
 		if len(deps) == 0 {
 			delete(g.dependents, owner)
+			delete(g.absent, owner)
 		}
 	}
 }
@@ -428,6 +437,12 @@ func (g *garbageCollector) classify(ctx context.Context, served *apiserver.Serve
 	}
 	if ns == "" && res.Namespaced {
 		return 0, errNamespacedOwner
+	}
+	g.mu.Lock()
+	absent := g.absent[r.uid]
+	g.mu.Unlock()
+	if absent {
+		return ownerDangling, nil
 	}
 	ownerNS := ""
 	if res.Namespaced {
