@@ -60,3 +60,34 @@ func (c *controlledCluster) settle() {
 
 // metricsOff keeps a controller-runtime manager from listening for metrics.
 func metricsOff() metricsserver.Options { return metricsserver.Options{BindAddress: "0"} }
+
+// startSecureControlledCluster is the example server as `go run ./server`
+// runs it by default: HTTPS, RBAC, and the controllers, whose root CA is
+// the one clients trust the serving certificate with.
+func startSecureControlledCluster(t *testing.T) (*controlledCluster, *kapiserver.Secure) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	sec, err := kapiserver.NewSecure(ctx, kapiserver.Options{})
+	require.NoError(t, err)
+	handler, err := apiserver.New(sec.Config)
+	require.NoError(t, err)
+	m, err := controllers.Start(ctx, handler, controllers.Options{RootCA: sec.CAData})
+	require.NoError(t, err)
+	srv := httptest.NewUnstartedServer(handler)
+	srv.TLS = sec.TLS
+	srv.StartTLS()
+	t.Cleanup(func() {
+		srv.Close()
+		cancel()
+		select {
+		case <-m.Done():
+		case <-time.After(10 * time.Second):
+			t.Error("the controllers did not stop")
+		}
+	})
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	require.NoError(t, sec.WriteKubeconfig(path, srv.URL))
+	c := &controlledCluster{cluster: &cluster{t: t, url: srv.URL, kubeconfig: path}, ctrl: m}
+	c.settle()
+	return c, sec
+}

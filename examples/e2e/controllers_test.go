@@ -422,3 +422,31 @@ func names(items []corev1.ConfigMap) []string {
 	}
 	return out
 }
+
+// On the secure example server (RBAC, HTTPS), the controllers work as the
+// cluster's own: every namespace's kube-root-ca.crt holds the CA that
+// verifies the server, its default ServiceAccount gets tokens, and a
+// namespace holding RBAC objects and tokens goes.
+func TestControllersOnTheSecureServer(t *testing.T) {
+	c, sec := startSecureControlledCluster(t)
+	k := kubectlFor(t, c.cluster, "1.33")
+	k.must("create", "namespace", "team")
+	c.settle()
+	cs := clientsetFor(t, c.cluster, "application/json")
+	ctx := context.Background()
+	cm, err := cs.CoreV1().ConfigMaps("team").Get(ctx, "kube-root-ca.crt", metav1.GetOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, string(sec.CAData), cm.Data["ca.crt"], "the serving CA")
+
+	token := k.must("-n", "team", "create", "token", "default")
+	assert.NotEmpty(t, strings.TrimSpace(token), "the default ServiceAccount gets a token")
+	k.must("-n", "team", "create", "role", "reader", "--verb=get", "--resource=pods")
+	k.must("-n", "team", "create", "rolebinding", "reader", "--role=reader", "--serviceaccount=team:default")
+
+	out := k.must("delete", "namespace", "team")
+	assert.Equal(t, `namespace "team" deleted`, strings.TrimSpace(out))
+	_, err = cs.RbacV1().RoleBindings("team").Get(ctx, "reader", metav1.GetOptions{})
+	assert.True(t, apierrors.IsNotFound(err), "%v", err)
+	_, err = cs.CoreV1().Namespaces().Get(ctx, "team", metav1.GetOptions{})
+	assert.True(t, apierrors.IsNotFound(err), "%v", err)
+}
