@@ -281,3 +281,23 @@ func TestGarbageCollectorLeavesAClusterScopedObjectWithANamespacedOwner(t *testi
 	e.idle()
 	assert.True(t, e.exists("/apis/example.com/v1/gizmos/g"), "kube cannot resolve such an owner and leaves the object")
 }
+
+// A foreground deletion goes down a chain of owners: the middle one is
+// deleted in the foreground too, as kube does.
+func TestGarbageCollectorForegroundGoesDownAChain(t *testing.T) {
+	e := newEnv(t, controllers.Options{})
+	gp := e.configMap("default", "gp")
+	parent := e.configMap("default", "parent", gp)
+	e.configMap("default", "child", parent)
+	e.idle()
+	rec := e.record()
+	e.must(200, "DELETE", e.cmPath("default", "gp"), `{"propagationPolicy":"Foreground"}`)
+	e.idle()
+	assert.Equal(t, []string{
+		"MODIFIED gp finalizers=[foregroundDeletion] dt=true owners=[]",
+		"MODIFIED parent finalizers=[foregroundDeletion] dt=true owners=[gp:true]",
+		"DELETED child finalizers=[] dt=false owners=[parent:true]",
+		"DELETED parent finalizers=[foregroundDeletion] dt=true owners=[gp:true]",
+		"DELETED gp finalizers=[foregroundDeletion] dt=true owners=[]",
+	}, rec.take("/configmaps/default/"))
+}
