@@ -126,6 +126,7 @@ type Manager struct {
 	runners []*runner
 	names   []string
 	wg      sync.WaitGroup
+	done    chan struct{}
 
 	changeMu sync.Mutex
 	change   chan struct{}
@@ -143,7 +144,8 @@ func Start(ctx context.Context, srv *apiserver.Server, opts Options) (*Manager, 
 	if err != nil {
 		return nil, err
 	}
-	m := &Manager{store: srv.Store(), names: names, change: make(chan struct{})}
+	m := &Manager{store: srv.Store(), names: names, change: make(chan struct{}), done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(ctx)
 	for _, n := range names {
 		var c controller
 		switch n {
@@ -160,9 +162,16 @@ func Start(ctx context.Context, srv *apiserver.Server, opts Options) (*Manager, 
 	}
 	for _, r := range m.runners {
 		if err := r.start(ctx); err != nil {
+			cancel()
+			m.wg.Wait()
 			return nil, fmt.Errorf("controllers: starting %s: %w", r.name, err)
 		}
 	}
+	go func() {
+		m.wg.Wait()
+		cancel()
+		close(m.done)
+	}()
 	return m, nil
 }
 
@@ -171,14 +180,7 @@ func (m *Manager) Running() []string { return slices.Clone(m.names) }
 
 // Done is closed once the controllers have stopped (their context is
 // done) and every goroutine they started has returned.
-func (m *Manager) Done() <-chan struct{} {
-	done := make(chan struct{})
-	go func() {
-		m.wg.Wait()
-		close(done)
-	}()
-	return done
-}
+func (m *Manager) Done() <-chan struct{} { return m.done }
 
 // WaitIdle waits until the controllers have nothing left to do: each has
 // seen every write stored so far and has nothing queued, running or
