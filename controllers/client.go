@@ -45,15 +45,20 @@ func newClient(srv *apiserver.Server, clientName string) *client {
 }
 
 // do sends one request and returns the response body (nil when discard);
-// an answer of 400 or more is returned as its *meta.Status.
+// body is sent as JSON (as is when it is []byte). An answer of 400 or more
+// is returned as its *meta.Status.
 func (c *client) do(ctx context.Context, method, path, contentType string, body any, discard bool) ([]byte, error) {
 	var rd *bytes.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(body)
 		if err != nil {
 			return nil, err
 		}
-		rd = bytes.NewReader(b)
+		rd = bytes.NewReader(raw)
 	}
 	var req *http.Request
 	var err error
@@ -93,16 +98,18 @@ const (
 	contentStrategicPatch = "application/strategic-merge-patch+json"
 )
 
-// deleteOptions is a DeleteOptions body.
-func deleteOptions(propagation, uid string) map[string]any {
-	opts := map[string]any{"kind": "DeleteOptions", "apiVersion": "v1"}
-	if propagation != "" {
-		opts["propagationPolicy"] = propagation
-	}
+// deleteOptions is a DeleteOptions body, as client-go encodes one.
+// propagation and uid are kube's values (a policy name, a UUID), never
+// needing JSON escapes.
+func deleteOptions(propagation, uid string) []byte {
+	b := []byte(`{"kind":"DeleteOptions","apiVersion":"v1"`)
 	if uid != "" {
-		opts["preconditions"] = map[string]any{"uid": uid}
+		b = append(append(append(b, `,"preconditions":{"uid":"`...), uid...), `"}`...)
 	}
-	return opts
+	if propagation != "" {
+		b = append(append(append(b, `,"propagationPolicy":"`...), propagation...), '"')
+	}
+	return append(b, '}')
 }
 
 // objectPath is the URL path of one object.

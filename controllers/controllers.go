@@ -188,8 +188,10 @@ func (m *Manager) Done() <-chan struct{} { return m.done }
 // after a write instead of sleeping: once it returns, a deleted owner's
 // dependents are gone, a deleted namespace is gone (or held by a finalizer
 // someone else must remove), a new namespace has its default
-// ServiceAccount. Writes from elsewhere keep it waiting; it returns
-// ctx.Err() when ctx ends first, or an error if the controllers stopped.
+// ServiceAccount. Writes from elsewhere keep it waiting, and so does a
+// controller write that keeps failing (an admission plugin refusing it:
+// the controller retries, as kube's do); it returns ctx.Err() when ctx
+// ends first, or an error if the controllers stopped.
 func (m *Manager) WaitIdle(ctx context.Context) error {
 	for {
 		ch := m.changed()
