@@ -131,6 +131,10 @@ type Server struct {
 	health      *healthChecks
 	// local is the per-server state of strategies (Write.Local).
 	local sync.Map
+
+	// servedView caches the view of the served types (Served) for the current
+	// registry.
+	servedView atomic.Pointer[Served]
 }
 
 // New validates cfg and returns a ready Server. The namespaces "default",

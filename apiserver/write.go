@@ -169,11 +169,6 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 	if err != nil {
 		return nil, err
 	}
-	if q.res.Namespaced {
-		if err := q.s.checkNamespaceOpen(q.r, q.info.Namespace); err != nil {
-			return nil, err
-		}
-	}
 	key := q.res.key(q.info.Namespace, obj.Name())
 	if rv, err := strconv.ParseUint(obj.ResourceVersion(), 10, 64); err == nil && rv != 0 && !wo.dryRun {
 		// kube's storage refuses a create that names a version, as its
@@ -194,12 +189,22 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 // admission and validation.
 func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOptions) (meta.Object, error) {
 	strategy, w := q.res.strategy(), q.newWrite(OperationCreate, wo.dryRun)
+	sentName := obj.Name() // before a generated one: admission sees what was sent
+	if sentName == "" {
+		sentName = obj.GenerateName()
+	}
 	q.prepareForCreate(obj)
 	schemaErrs := q.res.applyDefaults(obj)
 	if err := q.res.typedDecodeError(schemaErrs); err != nil {
 		return nil, err
 	}
 	obj = q.trackUpdate(nil, obj)
+	if q.res.Namespaced {
+		// kube's NamespaceLifecycle is the first admission plugin.
+		if err := q.s.checkNamespaceOpen(q.r, q.res, q.info.Namespace, sentName); err != nil {
+			return nil, err
+		}
+	}
 	return obj, q.admit(ctx, OperationCreate, obj, nil, wo, func() error {
 		// As in kube, allocation and the kind's preparation follow field
 		// tracking and mutating admission: what they set is nobody's field.
