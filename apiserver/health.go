@@ -2,10 +2,12 @@ package apiserver
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 )
 
 // HealthCheck is one named check of /livez, /readyz and /healthz, as
@@ -16,10 +18,23 @@ type HealthCheck struct {
 	Name string
 	// Check reports nil when healthy. Its error is shown only at the
 	// check's own path (/readyz/NAME); the lists withhold it, as kube does.
-	Check func(r *http.Request) error
+	// ctx ends with the request or after healthCheckTimeout.
+	Check func(ctx context.Context) error
 	// ReadyzOnly lists the check under /readyz only (as kube's
 	// etcd-readiness, informer-sync and shutdown), not /livez and /healthz.
 	ReadyzOnly bool
+}
+
+// healthCheckTimeout bounds each check, as kube bounds its etcd check
+// (--etcd-healthcheck-timeout, 2s): a store that does not answer fails its
+// check instead of holding the probe.
+const healthCheckTimeout = 2 * time.Second
+
+// run runs c with the request's context bounded by healthCheckTimeout.
+func (c HealthCheck) run(r *http.Request) error {
+	ctx, cancel := context.WithTimeout(r.Context(), healthCheckTimeout)
+	defer cancel()
+	return c.Check(ctx)
 }
 
 // defaultHealthChecks are kube-apiserver 1.33's checks, in its order. kapi
@@ -31,7 +46,7 @@ type HealthCheck struct {
 // check: always ok for the in-memory store; a store that can fail
 // (store/etcd) replaces it through Config.HealthChecks.
 var defaultHealthChecks = func() []HealthCheck {
-	ok := func(*http.Request) error { return nil }
+	ok := func(context.Context) error { return nil }
 	checks := []HealthCheck{{Name: "ping"}, {Name: "log"}, {Name: "etcd"},
 		{Name: "etcd-readiness", ReadyzOnly: true}, {Name: "informer-sync", ReadyzOnly: true}}
 	for _, hook := range []string{
@@ -115,7 +130,7 @@ func (s *Server) serveHealth(w http.ResponseWriter, r *http.Request, path []stri
 	}
 	// One check answers as kube's: "ok" (its type sniffed, no nosniff), or
 	// its error in a plain-text 500.
-	if err := checks[i].Check(r); err != nil {
+	if err := checks[i].run(r); err != nil {
 		http.Error(w, fmt.Sprintf("internal server error: %v", err), http.StatusInternalServerError)
 		return
 	}
@@ -143,7 +158,7 @@ func writeHealthRoot(w http.ResponseWriter, r *http.Request, endpoint string, ch
 			fmt.Fprintf(&out, "[+]%s excluded: ok\n", c.Name)
 			continue
 		}
-		if err := c.Check(r); err != nil {
+		if err := c.run(r); err != nil {
 			fmt.Fprintf(&out, "[-]%s failed: reason withheld\n", c.Name)
 			failed = true
 			continue

@@ -1,8 +1,8 @@
 package apiserver
 
 import (
+	"context"
 	"errors"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -113,8 +113,8 @@ func TestHealthCheckFromConfig(t *testing.T) {
 	down := errors.New("etcd unreachable")
 	var etcdErr error
 	srv, err := New(Config{Resources: testResources, HealthChecks: []HealthCheck{
-		{Name: "etcd", Check: func(*http.Request) error { return etcdErr }},
-		{Name: "custom", Check: func(*http.Request) error { return nil }, ReadyzOnly: true},
+		{Name: "etcd", Check: func(context.Context) error { return etcdErr }},
+		{Name: "custom", Check: func(context.Context) error { return nil }, ReadyzOnly: true},
 	}})
 	require.NoError(t, err)
 	ts := newTestServerFor(t, srv)
@@ -144,7 +144,7 @@ func TestHealthCheckFromConfig(t *testing.T) {
 }
 
 func TestHealthCheckFromConfigNeedsANameAndACheck(t *testing.T) {
-	for _, c := range []HealthCheck{{Name: "x"}, {Check: func(*http.Request) error { return nil }}, {Name: "/x", Check: func(*http.Request) error { return nil }}} {
+	for _, c := range []HealthCheck{{Name: "x"}, {Check: func(context.Context) error { return nil }}, {Name: "/x", Check: func(context.Context) error { return nil }}} {
 		_, err := New(Config{HealthChecks: []HealthCheck{c}})
 		assert.Error(t, err, "%+v", c)
 	}

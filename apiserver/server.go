@@ -214,7 +214,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	checks := slices.Clone(cfg.HealthChecks)
 	for _, h := range cfg.PostStartHooks {
-		checks = append(checks, HealthCheck{Name: "poststarthook/" + h.Name, Check: func(*http.Request) error { return nil }})
+		checks = append(checks, HealthCheck{Name: "poststarthook/" + h.Name, Check: func(context.Context) error { return nil }})
 	}
 	if s.health, err = newHealthChecks(checks); err != nil {
 		return nil, err

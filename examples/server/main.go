@@ -171,9 +171,8 @@ func onEtcd(ctx context.Context, cfg *apiserver.Config, servers, prefix string) 
 		log.Fatal(err)
 	}
 	cfg.Store = st
-	healthy := func(r *http.Request) error { return st.Healthy(r.Context()) }
 	cfg.HealthChecks = append(cfg.HealthChecks,
-		apiserver.HealthCheck{Name: "etcd", Check: healthy},
-		apiserver.HealthCheck{Name: "etcd-readiness", Check: healthy, ReadyzOnly: true})
+		apiserver.HealthCheck{Name: "etcd", Check: st.Healthy},
+		apiserver.HealthCheck{Name: "etcd-readiness", Check: st.Healthy, ReadyzOnly: true})
 	return func() { _ = st.Close() }
 }
