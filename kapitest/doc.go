@@ -44,7 +44,8 @@
 // Start returns; WithObjects and WithObjectPaths create objects;
 // WithScheme names the kinds of your Go types; AsUser sets Config's
 // identity; WithStore keeps objects in any store.Store (store/etcd's, or
-// one shared between servers); WithClock shares a clock;
+// one shared between servers); WithClock shares a clock; WithControllers
+// runs the namespace and garbage-collection controllers;
 // WithAPIServerConfig adjusts anything else (admission plugins, more
 // kinds).
 //
@@ -58,10 +59,17 @@
 // from one backup would. CRD and object files are decoded once per
 // process.
 //
+// # Controllers
+//
+// By default no controller runs, as with envtest: a deleted namespace
+// stays Terminating, and owned objects stay after their owner goes.
+// WithControllers runs kube-controller-manager's namespace,
+// garbage-collector, serviceaccount and root-ca-cert-publisher
+// controllers in the server (package github.com/kapi-dev/kapi/controllers);
+// Server.Controllers.WaitIdle waits until they have done their work.
+//
 // # Not yet
 //
-// The namespace and garbage-collection controllers (namespace teardown,
-// ownerReference cascades) do not run: a deleted namespace stays
-// Terminating, and owned objects stay after their owner goes, as with
-// envtest. Admission webhooks are not called.
+// Admission webhooks are not called. The workload controllers
+// (Deployments, ReplicaSets, Jobs) and the scheduler do not exist.
 package kapitest

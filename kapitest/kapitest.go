@@ -18,6 +18,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/controllers"
 	"github.com/kapi-dev/kapi/store"
 )
 
@@ -42,6 +43,11 @@ type Server struct {
 	// Faults injects failures: compactions, 410s, 504s, conflicts,
 	// stalled or dropped watches, any Status on any request.
 	Faults *Faults
+	// Controllers are kube-controller-manager's controllers running in the
+	// server, when Start was given WithControllers (nil otherwise):
+	// Controllers.WaitIdle(ctx) returns once they have done what the
+	// writes so far call for (a deleted namespace gone, orphans collected).
+	Controllers *controllers.Manager
 
 	failf     func(format string, args ...any)
 	cleanups  []func()
@@ -164,6 +170,11 @@ func start(opts ...Option) (*Server, error) {
 	if err := s.seed(ctx, objects(objs)); err != nil {
 		return nil, err
 	}
+	if st.controllers != nil {
+		if err := s.startControllers(ctx, *st.controllers); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -235,6 +246,33 @@ func (s *Server) KubeconfigFor(token string) ([]byte, error) {
 	}
 	return []byte(kubeconfig(s.url, s.caPEM, token)), nil
 }
+
+// startControllers runs the controllers names selects until the server
+// closes; Close waits for every goroutine they started.
+func (s *Server) startControllers(ctx context.Context, names []string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	m, err := controllers.Start(ctx, s.API, controllers.Options{Controllers: names, RootCA: loopbackCA()})
+	if err != nil {
+		cancel()
+		return err
+	}
+	s.Controllers = m
+	s.onClose(func() {
+		cancel()
+		<-m.Done()
+	})
+	return nil
+}
+
+// loopbackCA is the PEM of the certificate every loopback listener serves
+// (net/http/httptest's, the same in every server), which the kubeconfig
+// trusts and the root-ca-cert-publisher controller publishes.
+var loopbackCA = sync.OnceValue(func() []byte {
+	hs := httptest.NewUnstartedServer(http.NotFoundHandler())
+	hs.StartTLS()
+	defer hs.Close()
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hs.Certificate().Raw})
+})
 
 func (s *Server) listen() {
 	s.listenOnce.Do(func() {

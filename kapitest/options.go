@@ -3,6 +3,7 @@ package kapitest
 import (
 	"io/fs"
 	"os"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -21,6 +22,9 @@ type settings struct {
 	clock     *Clock
 	scheme    *runtime.Scheme
 	configure []func(*apiserver.Config)
+	// controllers, when not nil, runs the controllers it names
+	// (kube-controller-manager's --controllers syntax; empty: all).
+	controllers *[]string
 }
 
 // WithCRDs installs CustomResourceDefinitions given as objects: typed
@@ -100,6 +104,26 @@ func WithClock(c *Clock) Option {
 // watch bookmark interval.
 func WithAPIServerConfig(f func(*apiserver.Config)) Option {
 	return func(s *settings) { s.configure = append(s.configure, f) }
+}
+
+// WithControllers runs in the server what a cluster's
+// kube-controller-manager does that tests notice (package
+// github.com/kapi-dev/kapi/controllers): a deleted namespace has its
+// contents deleted and then goes; objects whose owners are gone are
+// garbage collected, with background, foreground and orphan propagation;
+// every namespace gets its "default" ServiceAccount and its
+// kube-root-ca.crt ConfigMap (the CA the loopback listener's certificate
+// is signed with). names chooses them in kube-controller-manager's
+// --controllers syntax ("namespace", "garbagecollector", "serviceaccount",
+// "root-ca-cert-publisher", "*", "-name"); none means all of them.
+//
+// Without WithControllers no controller runs, as with envtest: a deleted
+// namespace stays Terminating and dependents outlive their owners.
+// Server.Controllers.WaitIdle waits until the controllers have done what
+// the writes so far call for, instead of sleeping.
+func WithControllers(names ...string) Option {
+	list := slices.Clone(names) // nil when none: controllers.Options' "all"
+	return func(s *settings) { s.controllers = &list }
 }
 
 // osFS reads paths of the operating system as they are given (relative to

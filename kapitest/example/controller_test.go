@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -129,4 +130,28 @@ func TestAReconcileOfAnUnchangedWidgetWritesNothing(t *testing.T) {
 			assert.False(t, r.IsWrite(), "the controller wrote: %s %s/%s", r.Verb, r.Resource, r.Name)
 		}
 	}
+}
+
+// With the cluster's controllers running in the server (WithControllers),
+// what the reconciler owns goes with its Widget, as in a cluster: the
+// ConfigMap carries the Widget as its controller owner.
+func TestTheConfigMapOfADeletedWidgetIsGarbageCollected(t *testing.T) {
+	srv := kapitest.Start(t, kapitest.WithCRDPaths("../testdata/crds"), kapitest.WithControllers())
+	startManager(t, srv.Config)
+	k8s, err := client.New(srv.Config, client.Options{Scheme: newScheme()})
+	require.NoError(t, err)
+	w := &widget.Widget{ObjectMeta: metav1.ObjectMeta{Name: "brief", Namespace: "default"}, Spec: widget.WidgetSpec{Size: 1}}
+	require.NoError(t, k8s.Create(t.Context(), w))
+	cm := client.ObjectKey{Namespace: "default", Name: "widget-brief"}
+	require.EventuallyWithT(t, func(c *assert.CollectT) {
+		require.NoError(c, k8s.Get(t.Context(), cm, &corev1.ConfigMap{}))
+	}, 10*time.Second, 20*time.Millisecond)
+
+	require.NoError(t, k8s.Delete(t.Context(), w))
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, srv.Controllers.WaitIdle(ctx))
+
+	err = k8s.Get(t.Context(), cm, &corev1.ConfigMap{})
+	assert.True(t, apierrors.IsNotFound(err), "the ConfigMap went with its Widget: %v", err)
 }
