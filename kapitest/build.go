@@ -36,7 +36,9 @@ var signingKey = sync.OnceValues(func() (crypto.Signer, error) {
 
 // build assembles the server as kube-apiserver is set up by default: every
 // built-in kind, JSON, YAML and protobuf, bearer-token and ServiceAccount
-// token authentication, RBAC with kube's bootstrap policy, the clock.
+// token authentication, RBAC with kube's bootstrap policy, the clock, and
+// what kube-apiserver stores at start (the default/kubernetes Service, an
+// APIService per served group version).
 //
 // A prepared store (a template's clone) already holds the bootstrap policy
 // with its aggregated roles; any other gets them written now.
@@ -77,8 +79,13 @@ func (s *Server) build(ctx context.Context, st store.Store, prepared bool) error
 	rs := builtin.WithReviews(builtin.Resources(), builtin.Reviews{
 		Authenticator: authn.New(false, tokens), APIAudiences: auds, Authorizer: authorizer, Now: s.Clock.Now})
 
+	hooks, err := builtin.PostStartHooks(builtin.Options{})
+	if err != nil {
+		return err
+	}
 	cfg := apiserver.Config{
 		Store:             fs,
+		PostStartHooks:    hooks,
 		Resources:         builtin.WithTokenRequest(rs, sa),
 		OpenAPIComponents: builtin.OpenAPIComponents(),
 		Codecs:            append(codec.Default(), protobuf.New(kubeproto.Resolver())),

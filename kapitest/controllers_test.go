@@ -160,3 +160,46 @@ func TestClosingAServerStopsItsControllers(t *testing.T) {
 		t.Fatal("Close returned before the controllers stopped")
 	}
 }
+
+func TestTheControllersStampTheServersClock(t *testing.T) {
+	srv := kapitest.Start(t, kapitest.WithControllers())
+	at := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	srv.Clock.Set(at)
+	srv.Clock.Freeze()
+	cs := kubernetes.NewForConfigOrDie(srv.Config)
+
+	t.Run("a namespace's deletion conditions", func(t *testing.T) {
+		createNamespace(t, cs, "held")
+		_, err := cs.CoreV1().ConfigMaps("held").Create(t.Context(), &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
+			Name: "kept", Finalizers: []string{"example.com/hold"}}}, metav1.CreateOptions{})
+		require.NoError(t, err)
+		require.NoError(t, cs.CoreV1().Namespaces().Delete(t.Context(), "held", metav1.DeleteOptions{}))
+		waitIdle(t, srv)
+
+		ns, err := cs.CoreV1().Namespaces().Get(t.Context(), "held", metav1.GetOptions{})
+		require.NoError(t, err, "a finalizer holds the namespace")
+		require.NotEmpty(t, ns.Status.Conditions)
+		for _, c := range ns.Status.Conditions {
+			assert.True(t, c.LastTransitionTime.Time.Equal(at), "%s at %v", c.Type, c.LastTransitionTime)
+		}
+	})
+	t.Run("an Event", func(t *testing.T) {
+		// An owner must be in its dependent's namespace: the garbage
+		// collector reports one found in another with a Warning Event.
+		owner, err := cs.CoreV1().ConfigMaps("default").Create(t.Context(),
+			&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "elsewhere"}}, metav1.CreateOptions{})
+		require.NoError(t, err)
+		createNamespace(t, cs, "other")
+		_, err = cs.CoreV1().Secrets("other").Create(t.Context(), &corev1.Secret{ObjectMeta: metav1.ObjectMeta{
+			Name: "misowned", OwnerReferences: []metav1.OwnerReference{{
+				APIVersion: "v1", Kind: "ConfigMap", Name: owner.Name, UID: owner.UID}}}}, metav1.CreateOptions{})
+		require.NoError(t, err)
+		waitIdle(t, srv)
+
+		events, err := cs.CoreV1().Events("other").List(t.Context(), metav1.ListOptions{FieldSelector: "reason=OwnerRefInvalidNamespace"})
+		require.NoError(t, err)
+		require.Len(t, events.Items, 1)
+		assert.True(t, events.Items[0].FirstTimestamp.Time.Equal(at), "%v", events.Items[0].FirstTimestamp)
+		assert.True(t, events.Items[0].LastTimestamp.Time.Equal(at), "%v", events.Items[0].LastTimestamp)
+	})
+}

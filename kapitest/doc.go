@@ -31,8 +31,9 @@
 //     dropped watches, any Status or delay for chosen requests, the Nth
 //     write failing, the next update conflicting.
 //   - Clock: the time the server stamps (creationTimestamp,
-//     deletionTimestamp, managedFields) and checks ServiceAccount tokens
-//     against; Advance it instead of sleeping.
+//     deletionTimestamp, managedFields, the controllers' Events and
+//     namespace conditions) and checks ServiceAccount tokens against;
+//     Advance it instead of sleeping.
 //   - Requests: every request answered (verb, resource, namespace, name,
 //     query, user agent, field manager, code, latency), to assert, say,
 //     that a reconcile of an unchanged object writes nothing.

@@ -41,3 +41,22 @@ spec: {size: 2}
 	require.NoError(t, err)
 	require.EqualValues(t, 2, w.Object["spec"].(map[string]any)["size"])
 }
+
+func TestAServerHoldsWhatKubeApiserverStoresAtStart(t *testing.T) {
+	srv := kapitest.Start(t)
+	cs := kubernetes.NewForConfigOrDie(srv.Config)
+
+	svc, err := cs.CoreV1().Services("default").Get(t.Context(), "kubernetes", metav1.GetOptions{})
+	require.NoError(t, err, "the default/kubernetes Service of kube's bootstrap controller")
+	require.Equal(t, "10.96.0.1", svc.Spec.ClusterIP)
+
+	apiServices := schema.GroupVersionResource{Group: "apiregistration.k8s.io", Version: "v1", Resource: "apiservices"}
+	apps, err := dynamic.NewForConfigOrDie(srv.Config).Resource(apiServices).Get(t.Context(), "v1.apps", metav1.GetOptions{})
+	require.NoError(t, err, "an APIService per served group version, as kube's autoregistration stores them")
+	require.Equal(t, "onstart", apps.GetLabels()["kube-aggregator.kubernetes.io/automanaged"])
+
+	for _, name := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
+		_, err := cs.CoreV1().Namespaces().Get(t.Context(), name, metav1.GetOptions{})
+		require.NoError(t, err, "namespace %s", name)
+	}
+}

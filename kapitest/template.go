@@ -17,7 +17,8 @@ import (
 
 // A template is an in-memory store prepared once per process for one set
 // of CRDs: the default namespaces, kube's RBAC bootstrap policy (its
-// aggregated roles filled in) and the CRDs, created and established
+// aggregated roles filled in), what kube-apiserver stores at start (the
+// default/kubernetes Service, the APIServices) and the CRDs, created and established
 // through a server of the same kinds. Each server started with the same
 // CRDs on the default store begins from a clone of it (memory.Store.Clone,
 // O(1)), so neither the policy nor a CRD is written or parsed again: the
@@ -62,10 +63,15 @@ func buildTemplate(docs []doc) (*memory.Store, error) {
 	if err := rbac.AggregateOnce(ctx, st, time.Now); err != nil {
 		return nil, err
 	}
+	hooks, err := builtin.PostStartHooks(builtin.Options{})
+	if err != nil {
+		return nil, err
+	}
 	api, err := apiserver.New(apiserver.Config{
-		Store:     st,
-		Resources: builtin.Resources(),
-		Codecs:    codec.Default(),
+		Store:          st,
+		Resources:      builtin.Resources(),
+		Codecs:         codec.Default(),
+		PostStartHooks: hooks,
 	})
 	if err != nil {
 		return nil, err
