@@ -3,7 +3,6 @@ package kapitest
 import (
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -54,22 +53,44 @@ func (r Request) IsInitialList() bool {
 	return r.Verb == "list" || r.Verb == "watch" && r.Query.Get("sendInitialEvents") == "true"
 }
 
-// recorder keeps every request answered, in the order they finished.
+// recorder keeps every request answered, in the order they finished, in
+// chunks of a fixed size: a long test's record grows without copying what
+// it holds.
 type recorder struct {
-	mu   sync.Mutex
-	reqs []Request
+	mu     sync.Mutex
+	chunks [][]Request
 }
+
+const recordChunk = 512
 
 func (rec *recorder) all() []Request {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
-	return slices.Clone(rec.reqs)
+	n := 0
+	for _, c := range rec.chunks {
+		n += len(c)
+	}
+	out := make([]Request, 0, n)
+	for _, c := range rec.chunks {
+		out = append(out, c...)
+	}
+	return out
 }
 
 func (rec *recorder) reset() {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
-	rec.reqs = nil
+	rec.chunks = nil
+}
+
+func (rec *recorder) add(req Request) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if n := len(rec.chunks); n == 0 || len(rec.chunks[n-1]) == recordChunk {
+		rec.chunks = append(rec.chunks, make([]Request, 0, recordChunk))
+	}
+	last := &rec.chunks[len(rec.chunks)-1]
+	*last = append(*last, req)
 }
 
 // wrap records each request h answers.
@@ -78,12 +99,14 @@ func (rec *recorder) wrap(h http.Handler) http.Handler {
 		start := time.Now()
 		cw := &codeWriter{ResponseWriter: w}
 		h.ServeHTTP(cw, r)
+		latency := time.Since(start)
 		info := requestinfo.Parse(r)
+		query := r.URL.Query()
 		req := Request{
 			Verb: info.Verb, Group: info.Group, Version: info.Version, Resource: info.Resource,
 			Subresource: info.Subresource, Namespace: info.Namespace, Name: info.Name,
-			Path: r.URL.Path, Query: r.URL.Query(), UserAgent: r.UserAgent(), FieldManager: r.URL.Query().Get("fieldManager"),
-			Code: cw.code, Latency: time.Since(start),
+			Path: r.URL.Path, Query: query, UserAgent: r.UserAgent(), FieldManager: query.Get("fieldManager"),
+			Code: cw.code, Latency: latency,
 		}
 		if !info.IsResource {
 			req.Verb = strings.ToLower(r.Method)
@@ -91,9 +114,7 @@ func (rec *recorder) wrap(h http.Handler) http.Handler {
 		if req.Code == 0 {
 			req.Code = http.StatusOK
 		}
-		rec.mu.Lock()
-		rec.reqs = append(rec.reqs, req)
-		rec.mu.Unlock()
+		rec.add(req)
 	})
 }
 

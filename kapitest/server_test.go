@@ -289,3 +289,22 @@ func TestACRDWithArraysMapsAndDefaultsIsServedAsWritten(t *testing.T) {
 	assert.Equal(t, "grey", ws["color"], "the schema's default")
 	assert.EqualValues(t, 1, ws["parts"].([]any)[0].(map[string]any)["count"], "a default inside a list item")
 }
+
+func TestTheRecordKeepsEveryRequestInTheOrderAnswered(t *testing.T) {
+	srv := kapitest.Start(t)
+	cs := kubernetes.NewForConfigOrDie(srv.Config)
+	srv.ResetRequests()
+	const n = 1200 // more than one chunk of the record
+	for i := range n {
+		_, err := cs.CoreV1().ConfigMaps("default").Get(t.Context(), fmt.Sprintf("cm-%d", i), metav1.GetOptions{})
+		require.True(t, apierrors.IsNotFound(err), "%v", err)
+	}
+	reqs := srv.Requests()
+	require.Len(t, reqs, n)
+	for i, r := range reqs {
+		require.Equal(t, fmt.Sprintf("cm-%d", i), r.Name)
+		require.Equal(t, 404, r.Code)
+	}
+	srv.ResetRequests()
+	assert.Empty(t, srv.Requests())
+}
