@@ -36,8 +36,10 @@ var benchCRDs = sync.OnceValue(func() []any {
 // BenchmarkStart is kapitest.Start with 50 CRDs installed and a ready
 // rest.Config (a first GET answered), against controller-runtime's envtest
 // doing the same with etcd and kube-apiserver where their binaries are
-// (KUBEBUILDER_ASSETS; skipped otherwise). The kapitest row reports the
-// ratio of envtest's time to its own: how many times faster it starts.
+// (KUBEBUILDER_ASSETS; skipped otherwise). The kapitest row with 50 CRDs
+// reports the ratio of envtest's time to its own: how many times faster it
+// starts. The controllers row adds WithControllers (which envtest does not
+// run).
 func BenchmarkStart(b *testing.B) {
 	var envtestNs float64
 	b.Run("envtest/crds=50", func(b *testing.B) {
@@ -68,13 +70,24 @@ func BenchmarkStart(b *testing.B) {
 		}
 		envtestNs = float64(time.Since(start).Nanoseconds()) / float64(b.N)
 	})
-	for _, n := range []int{0, 50} {
-		b.Run(fmt.Sprintf("kapitest/crds=%d", n), func(b *testing.B) {
-			crds := benchCRDs()[:n]
-			kapitest.Start(b, kapitest.WithCRDs(crds...)) // the template, once per process
+	for _, c := range []struct {
+		crds        int
+		controllers bool
+	}{{0, false}, {50, false}, {50, true}} {
+		name := fmt.Sprintf("kapitest/crds=%d", c.crds)
+		if c.controllers {
+			name += "/controllers"
+		}
+		b.Run(name, func(b *testing.B) {
+			n := c.crds
+			opts := []kapitest.Option{kapitest.WithCRDs(benchCRDs()[:n]...)}
+			if c.controllers {
+				opts = append(opts, kapitest.WithControllers())
+			}
+			kapitest.Start(b, opts...) // the template, once per process
 			startOne := func(timed bool) time.Duration {
 				t0 := time.Now()
-				srv, err := kapitest.New(kapitest.WithCRDs(crds...))
+				srv, err := kapitest.New(opts...)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -104,7 +117,7 @@ func BenchmarkStart(b *testing.B) {
 			slices.Sort(samples)
 			median := samples[len(samples)/2]
 			b.ReportMetric(float64(median.Nanoseconds()), "median-ns/start")
-			if envtestNs > 0 && n == 50 {
+			if envtestNs > 0 && n == 50 && !c.controllers {
 				b.ReportMetric(envtestNs/float64(median.Nanoseconds()), "times-faster-than-envtest")
 			}
 		})
