@@ -245,7 +245,10 @@ func (w *responseWriter) finish(err error) {
 // send builds the response around body (of length bytes, -1 if unknown)
 // and releases RoundTrip. w.mu is held.
 func (w *responseWriter) send(body io.ReadCloser, length int64) {
-	h := w.header.Clone()
+	h := w.header // a handler that has returned changes it no more
+	if !w.finished {
+		h = h.Clone() // a stream: the handler goes on with its own
+	}
 	w.resp = &http.Response{
 		Status:        strconv.Itoa(w.code) + " " + http.StatusText(w.code),
 		StatusCode:    w.code,
