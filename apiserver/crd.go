@@ -288,8 +288,9 @@ func (s *Server) servedCRDOf(obj *store.Object) *servedCRD {
 }
 
 // loadRegistry builds the registry from the configured types and every
-// established CRD in the store, and publishes it (at start).
-func (s *Server) loadRegistry(ctx context.Context) error {
+// established CRD in the store, and publishes it (at start, and when
+// FollowCRDs starts over); it returns the revision of the CRDs it read.
+func (s *Server) loadRegistry(ctx context.Context) (int64, error) {
 	s.registryMu.Lock()
 	defer s.registryMu.Unlock()
 	static := make([]*Resource, len(s.staticResources))
@@ -297,11 +298,13 @@ func (s *Server) loadRegistry(ctx context.Context) error {
 		static[i] = &s.staticResources[i]
 	}
 	var crds []crdTypes
+	rev := s.store.Revision()
 	if s.crds != nil {
 		page, err := s.store.List(ctx, s.crds.collectionPrefix(""), store.ListOptions{})
 		if err != nil {
-			return err
+			return 0, err
 		}
+		rev = page.Revision
 		for _, it := range page.Items {
 			if c := s.servedCRDOf(it).types(it.Data().Name()); c.resources != nil {
 				crds = append(crds, c)
@@ -310,10 +313,10 @@ func (s *Server) loadRegistry(ctx context.Context) error {
 	}
 	reg, err := newRegistry(static, crds)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	s.registry.Store(reg)
-	return nil
+	return rev, nil
 }
 
 // refreshCRD publishes a registry in which the CRD name serves what its

@@ -222,7 +222,7 @@ func New(cfg Config) (*Server, error) {
 	s.staticResources = resources
 	s.crds = &s.staticResources[1]
 	s.addIndexes()
-	if err := s.loadRegistry(context.Background()); err != nil {
+	if _, err := s.loadRegistry(context.Background()); err != nil {
 		return nil, err
 	}
 	if err := s.createInitialNamespaces(); err != nil {
