@@ -160,6 +160,18 @@ func start(opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	if !prepared {
+		// A store of the test's own may be shared with other servers:
+		// serve the CRDs they install, as servers over one etcd do.
+		followCtx, stopFollowing := context.WithCancel(ctx)
+		following := make(chan struct{})
+		go func() {
+			defer close(following)
+			s.API.FollowCRDs(followCtx)
+		}()
+		s.onClose(func() {
+			stopFollowing()
+			<-following
+		})
 		if err := s.installCRDs(ctx, objects(crds)); err != nil {
 			return nil, err
 		}

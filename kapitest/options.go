@@ -88,7 +88,10 @@ func AsUser(name string, groups ...string) Option {
 }
 
 // WithStore keeps the server's objects in st instead of a new in-memory
-// store: store/etcd's, or one a test shares between servers.
+// store: store/etcd's, or one a test shares between servers. Servers on
+// one store serve the CRDs any of them installs, one watch event after it
+// is written (apiserver.Server.FollowCRDs), as kube-apiservers over one
+// etcd do.
 func WithStore(st store.Store) Option {
 	return func(s *settings) { s.store = st }
 }

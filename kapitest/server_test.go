@@ -19,6 +19,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
@@ -267,6 +268,23 @@ func TestServersOnOneStoreShareTheirObjects(t *testing.T) {
 	require.NoError(t, err)
 	_, err = dynamic.NewForConfigOrDie(b.Config).Resource(widgets).Namespace("default").List(t.Context(), metav1.ListOptions{})
 	require.NoError(t, err, "the second server serves the CRD the first installed")
+}
+
+func TestACRDInstalledThroughOneServerIsServedByAnotherOnTheSameStore(t *testing.T) {
+	shared := memory.New(memory.Config{})
+	a := kapitest.Start(t, kapitest.WithStore(shared))
+	b := kapitest.Start(t, kapitest.WithStore(shared))
+	crd := &unstructured.Unstructured{}
+	require.NoError(t, yaml.Unmarshal(mustRead(t, "testdata/crds/widgets.yaml"), &crd.Object))
+	_, err := dynamic.NewForConfigOrDie(a.Config).Resource(schema.GroupVersionResource{
+		Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}).
+		Create(t.Context(), crd, metav1.CreateOptions{})
+	require.NoError(t, err)
+
+	require.EventuallyWithT(t, func(c *assert.CollectT) {
+		_, err := dynamic.NewForConfigOrDie(b.Config).Resource(widgets).Namespace("default").List(t.Context(), metav1.ListOptions{})
+		assert.NoError(c, err)
+	}, 5*time.Second, 5*time.Millisecond, "the second server serves the CRD the first created")
 }
 
 func TestACRDWithArraysMapsAndDefaultsIsServedAsWritten(t *testing.T) {
