@@ -148,10 +148,15 @@ func TestTheConfigMapOfADeletedWidgetIsGarbageCollected(t *testing.T) {
 	}, 10*time.Second, 20*time.Millisecond)
 
 	require.NoError(t, k8s.Delete(t.Context(), w))
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	require.NoError(t, srv.Controllers.WaitIdle(ctx))
-
-	err = k8s.Get(t.Context(), cm, &corev1.ConfigMap{})
-	assert.True(t, apierrors.IsNotFound(err), "the ConfigMap went with its Widget: %v", err)
+	// The reconciler may still see the Widget in its cache when the
+	// ConfigMap's deletion reaches it, and create the ConfigMap again (as
+	// against a cluster); the garbage collector then collects that one too.
+	// WaitIdle waits for the collector, Eventually for the reconciler.
+	require.EventuallyWithT(t, func(c *assert.CollectT) {
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		require.NoError(c, srv.Controllers.WaitIdle(ctx))
+		err := k8s.Get(t.Context(), cm, &corev1.ConfigMap{})
+		assert.True(c, apierrors.IsNotFound(err), "the ConfigMap went with its Widget: %v", err)
+	}, 10*time.Second, 20*time.Millisecond)
 }
