@@ -20,7 +20,8 @@
 // returns, each waited for until Established as envtest waits; Config is an
 // administrator (system:masters) and AddUser provisions other users; the
 // configuration reaches the server in-process (no socket, no TLS), and
-// KubeConfig reaches it over loopback for kubectl or another process.
+// KubeConfig reaches it over loopback for kubectl or another process (a
+// user's Kubectl runs kubectl through it).
 // What only concerns binaries (BinaryAssetsDirectory,
 // DownloadBinaryAssets*, ControlPlaneStartTimeout/StopTimeout,
 // AttachControlPlaneOutput, the API server's flags) is accepted and
@@ -38,9 +39,15 @@
 package envtest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"net/url"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -150,15 +157,19 @@ type Environment struct {
 	existing *crenvtest.Environment
 }
 
-// ControlPlane stands for envtest's control plane: it provisions users.
+// ControlPlane stands for envtest's control plane: it provisions users
+// (AddUser) and answers envtest's deprecated accessors (APIURL,
+// RESTClientConfig, KubeCtl).
 type ControlPlane struct {
 	// APIServer and Etcd are accepted and ignored.
 	APIServer *APIServer
 	Etcd      *Etcd
-	// KubectlPath is accepted and ignored.
+	// KubectlPath is the kubectl binary KubeCtl and a user's Kubectl run
+	// (empty: found as envtest finds it).
 	KubectlPath string
 
 	server *kapitest.Server
+	dir    string // temporary files (users' kubeconfigs), removed by Stop
 }
 
 // GetAPIServer returns the API server settings (created if nil), which
@@ -185,13 +196,47 @@ func (c *ControlPlane) AddUser(user User, baseConfig *rest.Config) (*Authenticat
 		base.TLSClientConfig = rest.TLSClientConfig{}
 		cfg = base
 	}
-	return &AuthenticatedUser{cfg: cfg, server: c.server}, nil
+	return &AuthenticatedUser{cfg: cfg, server: c.server, plane: c}, nil
+}
+
+// APIURL returns the address of the server's loopback listener (HTTPS),
+// started on first use.
+//
+// Deprecated: as in envtest, use AddUser and the user's Config.
+func (c *ControlPlane) APIURL() *url.URL {
+	if c.server == nil {
+		return nil
+	}
+	u, _ := url.Parse(c.server.URL())
+	return u
+}
+
+// RESTClientConfig returns the administrator's configuration (in-process).
+//
+// Deprecated: as in envtest, use AddUser and the user's Config.
+func (c *ControlPlane) RESTClientConfig() (*rest.Config, error) {
+	if c.server == nil {
+		return nil, errors.New("envtest: RESTClientConfig before Start")
+	}
+	return c.server.AdminConfig(), nil
+}
+
+// KubeCtl returns a kubectl acting as the administrator.
+//
+// Deprecated: as in envtest, use AddUser and the user's Kubectl.
+func (c *ControlPlane) KubeCtl() *KubeCtl {
+	if c.server == nil {
+		return nil
+	}
+	return &KubeCtl{Path: c.KubectlPath, Opts: []string{"--kubeconfig=" + c.server.Kubeconfig()}}
 }
 
 // AuthenticatedUser is a provisioned user.
 type AuthenticatedUser struct {
-	cfg    *rest.Config
-	server *kapitest.Server
+	cfg     *rest.Config
+	server  *kapitest.Server
+	plane   *ControlPlane
+	kubectl *KubeCtl
 }
 
 // Config returns the user's configuration (in-process).
@@ -201,6 +246,87 @@ func (u *AuthenticatedUser) Config() *rest.Config { return rest.CopyConfig(u.cfg
 // (HTTPS) as the user.
 func (u *AuthenticatedUser) KubeConfig() ([]byte, error) {
 	return u.server.KubeconfigFor(u.cfg.BearerToken)
+}
+
+// Kubectl returns a kubectl acting as the user, through a kubeconfig file
+// (KubeConfig's) that Stop removes.
+func (u *AuthenticatedUser) Kubectl() (*KubeCtl, error) {
+	if u.kubectl != nil {
+		return u.kubectl, nil
+	}
+	kc, err := u.KubeConfig()
+	if err != nil {
+		return nil, err
+	}
+	path, err := u.plane.writeFile("*.kubecfg", kc)
+	if err != nil {
+		return nil, fmt.Errorf("envtest: kubeconfig: %w", err)
+	}
+	u.kubectl = &KubeCtl{Path: u.plane.KubectlPath, Opts: []string{"--kubeconfig=" + path}}
+	return u.kubectl, nil
+}
+
+// writeFile writes data to a new file in the control plane's temporary
+// directory (created on first use, removed by Stop) and returns its path.
+func (c *ControlPlane) writeFile(pattern string, data []byte) (string, error) {
+	if c.dir == "" {
+		dir, err := os.MkdirTemp("", "kapitest-envtest-")
+		if err != nil {
+			return "", err
+		}
+		c.dir = dir
+	}
+	f, err := os.CreateTemp(c.dir, pattern)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if _, err := f.Write(data); err != nil {
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// KubeCtl runs the kubectl binary, as envtest's KubeCtl.
+type KubeCtl struct {
+	// Path is the kubectl binary; empty means $TEST_ASSET_KUBECTL, else
+	// kubectl in $KUBEBUILDER_ASSETS, else kubectl on PATH.
+	Path string
+	// Opts are flags passed before every command's own arguments.
+	Opts []string
+}
+
+// Run runs kubectl with Opts and args, and returns what it wrote.
+func (k *KubeCtl) Run(args ...string) (stdout, stderr io.Reader, err error) {
+	if k.Path == "" {
+		k.Path = kubectlPath()
+	}
+	var out, errOut bytes.Buffer
+	cmd := exec.Command(k.Path, append(slices.Clone(k.Opts), args...)...)
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	return &out, &errOut, err
+}
+
+// kubectlPath finds kubectl where envtest looks for it.
+func kubectlPath() string {
+	if p := os.Getenv("TEST_ASSET_KUBECTL"); p != "" {
+		return p
+	}
+	if dir := os.Getenv("KUBEBUILDER_ASSETS"); dir != "" {
+		if p := filepath.Join(dir, "kubectl"); fileExists(p) {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("kubectl"); err == nil {
+		return p
+	}
+	return "kubectl"
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
 }
 
 // AddUser provisions a user on the control plane; see ControlPlane.AddUser.
@@ -294,6 +420,11 @@ func (te *Environment) Stop() error {
 	}
 	if te.Server != nil {
 		te.Server.Close()
+	}
+	if te.ControlPlane.dir != "" {
+		dir := te.ControlPlane.dir
+		te.ControlPlane.dir = ""
+		return os.RemoveAll(dir)
 	}
 	return nil
 }

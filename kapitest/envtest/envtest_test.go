@@ -2,6 +2,7 @@ package envtest_test
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -153,4 +154,62 @@ func TestTheOriginalSuitePassesOnEnvtest(t *testing.T) {
 	cmd.Dir = ".."
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
+}
+
+func TestAUsersKubectlActsAsThatUserAndStopRemovesItsKubeconfig(t *testing.T) {
+	if _, err := exec.LookPath("kubectl"); err != nil {
+		t.Skip("no kubectl on PATH")
+	}
+	env := &envtest.Environment{}
+	_, err := env.Start()
+	require.NoError(t, err)
+	stopped := false
+	t.Cleanup(func() {
+		if !stopped {
+			_ = env.Stop()
+		}
+	})
+	u, err := env.AddUser(envtest.User{Name: "dave", Groups: []string{"qa"}}, nil)
+	require.NoError(t, err)
+	k, err := u.Kubectl()
+	require.NoError(t, err)
+
+	// dave has no role: RBAC names him in its refusal.
+	_, stderr, err := k.Run("get", "configmaps", "-n", "default")
+	require.Error(t, err)
+	assert.Contains(t, readAll(t, stderr), `User "dave" cannot list resource "configmaps" in API group "" in the namespace "default"`)
+
+	require.Len(t, k.Opts, 1)
+	kubeconfig := strings.TrimPrefix(k.Opts[0], "--kubeconfig=")
+	require.FileExists(t, kubeconfig)
+	require.NoError(t, env.Stop())
+	stopped = true
+	assert.NoFileExists(t, kubeconfig)
+}
+
+func TestTheControlPlanesDeprecatedAccessorsReachTheServer(t *testing.T) {
+	env := &envtest.Environment{}
+	_, err := env.Start()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = env.Stop() })
+
+	assert.Equal(t, "127.0.0.1", env.ControlPlane.APIURL().Hostname())
+	cfg, err := env.ControlPlane.RESTClientConfig()
+	require.NoError(t, err)
+	_, err = kubernetes.NewForConfigOrDie(cfg).CoreV1().Namespaces().Get(t.Context(), "default", metav1.GetOptions{})
+	require.NoError(t, err)
+
+	if _, err := exec.LookPath("kubectl"); err != nil {
+		t.Skip("no kubectl on PATH")
+	}
+	stdout, stderr, err := env.ControlPlane.KubeCtl().Run("get", "namespace", "default", "-o", "name")
+	require.NoError(t, err, "%s", readAll(t, stderr))
+	assert.Equal(t, "namespace/default\n", readAll(t, stdout))
+}
+
+func readAll(t *testing.T, r io.Reader) string {
+	t.Helper()
+	b, err := io.ReadAll(r)
+	require.NoError(t, err)
+	return string(b)
 }
