@@ -112,6 +112,9 @@ type generation struct {
 	ctx   context.Context // done when the generation is replaced
 	end   context.CancelFunc
 	next  atomic.Int64 // the revision the next generation starts at
+	// feed is the watch opened before the generation's list, until the
+	// feed takes it.
+	feed atomic.Pointer[feedWatch]
 }
 
 type namedIndex struct {
@@ -173,12 +176,13 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	s.revisions.fetch = s.fetchRevision
 	s.revisions.timeout = cfg.ReadTimeout
+	s.ctx, s.cancel = context.WithCancel(context.Background())
 	gen, current, err := s.newGeneration(ctx)
 	if err != nil {
+		s.cancel()
 		return nil, err
 	}
 	s.gen.Store(gen)
-	s.ctx, s.cancel = context.WithCancel(context.Background())
 	go s.follow()
 	if err := s.waitReplay(ctx, current); err != nil {
 		_ = s.Close()
