@@ -53,10 +53,17 @@ func (s *Store) newGeneration(ctx context.Context) (*generation, int64, error) {
 		objs, err := s.listAt(ctx, rev)
 		if errors.Is(err, rpctypes.ErrCompacted) && attempt < 10 {
 			feed.cancel()
-			if rev, err = s.compactRevision(ctx); err != nil {
-				return nil, 0, err
+			if rev >= current {
+				// Compacted past the revision read at first: read it again.
+				resp, err := s.cli.Get(ctx, root, clientv3.WithCountOnly())
+				if err != nil {
+					return nil, 0, fmt.Errorf("store/etcd: listing %s: %w", root, err)
+				}
+				current = resp.Header.Revision
 			}
-			rev = max(rev, 1)
+			if rev, err = s.oldestRevision(ctx, rev, current); err != nil {
+				return nil, 0, fmt.Errorf("store/etcd: listing %s: %w", root, err)
+			}
 			continue
 		}
 		if err != nil {
@@ -76,7 +83,7 @@ func (s *Store) newGeneration(ctx context.Context) (*generation, int64, error) {
 				return nil, 0, err
 			}
 		}
-		gen := &generation{cache: cache}
+		gen := &generation{cache: cache, base: rev}
 		gen.feed.Store(feed)
 		gen.ctx, gen.end = context.WithCancel(context.Background())
 		return gen, max(current, rev), nil
@@ -103,20 +110,26 @@ func (s *Store) replayDepth() int64 {
 	return int64(min(n, limit))
 }
 
-// compactRevision returns the revision etcd's history starts at: a watch
-// from a compacted revision is cancelled at once with it.
-func (s *Store) compactRevision(ctx context.Context) (int64, error) {
-	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	for resp := range s.cli.Watch(wctx, "\x00kapi-compaction-probe", clientv3.WithRev(1)) {
-		if resp.CompactRevision != 0 {
-			return resp.CompactRevision, nil
-		}
-		if err := resp.Err(); err != nil {
+// oldestRevision returns the oldest revision etcd still holds: the
+// smallest one above compacted (a revision etcd compacted) and at most
+// current that a range read succeeds at, found in a few count-only reads
+// (a watch from a compacted revision would learn it only at etcd's next
+// sync of such watches, up to 100ms later).
+func (s *Store) oldestRevision(ctx context.Context, compacted, current int64) (int64, error) {
+	lo, hi := compacted, current
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		_, err := s.cli.Get(ctx, s.layout.root(), clientv3.WithCountOnly(), clientv3.WithRev(mid))
+		switch {
+		case err == nil:
+			hi = mid
+		case errors.Is(err, rpctypes.ErrCompacted):
+			lo = mid
+		default:
 			return 0, err
 		}
 	}
-	return 0, fmt.Errorf("store/etcd: no compaction revision: %w", wctx.Err())
+	return hi, nil
 }
 
 // listAt reads every object under the prefix at rev: pages of listPage
@@ -177,13 +190,18 @@ func (s *Store) listAt(ctx context.Context, rev int64) ([]*store.Object, error) 
 	return objs, nil
 }
 
-// decodePage decodes the values of one page of a full list, skipping the
-// keys the layout does not map and the values that do not decode.
+// decodePage makes the versions of one page of a full list, skipping the
+// keys the layout does not map and the values that do not decode. The
+// values the codec recognizes are decoded when first read (see lazy).
 func (s *Store) decodePage(kvs []*mvccpb.KeyValue) []*store.Object {
 	objs := make([]*store.Object, 0, len(kvs))
 	for _, kv := range kvs {
 		key, ok := s.layout.key(string(kv.Key))
 		if !ok {
+			continue
+		}
+		if o, ok := s.lazy(key, kv.ModRevision, kv.Value); ok {
+			objs = append(objs, o)
 			continue
 		}
 		o, err := s.decode(key, kv.ModRevision, kv.Value)

@@ -112,6 +112,7 @@ type generation struct {
 	ctx   context.Context // done when the generation is replaced
 	end   context.CancelFunc
 	next  atomic.Int64 // the revision the next generation starts at
+	base  int64        // the revision the cache was listed at
 	// feed is the watch opened before the generation's list, until the
 	// feed takes it.
 	feed atomic.Pointer[feedWatch]
@@ -257,6 +258,10 @@ func (s *Store) Watch(ctx context.Context, prefix string, opts store.WatchOption
 		if gen, err = s.waitCache(ctx, opts.Revision); err != nil {
 			return nil, err
 		}
+	}
+	if opts.Revision > 0 && opts.Revision < gen.base {
+		// The cache was listed at base: it holds no event at or before it.
+		return nil, &store.ExpiredError{Requested: opts.Revision, Oldest: max(gen.base, gen.cache.Oldest())}
 	}
 	w, err := gen.cache.Watch(ctx, prefix, opts)
 	if err != nil {
@@ -482,6 +487,15 @@ func (s *Store) fromGet(key string, kvs []*mvccpb.KeyValue) (*store.Object, erro
 
 // decode builds the stored version of key at rev from its etcd value.
 func (s *Store) decode(key string, rev int64, value []byte) (*store.Object, error) {
+	data, err := s.decodeData(key, rev, value)
+	if err != nil {
+		return nil, err
+	}
+	return store.NewObject(key, rev, data), nil
+}
+
+// decodeData decodes the etcd value of key at rev and stamps rev into it.
+func (s *Store) decodeData(key string, rev int64, value []byte) (meta.Object, error) {
 	data, err := s.codec.Decode(value)
 	if err != nil {
 		return nil, fmt.Errorf("store/etcd: decoding %s at revision %d: %w", key, rev, err)
@@ -490,7 +504,32 @@ func (s *Store) decode(key string, rev int64, value []byte) (*store.Object, erro
 		data = meta.Object{}
 	}
 	data.SetMetadataField("resourceVersion", strconv.FormatInt(rev, 10))
-	return store.NewObject(key, rev, data), nil
+	return data, nil
+}
+
+// storedValue is the key under which a version loaded by a new cache
+// keeps its etcd value (see lazy).
+type storedValue struct{}
+
+// lazy builds the version of key at rev from its etcd value without
+// decoding it (store.NewEncodedObject): the version keeps the value and
+// decodes it when its data is first needed. A new cache loads every
+// object under the prefix, and decoding them all was most of a start-up's
+// work; most are read later, if ever, one at a time. ok is false when the
+// codec cannot tell at a glance that it reads the value (see Sniffer):
+// the caller decodes it then.
+func (s *Store) lazy(key string, rev int64, value []byte) (o *store.Object, ok bool) {
+	sn, isSniffer := s.codec.(Sniffer)
+	if !isSniffer || !sn.Recognizes(value) {
+		return nil, false
+	}
+	return store.NewEncodedObject(key, rev, storedValue{}, value, func(value []byte) (meta.Object, error) {
+		data, err := s.decodeData(key, rev, value)
+		if err != nil {
+			s.log.Warn("store/etcd: a stored value does not decode", "key", key, "revision", rev, "err", err)
+		}
+		return data, err
+	}), true
 }
 
 // written makes the version a successful create or update wrote, hands it
@@ -532,8 +571,10 @@ func (s *Store) compact(ctx context.Context, rev int64) {
 
 // waitCache returns the cache generation once it has reached rev,
 // requesting etcd progress notifications while it waits (rev may be a
-// write outside the prefix, which no event would report). It fails as
-// memory's wait for a future revision does.
+// write outside the prefix, which no event would report), every
+// progressStep: etcd 3.5 drops a request that comes while the watch is
+// still being sent its history, as a new cache's is. It fails as memory's
+// wait for a future revision does.
 func (s *Store) waitCache(ctx context.Context, rev int64) (*generation, error) {
 	gen := s.gen.Load()
 	if gen.cache.Revision() >= rev {
@@ -546,7 +587,7 @@ func (s *Store) waitCache(ctx context.Context, rev int64) (*generation, error) {
 	deadline := time.Now().Add(wait)
 	for {
 		s.requestProgress()
-		step, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		step, cancel := context.WithTimeout(ctx, progressStep)
 		w, err := gen.cache.Watch(step, "\xff", store.WatchOptions{Revision: rev})
 		cancel()
 		if err == nil {
@@ -568,6 +609,10 @@ func (s *Store) waitCache(ctx context.Context, rev int64) (*generation, error) {
 		}
 	}
 }
+
+// progressStep is how often a read waiting for the cache asks etcd for a
+// progress notification again.
+const progressStep = 10 * time.Millisecond
 
 // requestProgress asks etcd for a progress notification on the feed's
 // watch, at most every few milliseconds and one request at a time. It
