@@ -547,7 +547,9 @@ func (s *Store) written(ctx context.Context, key string, rev int64, data meta.Ob
 // so the writer's next read sees its write, and compacts when the store
 // keeps a bounded history.
 func (s *Store) afterWrite(ctx context.Context, rev int64) {
-	_, _ = s.waitCache(ctx, rev)
+	// The write's own event brings the cache to rev: no progress
+	// notification is asked for unless it is late.
+	_, _ = s.waitCacheFor(ctx, rev, true)
 	if n := int64(s.cfg.HistoryLimit); n > 0 && rev-n+1 > s.compacted.Load() {
 		s.compact(ctx, rev-n+1)
 	}
@@ -576,6 +578,13 @@ func (s *Store) compact(ctx context.Context, rev int64) {
 // still being sent its history, as a new cache's is. It fails as memory's
 // wait for a future revision does.
 func (s *Store) waitCache(ctx context.Context, rev int64) (*generation, error) {
+	return s.waitCacheFor(ctx, rev, false)
+}
+
+// waitCacheFor is waitCache; with written, rev is a write in the prefix,
+// whose event the feed delivers, and the first wait asks for no progress
+// notification.
+func (s *Store) waitCacheFor(ctx context.Context, rev int64, written bool) (*generation, error) {
 	gen := s.gen.Load()
 	if gen.cache.Revision() >= rev {
 		return gen, nil
@@ -585,8 +594,10 @@ func (s *Store) waitCache(ctx context.Context, rev int64) (*generation, error) {
 		wait = memory.DefaultFutureWait
 	}
 	deadline := time.Now().Add(wait)
-	for {
-		s.requestProgress()
+	for first := true; ; first = false {
+		if !first || !written {
+			s.requestProgress()
+		}
 		step, cancel := context.WithTimeout(ctx, progressStep)
 		w, err := gen.cache.Watch(step, "\xff", store.WatchOptions{Revision: rev})
 		cancel()
