@@ -106,3 +106,26 @@ func TestAnEncodedObjectThatDoesNotDecodeReadsAsEmpty(t *testing.T) {
 	})
 	assert.Equal(t, meta.Object{}, o.Data())
 }
+
+func TestADeletedStateIsThePreviousVersionStampedWithTheDeletionRevision(t *testing.T) {
+	prev := store.NewObject("/cm/a", 3, meta.Object{"metadata": map[string]any{"name": "a", "resourceVersion": "3",
+		"labels": map[string]any{"app": "x"}}, "data": map[string]any{"k": "v"}})
+	prev.Encoded(jsonKey{}, func(meta.Object) ([]byte, error) { return []byte(`{"metadata":{"name":"a"}}`), nil })
+	decodes := 0
+	prev.Compact(jsonKey{}, func([]byte) (meta.Object, error) {
+		decodes++
+		return meta.Object{"metadata": map[string]any{"name": "a", "resourceVersion": "3", "labels": map[string]any{"app": "x"}}}, nil
+	})
+	assert.Equal(t, map[string]string{"app": "x"}, prev.Labels())
+
+	d := store.NewDeleted(prev, 7)
+	assert.Equal(t, "/cm/a", d.Key())
+	assert.Equal(t, int64(7), d.Revision())
+	assert.Equal(t, map[string]string{"app": "x"}, d.Labels(), "labels are the previous version's")
+	assert.Zero(t, decodes, "nothing is decoded before the data is asked for")
+	assert.Equal(t, "7", d.Data().ResourceVersion())
+	assert.Equal(t, "a", d.Data().Name())
+	assert.Equal(t, "3", prev.Data().ResourceVersion(), "the previous version is unchanged")
+	_, cached := d.Cached(jsonKey{})
+	assert.False(t, cached, "the previous version's encodings are not the deleted state's")
+}

@@ -147,8 +147,9 @@ type prefixCount struct {
 }
 
 var (
-	_ store.Store   = (*Store)(nil)
-	_ store.Indexer = (*Store)(nil)
+	_ store.Store       = (*Store)(nil)
+	_ store.Indexer     = (*Store)(nil)
+	_ store.BulkDeleter = (*Store)(nil)
 )
 
 // New returns an empty store at revision 1.
@@ -309,7 +310,7 @@ func (s *Store) commitLocked(key string, typ store.EventType, data meta.Object, 
 	rev := s.current.Load().rev + 1
 	var obj *store.Object
 	if typ == store.Deleted {
-		obj = store.NewObject(key, rev, prev.Data().WithResourceVersion(rev))
+		obj = store.NewDeleted(prev, rev)
 	} else {
 		data.SetMetadataField("resourceVersion", strconv.FormatInt(rev, 10))
 		obj = store.NewObject(key, rev, data)
@@ -374,4 +375,66 @@ func (s *Store) countLocked(key string, delta int64) *btree.BTreeG[prefixCount] 
 		}
 	}
 	return s.liveCounts.Clone()
+}
+
+// bulkChunk is how many deletes DeleteVersions commits between two
+// publications of the current snapshot, so that watchers and readers of
+// the history are never held back long.
+const bulkChunk = 256
+
+// DeleteVersions implements store.BulkDeleter: the deletes are committed
+// as Delete commits them, one revision each, under one hold of the writer
+// lock per chunk of bulkChunk, with the chunk's history entries appended
+// and the last one published together.
+func (s *Store) DeleteVersions(ctx context.Context, objs []*store.Object) ([]*store.Object, error) {
+	out := make([]*store.Object, len(objs))
+	for start := 0; start < len(objs); start += bulkChunk {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		chunk := objs[start:min(start+bulkChunk, len(objs))]
+		s.deleteChunk(chunk, out[start:])
+	}
+	return out, nil
+}
+
+// deleteChunk commits the deletes of one chunk (see DeleteVersions).
+func (s *Store) deleteChunk(objs, out []*store.Object) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	last := s.current.Load()
+	entries := make([]entry, 0, len(objs))
+	for i, prev := range objs {
+		if prev == nil {
+			continue
+		}
+		key := prev.Key()
+		if latest, _ := s.live.Get(prev); latest != prev {
+			continue
+		}
+		rev := last.rev + 1
+		obj := store.NewDeleted(prev, rev)
+		s.live.Delete(prev)
+		snap := &snapshot{rev: rev, tree: s.live.Clone(), counts: s.countLocked(key, -1),
+			indexes: s.indexesLocked(last, key, prev, nil)}
+		entries = append(entries, entry{ev: store.Event{Type: store.Deleted, Object: obj, Prev: prev, Revision: rev}, snap: snap})
+		out[i] = obj
+		last = snap
+	}
+	if len(entries) == 0 {
+		return
+	}
+	now := s.cfg.Now()
+	s.histMu.Lock()
+	for _, e := range entries {
+		e.at = now
+		s.hist.push(e, e.ev.Revision)
+	}
+	s.evictLocked(now)
+	s.current.Store(last)
+	if s.notifyTaken.Swap(false) {
+		close(s.notify)
+		s.notify = make(chan struct{})
+	}
+	s.histMu.Unlock()
 }
