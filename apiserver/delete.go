@@ -553,16 +553,18 @@ func (q *request) deleteCollection() {
 		q.fail(err)
 		return
 	}
-	for _, it := range page.items {
-		_, _, err := q.s.deleteObject(q.r, q.res, it.Data().Namespace(), it.Data().Name(), do)
-		if err != nil && !meta.IsNotFound(err) {
-			q.fail(err)
-			return
-		}
+	if err := q.s.deleteListed(q.r, q.res, page.items, do); err != nil {
+		q.fail(err)
+		return
 	}
 	c, err := q.s.negotiate(q.r, q.res.GroupVersionKind())
 	if err != nil {
 		q.fail(err)
+		return
+	}
+	if discardsBody(q.r) {
+		setCommonHeaders(q.w, c.MediaType())
+		q.w.WriteHeader(http.StatusOK)
 		return
 	}
 	body, err := q.encodeList(c, page)

@@ -1,0 +1,400 @@
+package apiserver
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+
+	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
+)
+
+// This file is the bulk path of a deletecollection (and so of the
+// namespace controller's teardown, which deletes through it): the listed
+// objects that nothing but the generic pipeline would look at are removed
+// together by the store (store.BulkDeleter), without being decoded or
+// copied, with the revisions, events and state one DELETE each leaves.
+// Every other object goes through deleteObject, in list order.
+
+// GenericDeleter is implemented by a Strategy whose DELETE is the generic
+// pipeline's alone: it overrides neither PrepareForDelete nor Held, and is
+// neither a GracefulDeleter nor an Allocator. A deletecollection removes
+// such a kind's objects that have no finalizers and are not being deleted
+// in bulk (when no admission plugin sees deletes and the options ask for
+// nothing an object would have to be looked at for). A kind that embeds
+// GenericStrategy is not one unless it says so, since it may override
+// those hooks; the generic strategy itself (a nil Resource.Strategy) is
+// one. Found through Unwrap, as the other capabilities.
+type GenericDeleter interface {
+	Strategy
+	// GenericDelete declares the capability; it is never called.
+	GenericDelete()
+}
+
+// genericDeletes reports whether a kind's deletes are the generic
+// pipeline's alone (see GenericDeleter).
+func genericDeletes(s Strategy) bool {
+	if _, ok := strategyAs[GenericDeleter](s); ok {
+		_, graceful := strategyAs[GracefulDeleter](s)
+		_, allocates := strategyAs[Allocator](s)
+		return !graceful && !allocates
+	}
+	for s != nil {
+		if _, ok := s.(GenericStrategy); ok {
+			return true
+		}
+		u, ok := s.(interface{ Unwrap() Strategy })
+		if !ok {
+			return false
+		}
+		s = u.Unwrap()
+	}
+	return false
+}
+
+// deletesInBulk reports whether a deletecollection of res with opts may
+// take the bulk path for the objects that qualify (see deleteListed).
+func (s *Server) deletesInBulk(res *Resource, opts deleteOptions) bool {
+	if _, ok := s.store.(store.BulkDeleter); !ok {
+		return false
+	}
+	if opts.dryRun || opts.preconditions != (store.Preconditions{}) || len(s.admission) > 0 {
+		return false
+	}
+	// Orphan and Foreground add a finalizer, which keeps the object.
+	if opts.orphanDependents != nil && *opts.orphanDependents {
+		return false
+	}
+	if p := opts.propagationPolicy; p != nil && *p != propagationBackground {
+		return false
+	}
+	return genericDeletes(res.strategy())
+}
+
+// deleteListed deletes the listed objects of a deletecollection, in list
+// order: runs of objects without finalizers that are not being deleted go
+// to the store together when deletesInBulk allows it; the others, and
+// those written since they were listed, are deleted one by one as DELETE
+// deletes them.
+func (s *Server) deleteListed(r *http.Request, res *Resource, items []*store.Object, opts deleteOptions) error {
+	one := func(it *store.Object) error {
+		_, _, err := s.deleteObject(r, res, it.Data().Namespace(), it.Data().Name(), opts)
+		if err != nil && !meta.IsNotFound(err) {
+			return err
+		}
+		return nil
+	}
+	if !s.deletesInBulk(res, opts) {
+		for _, it := range items {
+			if err := one(it); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	bd := s.store.(store.BulkDeleter)
+	var run []*store.Object
+	flush := func() error {
+		if len(run) == 0 {
+			return nil
+		}
+		out, err := bd.DeleteVersions(r.Context(), run)
+		if err != nil {
+			return storeError(err, res.GroupResource(), "")
+		}
+		for i, d := range out {
+			if d == nil { // written or deleted since listed: decide again
+				if err := one(run[i]); err != nil {
+					return err
+				}
+			}
+		}
+		run = run[:0]
+		return nil
+	}
+	for _, it := range items {
+		if m, ok := readStoredMeta(it); ok && !m.finalizers && !m.deleting {
+			run = append(run, it)
+			continue
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		if err := one(it); err != nil {
+			return err
+		}
+	}
+	return flush()
+}
+
+// BodyDiscarder is the http.ResponseWriter of an in-process client (see
+// Loopback) that drops the body of every successful answer, as kube's
+// namespace controller drops the list a deletecollection answers. The
+// server then skips making that body: a deletecollection answered to such
+// a writer encodes no list (its status and headers are unchanged; its
+// response size counts 0 bytes). Errors are encoded as always.
+type BodyDiscarder interface {
+	http.ResponseWriter
+	// DiscardsBody reports whether the body of a successful answer is
+	// dropped.
+	DiscardsBody() bool
+}
+
+// discardKey marks, in a Loopback request's context, a client that drops
+// successful answers' bodies.
+type discardKey struct{}
+
+// withDiscard marks ctx when w drops bodies.
+func withDiscard(ctx context.Context, w http.ResponseWriter) context.Context {
+	if d, ok := w.(BodyDiscarder); ok && d.DiscardsBody() {
+		return context.WithValue(ctx, discardKey{}, true)
+	}
+	return ctx
+}
+
+// discardsBody reports whether the request's client drops the body of a
+// successful answer.
+func discardsBody(r *http.Request) bool {
+	v, _ := r.Context().Value(discardKey{}).(bool)
+	return v
+}
+
+// storedMeta is what the bulk path and the in-process controllers read of
+// a stored version's metadata.
+type storedMeta struct {
+	uid        string
+	finalizers bool // a non-empty metadata.finalizers
+	deleting   bool // metadata.deletionTimestamp set
+}
+
+// readStoredMeta reads a version's metadata from its cached JSON when it
+// has one (a compacted version keeps only that), scanning it without
+// decoding the object, and from its data otherwise. ok is false when the
+// JSON is not what the server's encoder writes (the caller then takes the
+// ordinary path).
+func readStoredMeta(o *store.Object) (storedMeta, bool) {
+	if b, cached := o.Cached(codec.JSONCodec{}); cached {
+		return scanMeta(b, false)
+	}
+	d := o.Data()
+	_, deleting := d.Metadata()["deletionTimestamp"]
+	return storedMeta{uid: d.UID(), finalizers: len(d.Finalizers()) > 0, deleting: deleting && d.DeletionTimestamp() != ""}, true
+}
+
+// StoredUID is a stored version's metadata.uid, read without decoding a
+// compacted version (see Store): in-process controllers read a deleted
+// object's uid from its Deleted event's Prev this way.
+func StoredUID(o *store.Object) string {
+	if b, cached := o.Cached(codec.JSONCodec{}); cached {
+		if m, ok := scanMeta(b, true); ok {
+			return m.uid
+		}
+	}
+	return o.Data().UID()
+}
+
+// scanMeta reads metadata.uid, and whether metadata.finalizers and
+// metadata.deletionTimestamp are set, from an object's JSON, skipping
+// every other value. It accepts only what the server's own encoder writes
+// for an object (no escapes in the keys and values it reads).
+//
+// With uidOnly it stops at the uid. Otherwise it reads the whole of
+// metadata and stops after it: the server's encoder writes each key once.
+func scanMeta(b []byte, uidOnly bool) (storedMeta, bool) {
+	var m storedMeta
+	sc := jsonScanner{b: b}
+	found, hasUID := false, false
+	ok := sc.members(func(key []byte) (bool, bool) {
+		if string(key) != "metadata" {
+			return sc.skip(), false
+		}
+		found = true
+		ok := sc.members(func(key []byte) (bool, bool) {
+			switch string(key) {
+			case "uid":
+				s, ok := sc.plainString()
+				m.uid, hasUID = string(s), ok
+				return ok, uidOnly
+			case "finalizers":
+				empty, ok := sc.emptyOrNull('[')
+				m.finalizers = !empty
+				return ok, false
+			case "deletionTimestamp":
+				empty, ok := sc.emptyOrNull(0)
+				m.deleting = !empty
+				return ok, false
+			}
+			return sc.skip(), false
+		})
+		return ok, true
+	})
+	if uidOnly {
+		return m, ok && hasUID
+	}
+	return m, ok && found
+}
+
+// jsonScanner walks JSON without building values.
+type jsonScanner struct {
+	b []byte
+	i int
+}
+
+func (s *jsonScanner) space() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// members calls member with each key of an object, positioned at its
+// value, which member must consume; member reports whether the value was
+// well formed and whether to stop there (the rest of the object is then
+// left unread).
+func (s *jsonScanner) members(member func(key []byte) (ok, stop bool)) bool {
+	s.space()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		return false
+	}
+	s.i++
+	s.space()
+	if s.i < len(s.b) && s.b[s.i] == '}' {
+		s.i++
+		return true
+	}
+	for {
+		s.space()
+		key, ok := s.plainString()
+		if !ok {
+			return false
+		}
+		s.space()
+		if s.i >= len(s.b) || s.b[s.i] != ':' {
+			return false
+		}
+		s.i++
+		s.space()
+		if ok, stop := member(key); !ok || stop {
+			return ok
+		}
+		s.space()
+		if s.i >= len(s.b) {
+			return false
+		}
+		switch s.b[s.i] {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// plainString reads a string without escapes.
+func (s *jsonScanner) plainString() ([]byte, bool) {
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
+		return nil, false
+	}
+	end := bytes.IndexByte(s.b[s.i+1:], '"')
+	if end < 0 {
+		return nil, false
+	}
+	v := s.b[s.i+1 : s.i+1+end]
+	if bytes.IndexByte(v, '\\') >= 0 {
+		return nil, false
+	}
+	s.i += end + 2
+	return v, true
+}
+
+// emptyOrNull consumes a value and reports whether it is null, or an
+// empty array when open is '['.
+func (s *jsonScanner) emptyOrNull(open byte) (bool, bool) {
+	if bytes.HasPrefix(s.b[s.i:], []byte("null")) {
+		s.i += 4
+		return true, true
+	}
+	if open != 0 && s.i < len(s.b) && s.b[s.i] == open {
+		j := s.i + 1
+		for j < len(s.b) && (s.b[j] == ' ' || s.b[j] == '\n' || s.b[j] == '\t' || s.b[j] == '\r') {
+			j++
+		}
+		if j < len(s.b) && s.b[j] == ']' {
+			s.i = j + 1
+			return true, true
+		}
+	}
+	return false, s.skip()
+}
+
+// skip consumes one value of any kind.
+func (s *jsonScanner) skip() bool {
+	if s.i >= len(s.b) {
+		return false
+	}
+	switch s.b[s.i] {
+	case '"':
+		return s.skipString()
+	case '{', '[':
+		depth := 0
+		for s.i < len(s.b) {
+			switch s.b[s.i] {
+			case '"':
+				if !s.skipString() {
+					return false
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					s.i++
+					return true
+				}
+			}
+			s.i++
+		}
+		return false
+	}
+	start := s.i
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return s.i > start
+		}
+		s.i++
+	}
+	return s.i > start
+}
+
+// skipString consumes a string, escapes included.
+func (s *jsonScanner) skipString() bool {
+	j := s.i + 1
+	for {
+		end := bytes.IndexByte(s.b[j:], '"')
+		if end < 0 {
+			return false
+		}
+		j += end
+		// The quote ends the string unless an odd number of backslashes
+		// escapes it.
+		n := 0
+		for k := j - 1; k > s.i && s.b[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			s.i = j + 1
+			return true
+		}
+		j++
+	}
+}
