@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -358,23 +359,29 @@ func (s *Store) publishLocked(typ store.EventType, obj, prev *store.Object) {
 // key ("/a/b/c" counts under "/" and "/a/" and "/a/b/") and returns a
 // clone of the count tree to publish.
 func (s *Store) countLocked(key string, delta int64) *btree.BTreeG[prefixCount] {
+	countIn(s.liveCounts, key, delta)
+	return s.liveCounts.Clone()
+}
+
+// countIn adds delta to the count of every "/"-terminated prefix of key in
+// counts.
+func countIn(counts *btree.BTreeG[prefixCount], key string, delta int64) {
 	for i := 0; i < len(key); i++ {
 		if key[i] != '/' {
 			continue
 		}
-		c, ok := s.liveCounts.Get(prefixCount{prefix: key[:i+1]})
+		c, ok := counts.Get(prefixCount{prefix: key[:i+1]})
 		if !ok {
 			// Do not pin the whole key in the count tree.
 			c.prefix = string([]byte(key[:i+1]))
 		}
 		c.n += delta
 		if c.n == 0 {
-			s.liveCounts.Delete(c)
+			counts.Delete(c)
 		} else {
-			s.liveCounts.ReplaceOrInsert(c)
+			counts.ReplaceOrInsert(c)
 		}
 	}
-	return s.liveCounts.Clone()
 }
 
 // bulkChunk is how many deletes DeleteVersions commits between two
@@ -398,12 +405,17 @@ func (s *Store) DeleteVersions(ctx context.Context, objs []*store.Object) ([]*st
 	return out, nil
 }
 
-// deleteChunk commits the deletes of one chunk (see DeleteVersions).
+// deleteChunk commits the deletes of one chunk (see DeleteVersions). Its
+// revisions but the last get no snapshot of their own: the trees are
+// changed in place from one delete to the next, and a read at one of those
+// revisions rebuilds its snapshot (snapshotAt).
 func (s *Store) deleteChunk(objs, out []*store.Object) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	last := s.current.Load()
+	rev := last.rev
 	entries := make([]entry, 0, len(objs))
+	changed := make([]bool, len(s.indexes))
 	for i, prev := range objs {
 		if prev == nil {
 			continue
@@ -412,18 +424,34 @@ func (s *Store) deleteChunk(objs, out []*store.Object) {
 		if latest, _ := s.live.Get(prev); latest != prev {
 			continue
 		}
-		rev := last.rev + 1
+		rev++
 		obj := store.NewDeleted(prev, rev)
 		s.live.Delete(prev)
-		snap := &snapshot{rev: rev, tree: s.live.Clone(), counts: s.countLocked(key, -1),
-			indexes: s.indexesLocked(last, key, prev, nil)}
-		entries = append(entries, entry{ev: store.Event{Type: store.Deleted, Object: obj, Prev: prev, Revision: rev}, snap: snap})
+		countIn(s.liveCounts, key, -1)
+		for j, ix := range s.indexes {
+			if ix.file(key, prev, nil) {
+				changed[j] = true
+			}
+		}
+		entries = append(entries, entry{ev: store.Event{Type: store.Deleted, Object: obj, Prev: prev, Revision: rev}})
 		out[i] = obj
-		last = snap
 	}
 	if len(entries) == 0 {
 		return
 	}
+	indexes := last.indexes
+	if len(indexes) != len(s.indexes) || slices.Contains(changed, true) {
+		indexes = make([]indexSnap, len(s.indexes))
+		for j, ix := range s.indexes {
+			if j < len(last.indexes) && !changed[j] {
+				indexes[j] = last.indexes[j]
+			} else {
+				indexes[j] = indexSnap{name: ix.name, fn: ix.fn, tree: ix.live.Clone()}
+			}
+		}
+	}
+	snap := &snapshot{rev: rev, tree: s.live.Clone(), counts: s.liveCounts.Clone(), indexes: indexes}
+	entries[len(entries)-1].snap = snap
 	now := s.cfg.Now()
 	s.histMu.Lock()
 	for _, e := range entries {
@@ -431,10 +459,46 @@ func (s *Store) deleteChunk(objs, out []*store.Object) {
 		s.hist.push(e, e.ev.Revision)
 	}
 	s.evictLocked(now)
-	s.current.Store(last)
+	s.current.Store(snap)
 	if s.notifyTaken.Swap(false) {
 		close(s.notify)
 		s.notify = make(chan struct{})
 	}
 	s.histMu.Unlock()
+}
+
+// rebuildLocked makes the snapshot of a revision inside a bulk delete,
+// which has none of its own: the snapshot of the chunk's last revision
+// (the next entry with one), with the objects deleted after rev put back.
+// histMu must be held (shared is enough); nothing is changed.
+func (s *Store) rebuildLocked(rev int64) *snapshot {
+	end := rev + 1
+	for s.hist.at(end).snap == nil {
+		end++
+	}
+	base := s.hist.at(end).snap
+	snap := &snapshot{rev: rev, tree: cloneShared(base.tree), counts: cloneShared(base.counts),
+		indexes: make([]indexSnap, len(base.indexes))}
+	for i, ix := range base.indexes {
+		snap.indexes[i] = indexSnap{name: ix.name, fn: ix.fn, tree: cloneShared(ix.tree)}
+	}
+	for r := end; r > rev; r-- {
+		prev := s.hist.at(r).ev.Prev
+		snap.tree.ReplaceOrInsert(prev)
+		countIn(snap.counts, prev.Key(), +1)
+		for _, ix := range snap.indexes {
+			if v, ok := ix.fn(prev); ok {
+				ix.tree.ReplaceOrInsert(indexEntry{v, prev.Key()})
+			}
+		}
+	}
+	return snap
+}
+
+// cloneShared returns a writable copy of a snapshot's tree, which others
+// may be reading or copying at the same time: Clone changes the tree it is
+// called on, so it is called on a private copy of the tree's header.
+func cloneShared[T any](t *btree.BTreeG[T]) *btree.BTreeG[T] {
+	header := *t
+	return header.Clone()
 }

@@ -107,6 +107,43 @@ func testBulkDelete(t *testing.T, newStore Factory) {
 		}
 	})
 
+	t.Run("Exact Lists inside a bulk delete, through an index and at once, see the deletes up to their revision", func(t *testing.T) {
+		s, b := bulk(t)
+		ix, indexed := s.(store.Indexer)
+		if indexed {
+			require.NoError(t, ix.AddIndex("node", byNode))
+		}
+		for i := range 300 {
+			mustCreate(t, s, "/a/"+name(i), "node", []string{"n1", "n2"}[i%2])
+		}
+		items := mustList(t, s, "/a/", store.ListOptions{}).Items
+		out, err := b.DeleteVersions(t.Context(), items)
+		require.NoError(t, err)
+		var wg sync.WaitGroup
+		for i := 0; i < len(out); i += 7 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				opts := store.ListOptions{Revision: out[i].Revision(), Match: store.Exact, Filter: func(o *store.Object) bool {
+					return dataOf(o, "node") == "n2"
+				}, Index: "node", IndexValue: "n2"}
+				res, err := s.List(context.Background(), "/a/", opts)
+				if !assert.NoError(t, err) {
+					return
+				}
+				var want []string
+				for _, o := range items[i+1:] {
+					if dataOf(o, "node") == "n2" {
+						want = append(want, o.Key())
+					}
+				}
+				assert.Equal(t, want, nonNil(keys(res.Items)), "at revision %d", out[i].Revision())
+				assert.Equal(t, int64(len(items)-i-1), res.Total)
+			}()
+		}
+		wg.Wait()
+	})
+
 	t.Run("the bulk delete and one Delete each leave the same history", func(t *testing.T) {
 		s1, b := bulk(t)
 		s2 := newStore(t, Options{})
@@ -191,4 +228,12 @@ func events(evs []store.Event) []eventView {
 		out[i] = eventView{ev.Type, ev.Revision, versionOf(ev.Object), versionOf(ev.Prev)}
 	}
 	return out
+}
+
+// nonNil is nil for an empty list, as the expectations build them.
+func nonNil(l []string) []string {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
 }
