@@ -163,7 +163,7 @@ func discardsBody(r *http.Request) bool {
 // storedMeta is what the bulk path and the in-process controllers read of
 // a stored version's metadata.
 type storedMeta struct {
-	uid        string
+	uid        string // only when asked for alone (StoredUID)
 	finalizers bool // a non-empty metadata.finalizers
 	deleting   bool // metadata.deletionTimestamp set
 }
@@ -179,7 +179,7 @@ func readStoredMeta(o *store.Object) (storedMeta, bool) {
 	}
 	d := o.Data()
 	_, deleting := d.Metadata()["deletionTimestamp"]
-	return storedMeta{uid: d.UID(), finalizers: len(d.Finalizers()) > 0, deleting: deleting && d.DeletionTimestamp() != ""}, true
+	return storedMeta{finalizers: len(d.Finalizers()) > 0, deleting: deleting && d.DeletionTimestamp() != ""}, true
 }
 
 // StoredUID is a stored version's metadata.uid, read without decoding a
@@ -199,7 +199,8 @@ func StoredUID(o *store.Object) string {
 // every other value. It accepts only what the server's own encoder writes
 // for an object (no escapes in the keys and values it reads).
 //
-// With uidOnly it stops at the uid. Otherwise it reads the whole of
+// With uidOnly it reads the uid alone and stops there. Otherwise it reads
+// finalizers and deletionTimestamp (not the uid) from the whole of
 // metadata and stops after it: the server's encoder writes each key once.
 func scanMeta(b []byte, uidOnly bool) (storedMeta, bool) {
 	var m storedMeta
@@ -214,7 +215,9 @@ func scanMeta(b []byte, uidOnly bool) (storedMeta, bool) {
 			switch string(key) {
 			case "uid":
 				s, ok := sc.plainString()
-				m.uid, hasUID = string(s), ok
+				if uidOnly {
+					m.uid, hasUID = string(s), ok
+				}
 				return ok, uidOnly
 			case "finalizers":
 				empty, ok := sc.emptyOrNull('[')

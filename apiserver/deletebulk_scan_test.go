@@ -13,7 +13,7 @@ import (
 // metaOf is what scanMeta must read of a decoded object.
 func metaOf(o meta.Object) storedMeta {
 	_, deleting := o.Metadata()["deletionTimestamp"]
-	return storedMeta{uid: o.UID(), finalizers: len(o.Finalizers()) > 0, deleting: deleting && o.Metadata()["deletionTimestamp"] != nil}
+	return storedMeta{finalizers: len(o.Finalizers()) > 0, deleting: deleting && o.Metadata()["deletionTimestamp"] != nil}
 }
 
 func TestScanMetaReadsWhatDecodingReads(t *testing.T) {
@@ -75,6 +75,9 @@ func FuzzScanMeta(f *testing.F) {
 		got, ok := scanMeta(b, false)
 		if _, isMap := d.Object["metadata"].(map[string]any); !isMap {
 			return
+		}
+		if m, ok := scanMeta(b, true); ok {
+			assert.Equal(t, d.Object.UID(), m.uid, "%s", b)
 		}
 		if ok {
 			assert.Equal(t, metaOf(d.Object), got, "%s", b)

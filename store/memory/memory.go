@@ -367,21 +367,49 @@ func (s *Store) countLocked(key string, delta int64) *btree.BTreeG[prefixCount] 
 // counts.
 func countIn(counts *btree.BTreeG[prefixCount], key string, delta int64) {
 	for i := 0; i < len(key); i++ {
+		if key[i] == '/' {
+			addCount(counts, key[:i+1], delta)
+		}
+	}
+}
+
+// addCount adds delta to the count of prefix.
+func addCount(counts *btree.BTreeG[prefixCount], prefix string, delta int64) {
+	c, ok := counts.Get(prefixCount{prefix: prefix})
+	if !ok {
+		// Do not pin the whole key in the count tree.
+		c.prefix = string([]byte(prefix))
+	}
+	c.n += delta
+	if c.n == 0 {
+		counts.Delete(c)
+	} else {
+		counts.ReplaceOrInsert(c)
+	}
+}
+
+// addPrefixes adds delta to the count of every "/"-terminated prefix of
+// key in a short list of counts to apply later (a linear search: a bulk
+// delete touches few prefixes).
+func addPrefixes(counts []prefixCount, key string, delta int64) []prefixCount {
+	for i := 0; i < len(key); i++ {
 		if key[i] != '/' {
 			continue
 		}
-		c, ok := counts.Get(prefixCount{prefix: key[:i+1]})
-		if !ok {
-			// Do not pin the whole key in the count tree.
-			c.prefix = string([]byte(key[:i+1]))
+		p := key[:i+1]
+		found := false
+		for j := len(counts) - 1; j >= 0; j-- {
+			if counts[j].prefix == p {
+				counts[j].n += delta
+				found = true
+				break
+			}
 		}
-		c.n += delta
-		if c.n == 0 {
-			counts.Delete(c)
-		} else {
-			counts.ReplaceOrInsert(c)
+		if !found {
+			counts = append(counts, prefixCount{prefix: p, n: delta})
 		}
 	}
+	return counts
 }
 
 // bulkChunk is how many deletes DeleteVersions commits between two
@@ -416,18 +444,23 @@ func (s *Store) deleteChunk(objs, out []*store.Object) {
 	rev := last.rev
 	entries := make([]entry, 0, len(objs))
 	changed := make([]bool, len(s.indexes))
+	// The counts change once per prefix at the end: the deletes of a
+	// chunk are mostly under the same few prefixes.
+	var counted []prefixCount
 	for i, prev := range objs {
 		if prev == nil {
 			continue
 		}
 		key := prev.Key()
-		if latest, _ := s.live.Get(prev); latest != prev {
+		if removed, _ := s.live.Delete(prev); removed != prev {
+			if removed != nil { // another version is current: put it back
+				s.live.ReplaceOrInsert(removed)
+			}
 			continue
 		}
 		rev++
 		obj := store.NewDeleted(prev, rev)
-		s.live.Delete(prev)
-		countIn(s.liveCounts, key, -1)
+		counted = addPrefixes(counted, key, -1)
 		for j, ix := range s.indexes {
 			if ix.file(key, prev, nil) {
 				changed[j] = true
@@ -438,6 +471,9 @@ func (s *Store) deleteChunk(objs, out []*store.Object) {
 	}
 	if len(entries) == 0 {
 		return
+	}
+	for _, c := range counted {
+		addCount(s.liveCounts, c.prefix, c.n)
 	}
 	indexes := last.indexes
 	if len(indexes) != len(s.indexes) || slices.Contains(changed, true) {
