@@ -164,8 +164,8 @@ func discardsBody(r *http.Request) bool {
 // a stored version's metadata.
 type storedMeta struct {
 	uid        string // only when asked for alone (StoredUID)
-	finalizers bool // a non-empty metadata.finalizers
-	deleting   bool // metadata.deletionTimestamp set
+	finalizers bool   // a non-empty metadata.finalizers
+	deleting   bool   // metadata.deletionTimestamp set
 }
 
 // readStoredMeta reads a version's metadata from its cached JSON when it
