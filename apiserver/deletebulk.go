@@ -114,7 +114,7 @@ func (s *Server) deleteListed(r *http.Request, res *Resource, items []*store.Obj
 		return nil
 	}
 	for _, it := range items {
-		if m, ok := readStoredMeta(it); ok && !m.finalizers && !m.deleting {
+		if finalizers, deleting := it.Finalizing(); !finalizers && !deleting {
 			run = append(run, it)
 			continue
 		}
@@ -160,82 +160,39 @@ func discardsBody(r *http.Request) bool {
 	return v
 }
 
-// storedMeta is what the bulk path and the in-process controllers read of
-// a stored version's metadata.
-type storedMeta struct {
-	uid        string // only when asked for alone (StoredUID)
-	finalizers bool   // a non-empty metadata.finalizers
-	deleting   bool   // metadata.deletionTimestamp set
-}
-
-// readStoredMeta reads a version's metadata from its cached JSON when it
-// has one (a compacted version keeps only that), scanning it without
-// decoding the object, and from its data otherwise. ok is false when the
-// JSON is not what the server's encoder writes (the caller then takes the
-// ordinary path).
-func readStoredMeta(o *store.Object) (storedMeta, bool) {
-	if b, cached := o.Cached(codec.JSONCodec{}); cached {
-		return scanMeta(b, false)
-	}
-	d := o.Data()
-	_, deleting := d.Metadata()["deletionTimestamp"]
-	return storedMeta{finalizers: len(d.Finalizers()) > 0, deleting: deleting && d.DeletionTimestamp() != ""}, true
-}
-
-// StoredUID is a stored version's metadata.uid, read without decoding a
-// compacted version (see Store): in-process controllers read a deleted
-// object's uid from its Deleted event's Prev this way.
+// StoredUID is a stored version's metadata.uid, read from its cached JSON
+// without decoding a compacted version (see Store): in-process
+// controllers read a deleted object's uid from its Deleted event's Prev
+// this way.
 func StoredUID(o *store.Object) string {
 	if b, cached := o.Cached(codec.JSONCodec{}); cached {
-		if m, ok := scanMeta(b, true); ok {
-			return m.uid
+		if uid, ok := scanUID(b); ok {
+			return uid
 		}
 	}
 	return o.Data().UID()
 }
 
-// scanMeta reads metadata.uid, and whether metadata.finalizers and
-// metadata.deletionTimestamp are set, from an object's JSON, skipping
-// every other value. It accepts only what the server's own encoder writes
-// for an object (no escapes in the keys and values it reads).
-//
-// With uidOnly it reads the uid alone and stops there. Otherwise it reads
-// finalizers and deletionTimestamp (not the uid) from the whole of
-// metadata and stops after it: the server's encoder writes each key once.
-func scanMeta(b []byte, uidOnly bool) (storedMeta, bool) {
-	var m storedMeta
+// scanUID reads metadata.uid from an object's JSON, skipping every other
+// value, and stops there. It accepts only what the server's own encoder
+// writes for an object: ok is false when the uid is missing or escaped.
+func scanUID(b []byte) (uid string, ok bool) {
 	sc := jsonScanner{b: b}
-	found, hasUID := false, false
-	ok := sc.members(func(key []byte) (bool, bool) {
+	found := false
+	sc.members(func(key []byte) (bool, bool) {
 		if string(key) != "metadata" {
 			return sc.skip(), false
 		}
-		found = true
-		ok := sc.members(func(key []byte) (bool, bool) {
-			switch string(key) {
-			case "uid":
-				s, ok := sc.plainString()
-				if uidOnly {
-					m.uid, hasUID = string(s), ok
-				}
-				return ok, uidOnly
-			case "finalizers":
-				empty, ok := sc.emptyOrNull('[')
-				m.finalizers = !empty
-				return ok, false
-			case "deletionTimestamp":
-				empty, ok := sc.emptyOrNull(0)
-				m.deleting = !empty
-				return ok, false
+		return sc.members(func(key []byte) (bool, bool) {
+			if string(key) != "uid" {
+				return sc.skip(), false
 			}
-			return sc.skip(), false
-		})
-		return ok, true
+			s, ok := sc.plainString()
+			uid, found = string(s), ok
+			return ok, true
+		}), true
 	})
-	if uidOnly {
-		return m, ok && hasUID
-	}
-	return m, ok && found
+	return uid, found
 }
 
 // jsonScanner walks JSON without building values.
@@ -316,26 +273,6 @@ func (s *jsonScanner) plainString() ([]byte, bool) {
 	}
 	s.i += end + 2
 	return v, true
-}
-
-// emptyOrNull consumes a value and reports whether it is null, or an
-// empty array when open is '['.
-func (s *jsonScanner) emptyOrNull(open byte) (bool, bool) {
-	if bytes.HasPrefix(s.b[s.i:], []byte("null")) {
-		s.i += 4
-		return true, true
-	}
-	if open != 0 && s.i < len(s.b) && s.b[s.i] == open {
-		j := s.i + 1
-		for j < len(s.b) && (s.b[j] == ' ' || s.b[j] == '\n' || s.b[j] == '\t' || s.b[j] == '\r') {
-			j++
-		}
-		if j < len(s.b) && s.b[j] == ']' {
-			s.i = j + 1
-			return true, true
-		}
-	}
-	return false, s.skip()
 }
 
 // skip consumes one value of any kind.

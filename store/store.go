@@ -234,7 +234,17 @@ type Object struct {
 	derived atomic.Pointer[[]derivedValue]
 	mu      sync.Mutex
 	labels  atomic.Pointer[map[string]string]
+	// lifecycle caches Finalizing (lifecycleKnown and the bits it found),
+	// read by Compact while the data is at hand.
+	lifecycle atomic.Uint32
 }
+
+// Bits of Object.lifecycle.
+const (
+	lifecycleKnown uint32 = 1 << iota
+	lifecycleFinalizers
+	lifecycleDeleting
+)
 
 type compaction struct {
 	key    any
@@ -333,6 +343,7 @@ func (o *Object) Compact(key any, decode func([]byte) (meta.Object, error)) {
 	if _, ok := o.cachedValue(key); !ok {
 		return
 	}
+	o.lifecycleOf(*d)
 	o.compact.Store(&compaction{key: key, decode: decode})
 	w := weak.Make(d)
 	o.weakData.Store(&w)
@@ -352,6 +363,36 @@ func (o *Object) Labels() map[string]string {
 	l := o.Data().Labels()
 	o.labels.Store(&l)
 	return l
+}
+
+// Finalizing reports what a delete looks at first in a version's
+// metadata: whether it has finalizers (a non-empty metadata.finalizers)
+// and whether it is being deleted (metadata.deletionTimestamp set). It is
+// read once per version; a compacted version answers without decoding
+// (Compact reads it while the data is at hand), and a deleted state
+// answers as the version deleted.
+func (o *Object) Finalizing() (finalizers, deleting bool) {
+	if o.deleted != nil {
+		return o.deleted.Finalizing()
+	}
+	bits := o.lifecycle.Load()
+	if bits == 0 {
+		bits = o.lifecycleOf(o.Data())
+	}
+	return bits&lifecycleFinalizers != 0, bits&lifecycleDeleting != 0
+}
+
+// lifecycleOf caches and returns the lifecycle bits of the version's data.
+func (o *Object) lifecycleOf(d meta.Object) uint32 {
+	bits := lifecycleKnown
+	if len(d.Finalizers()) > 0 {
+		bits |= lifecycleFinalizers
+	}
+	if v, ok := d.Metadata()["deletionTimestamp"]; ok && v != nil {
+		bits |= lifecycleDeleting
+	}
+	o.lifecycle.Store(bits)
+	return bits
 }
 
 // Cached returns the bytes cached under key, if any, without computing
