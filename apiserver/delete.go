@@ -226,7 +226,7 @@ func (q *request) delete() {
 		return
 	}
 	if deleted && !q.res.ReturnDeletedObject {
-		q.s.writeValue(q.w, q.r, http.StatusOK, statusKind, meta.Success(q.gr(), q.info.Name, out.Data().UID()))
+		q.s.writeValue(q.w, q.r, http.StatusOK, statusKind, meta.Success(q.gr(), q.info.Name, StoredUID(out)))
 		return
 	}
 	q.s.writeObject(q.w, q.r, http.StatusOK, q.res.GroupVersionKind(), q.res.present(out))
@@ -251,9 +251,12 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 		if err := pre.Check(cur); err != nil {
 			return nil, false, deletePreconditionError(err, res, name)
 		}
-		marked, keep, storeFirst, err := s.markedForDeletion(w, cur.Data(), opts)
-		if err != nil {
-			return nil, false, err
+		var marked meta.Object
+		var keep, storeFirst bool
+		if !removedAtOnce(res, cur, opts) { // otherwise nothing is marked: the object goes
+			if marked, keep, storeFirst, err = s.markedForDeletion(w, cur.Data(), opts); err != nil {
+				return nil, false, err
+			}
 		}
 		if err := s.admitDelete(r, res, cur, opts); err != nil {
 			return nil, false, err

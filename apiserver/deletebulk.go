@@ -53,6 +53,31 @@ func genericDeletes(s Strategy) bool {
 	return false
 }
 
+// plainDeletes reports whether deleting res's objects with opts removes
+// each one that has no finalizers and is not being deleted, without
+// marking or changing anything first: the kind deletes generically
+// (GenericDeleter) and the options add no finalizer (Orphan and
+// Foreground add one, which keeps the object).
+func plainDeletes(res *Resource, opts deleteOptions) bool {
+	if opts.orphanDependents != nil && *opts.orphanDependents {
+		return false
+	}
+	if p := opts.propagationPolicy; p != nil && *p != propagationBackground {
+		return false
+	}
+	return genericDeletes(res.strategy())
+}
+
+// removedAtOnce reports whether a DELETE of cur with opts removes it with
+// nothing to mark, decided without decoding it (store.Object.Finalizing):
+// markedForDeletion would only make a copy to throw away.
+func removedAtOnce(res *Resource, cur *store.Object, opts deleteOptions) bool {
+	if finalizers, deleting := cur.Finalizing(); finalizers || deleting {
+		return false
+	}
+	return plainDeletes(res, opts)
+}
+
 // deletesInBulk reports whether a deletecollection of res with opts may
 // take the bulk path for the objects that qualify (see deleteListed).
 func (s *Server) deletesInBulk(res *Resource, opts deleteOptions) bool {
@@ -62,14 +87,7 @@ func (s *Server) deletesInBulk(res *Resource, opts deleteOptions) bool {
 	if opts.dryRun || opts.preconditions != (store.Preconditions{}) || len(s.admission) > 0 {
 		return false
 	}
-	// Orphan and Foreground add a finalizer, which keeps the object.
-	if opts.orphanDependents != nil && *opts.orphanDependents {
-		return false
-	}
-	if p := opts.propagationPolicy; p != nil && *p != propagationBackground {
-		return false
-	}
-	return genericDeletes(res.strategy())
+	return plainDeletes(res, opts)
 }
 
 // deleteListed deletes the listed objects of a deletecollection, in list
@@ -165,6 +183,9 @@ func discardsBody(r *http.Request) bool {
 // controllers read a deleted object's uid from its Deleted event's Prev
 // this way.
 func StoredUID(o *store.Object) string {
+	if d := o.Deleted(); d != nil {
+		o = d // a delete's state has the uid of the version deleted
+	}
 	if b, cached := o.Cached(codec.JSONCodec{}); cached {
 		if uid, ok := scanUID(b); ok {
 			return uid

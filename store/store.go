@@ -298,6 +298,10 @@ func NewDeleted(prev *Object, revision int64) *Object {
 	return &Object{key: prev.key, revision: revision, deleted: prev}
 }
 
+// Deleted is, for the state a delete left (NewDeleted), the version
+// deleted; nil for any other version.
+func (o *Object) Deleted() *Object { return o.deleted }
+
 // Key is the storage key.
 func (o *Object) Key() string { return o.key }
 
