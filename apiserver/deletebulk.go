@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -97,7 +98,8 @@ func (s *Server) deletesInBulk(res *Resource, opts deleteOptions) bool {
 // deletes them.
 func (s *Server) deleteListed(r *http.Request, res *Resource, items []*store.Object, opts deleteOptions) error {
 	one := func(it *store.Object) error {
-		_, _, err := s.deleteObject(r, res, it.Data().Namespace(), it.Data().Name(), opts)
+		ns, name := res.objectOfKey(it.Key())
+		_, _, err := s.deleteObject(r, res, ns, name, opts)
 		if err != nil && !meta.IsNotFound(err) {
 			return err
 		}
@@ -144,6 +146,18 @@ func (s *Server) deleteListed(r *http.Request, res *Resource, items []*store.Obj
 		}
 	}
 	return flush()
+}
+
+// objectOfKey is the namespace ("" when cluster-scoped) and name of the
+// object stored at key (see key): read from the key, the object need not
+// be decoded.
+func (r *Resource) objectOfKey(key string) (ns, name string) {
+	rest := strings.TrimPrefix(key, r.keyPrefix())
+	if r.Namespaced {
+		ns, name, _ = strings.Cut(rest, "/")
+		return ns, name
+	}
+	return "", rest
 }
 
 // BodyDiscarder is the http.ResponseWriter of an in-process client (see

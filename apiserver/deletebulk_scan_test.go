@@ -63,3 +63,17 @@ func FuzzScanUID(f *testing.F) {
 		}
 	})
 }
+
+func TestObjectOfKeyIsTheInverseOfKey(t *testing.T) {
+	for _, res := range []*Resource{
+		{Version: "v1", Kind: "ConfigMap", Plural: "configmaps", Namespaced: true},
+		{Group: "example.com", Version: "v1", Kind: "Widget", Plural: "widgets"},
+	} {
+		ns := ""
+		if res.Namespaced {
+			ns = "team-a"
+		}
+		gotNS, name := res.objectOfKey(res.key(ns, "a.b-c"))
+		assert.Equal(t, [2]string{ns, "a.b-c"}, [2]string{gotNS, name}, res.Kind)
+	}
+}
