@@ -519,9 +519,14 @@ func (s *Server) markDeleting(r *http.Request, res *Resource, key string, cur *s
 	return out, err
 }
 
+// admissionSeesDeletes reports whether any admission is to see a delete:
+// a deletecollection's bulk path (deletesInBulk) is off then, so that every
+// source of admission must be consulted here.
+func (s *Server) admissionSeesDeletes() bool { return len(s.admission) > 0 }
+
 // admitDelete lets the admission plugins see and deny a delete.
 func (s *Server) admitDelete(r *http.Request, res *Resource, cur *store.Object, opts deleteOptions) error {
-	if len(s.admission) == 0 {
+	if !s.admissionSeesDeletes() {
 		return nil
 	}
 	req := &AdmissionRequest{

@@ -85,7 +85,7 @@ func (s *Server) deletesInBulk(res *Resource, opts deleteOptions) bool {
 	if _, ok := s.store.(store.BulkDeleter); !ok {
 		return false
 	}
-	if opts.dryRun || opts.preconditions != (store.Preconditions{}) || len(s.admission) > 0 {
+	if opts.dryRun || opts.preconditions != (store.Preconditions{}) || s.admissionSeesDeletes() {
 		return false
 	}
 	return plainDeletes(res, opts)
