@@ -90,12 +90,16 @@ func changes(t *testing.T, st store.Store, prefix string, rev int64) []change {
 }
 
 // fillConfigMaps creates ConfigMaps n0..n(count-1) in default; those in
-// held get a finalizer.
+// held get a finalizer: the garbage collector's "orphan" for n4, another
+// for the others.
 func fillConfigMaps(ks *kubeServer, count int, held ...int) {
 	for i := range count {
 		fin := ""
 		for _, h := range held {
-			if h == i {
+			switch {
+			case h == i && i == 4:
+				fin = `,"finalizers":["orphan"]`
+			case h == i:
 				fin = `,"finalizers":["example.com/hold"]`
 			}
 		}
@@ -112,8 +116,8 @@ func TestDeleteCollectionInBulkLeavesWhatOneDeleteEachLeaves(t *testing.T) {
 		// bulk is how many objects go in bulk.
 		bulk int64
 	}{
-		{"no options: the objects without finalizers go in bulk", "", 4},
-		{"Background propagation goes in bulk too", "?propagationPolicy=Background", 4},
+		{"no options: the objects without finalizers go in bulk, the orphan finalizer holds n4", "", 4},
+		{"Background propagation goes in bulk too, and removes n4's orphan finalizer, which deletes it", "?propagationPolicy=Background", 4},
 		{"Orphan propagation keeps every object, each marked", "?propagationPolicy=Orphan", 0},
 		{"Foreground propagation keeps every object, each marked", "?propagationPolicy=Foreground", 0},
 		{"a dry run deletes nothing", "?dryRun=All", 0},
@@ -137,6 +141,9 @@ func TestDeleteCollectionInBulkLeavesWhatOneDeleteEachLeaves(t *testing.T) {
 			want := changes(t, eachSrv.Store(), prefix, start)
 			assert.Equal(t, want, changes(t, bulkSrv.Store(), prefix, start))
 			assert.Equal(t, states(each.must(200, "GET", path, "").body), states(bulk.must(200, "GET", path, "").body))
+			if tt.query == "?propagationPolicy=Background" {
+				bulk.must(404, "GET", path+"/n4", "")
+			}
 		})
 	}
 }
