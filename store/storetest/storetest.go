@@ -57,6 +57,7 @@ func Run(t *testing.T, newStore Factory) {
 	t.Run("Watch", func(t *testing.T) { testWatch(t, newStore) })
 	t.Run("History", func(t *testing.T) { testHistory(t, newStore) })
 	t.Run("Indexes", func(t *testing.T) { testIndexes(t, newStore) })
+	t.Run("Bulk delete", func(t *testing.T) { testBulkDelete(t, newStore) })
 }
 
 // waitLong bounds every wait that should succeed: generous, so a slow CI
