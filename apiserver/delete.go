@@ -535,13 +535,17 @@ func (s *Server) admitDelete(r *http.Request, res *Resource, cur *store.Object, 
 // deletionTimestamp, the listed resourceVersions). With a limit only the
 // first page is deleted, and the answer is that page, with its continue.
 func (q *request) deleteCollection() {
-	lo, err := q.listOptions()
+	lo, err := q.handlerListOptions()
 	if err != nil {
 		q.fail(err)
 		return
 	}
 	do, err := q.deleteOptions()
 	if err != nil {
+		q.fail(err)
+		return
+	}
+	if err := q.storageListOptions(&lo); err != nil {
 		q.fail(err)
 		return
 	}

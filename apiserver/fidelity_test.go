@@ -5,6 +5,7 @@ package apiserver_test
 // docs/kube-behaviour/08-fidelity.md.
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -932,4 +934,57 @@ func TestMergePatchDuplicatesAreReported(t *testing.T) {
 		"Content-Type", "application/merge-patch+json")
 	assert.Equal(t, []string{`299 - "duplicate field \"data.k9\""`, `299 - "unknown field \"spec\""`, `299 - "unknown field \"zz\""`},
 		a.header.Values("Warning"))
+}
+
+// A watch from a future resourceVersion answers 200 at once and then stays
+// silent until its timeout.
+func TestAWatchFromTheFutureAnswersAtOnce(t *testing.T) {
+	ks := newKubeServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "GET", ks.url+"/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1000000", nil)
+	require.NoError(t, err)
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err, "the headers come before the client's deadline")
+	defer resp.Body.Close()
+	assert.Equal(t, 200, resp.StatusCode)
+	assert.Less(t, time.Since(start), time.Second)
+}
+
+// The legacy /watch/ path without the watch parameter is validated as a
+// list, as kube validates by the parameter.
+func TestTheLegacyWatchPathIsValidatedAsAList(t *testing.T) {
+	ks := newKubeServer(t)
+	ks.must(200, "GET", "/api/v1/watch/namespaces/default/configmaps?resourceVersion=1&resourceVersionMatch=NotOlderThan&timeoutSeconds=1", "")
+	kubeSays(t, ks.do("GET", "/api/v1/watch/namespaces/default/configmaps?watch=1&resourceVersion=1&resourceVersionMatch=NotOlderThan&timeoutSeconds=1", ""),
+		422, map[string]string{"message": `"ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"`})
+}
+
+// The answer's representation is negotiated before anything else (after a
+// patch's Content-Type): with only text/plain accepted a missing object is
+// a 406, not a 404, and so is an invalid list.
+func TestTheAnswersRepresentationIsNegotiatedFirst(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	for _, tt := range []struct{ method, path, body string }{
+		{"GET", path + "/missing", ""}, {"GET", path + "?resourceVersionMatch=Exact", ""}, {"POST", path, "["},
+		{"DELETE", path + "/missing", ""}, {"DELETE", path + "?labelSelector=%3D%3D", ""},
+		{"GET", path + "?watch=1&resourceVersionMatch=Bogus", ""},
+	} {
+		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
+			kubeSays(t, ks.do(tt.method, tt.path, tt.body, "Accept", "text/plain"), 406, map[string]string{"reason": `"NotAcceptable"`})
+		})
+	}
+	t.Run("a patch's unsupported Content-Type comes first", func(t *testing.T) {
+		ks.must(415, "PATCH", path+"/missing", "{}", "Accept", "text/plain", "Content-Type", "text/x")
+	})
+}
+
+// A deletecollection validates its DeleteOptions before storage reads its
+// resourceVersion and continue token.
+func TestDeleteCollectionValidatesDeleteOptionsBeforeTheResourceVersion(t *testing.T) {
+	ks := newKubeServer(t)
+	kubeSays(t, ks.do("DELETE", "/api/v1/namespaces/default/configmaps?labelSelector=tier&dryRun=Bogus&resourceVersion=abc", ""), 422,
+		map[string]string{"details.kind": `"DeleteOptions"`})
 }

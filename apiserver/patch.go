@@ -47,6 +47,10 @@ func (q *request) patch() {
 		q.fail(meta.UnsupportedPatchType())
 		return
 	}
+	if err := q.checkAcceptable(); err != nil {
+		q.fail(err)
+		return
+	}
 	body, err := q.readBody()
 	var wo writeOptions
 	if err == nil {

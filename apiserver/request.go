@@ -83,6 +83,12 @@ func (q *request) serve() {
 		q.fail(q.methodNotSupported(verb))
 		return
 	}
+	if verb != VerbPatch { // a patch checks its Content-Type first
+		if err := q.checkAcceptable(); err != nil {
+			q.fail(err)
+			return
+		}
+	}
 	switch verb {
 	case VerbGet:
 		q.get()
@@ -103,6 +109,26 @@ func (q *request) serve() {
 	default:
 		q.fail(q.methodNotSupported(verb))
 	}
+}
+
+// checkAcceptable refuses (406), before anything else is done, a request
+// whose answer no representation the client accepts could carry: kube
+// negotiates the response first, so a GET of a missing object with Accept
+// text/plain is a 406, not a 404. A metadata-only form (as=Table, ...)
+// counts as acceptable here; whether it fits the object is decided when
+// the answer is written.
+func (q *request) checkAcceptable() error {
+	if q.info.Verb == VerbWatch {
+		if _, err := q.s.watchEncoder(q.r, q.res); err != nil && meta.AsStatus(err).Code == http.StatusNotAcceptable {
+			return err
+		}
+		return nil
+	}
+	if tr, err := q.s.wantsTable(q.r, q.info.Verb, q.res); tr != nil || err != nil {
+		return nil
+	}
+	_, err := q.s.negotiate(q.r, q.res.GroupVersionKind())
+	return err
 }
 
 // methodNotSupported is the 405 kube-apiserver sends for a verb a type does
