@@ -40,8 +40,29 @@ type CRDStrategy struct{ GenericStrategy }
 // crdCleanupFinalizer holds a deleted CRD until its custom resources are gone.
 const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io"
 
-// PrepareForCreate sets the defaults kube-apiserver gives a new CRD and its
-// initial status.
+// Default is apiextensions' defaulting of a CRD, on every write: the
+// singular name (the kind lower-cased), the list kind (kind + "List") and
+// conversion strategy None when absent.
+func (CRDStrategy) Default(obj meta.Object) {
+	spec, _ := obj["spec"].(map[string]any)
+	if spec == nil {
+		return
+	}
+	if names, _ := spec["names"].(map[string]any); names != nil {
+		kind, _ := names["kind"].(string)
+		if s, _ := names["singular"].(string); s == "" {
+			names["singular"] = strings.ToLower(kind)
+		}
+		if lk, _ := names["listKind"].(string); lk == "" && kind != "" {
+			names["listKind"] = kind + "List"
+		}
+	}
+	if spec["conversion"] == nil {
+		spec["conversion"] = map[string]any{"strategy": "None"}
+	}
+}
+
+// PrepareForCreate sets a new CRD's initial status.
 func (CRDStrategy) PrepareForCreate(_ *Write, obj meta.Object) { prepareCRD(obj) }
 
 // Validate checks a new CRD.
@@ -402,21 +423,11 @@ func crdEstablished(obj meta.Object) bool {
 	return false
 }
 
-// prepareCRD sets the defaults kube-apiserver gives a new CRD and its
-// initial status.
+// prepareCRD sets a new CRD's initial status.
 func prepareCRD(obj meta.Object) {
 	spec, _ := obj["spec"].(map[string]any)
 	if spec == nil {
 		return
-	}
-	if _, ok := spec["conversion"]; !ok {
-		spec["conversion"] = map[string]any{"strategy": "None"}
-	}
-	// The list kind defaults to the kind's, as kube's CRD defaulting does.
-	if names, ok := spec["names"].(map[string]any); ok {
-		if kind, _ := names["kind"].(string); kind != "" && names["listKind"] == nil {
-			names["listKind"] = kind + "List"
-		}
 	}
 	var stored []any
 	versions, _ := spec["versions"].([]any)
@@ -695,11 +706,10 @@ func validateCRD(obj, old meta.Object) (meta.FieldErrors, map[int]*schema.Schema
 	}
 	// Names as kube validates them: DNS-1035 labels, kind and listKind
 	// lower-cased first (so "fooxxs5ja" and a lower-case listKind pass).
-	if plural == "" {
-		add(meta.ErrorRequired, "spec.names.plural", nil, "")
-	}
-	if str(names, "kind") == "" {
-		add(meta.ErrorRequired, "spec.names.kind", nil, "")
+	for _, f := range []string{"plural", "singular", "kind", "listKind"} { // after defaulting
+		if str(names, f) == "" {
+			add(meta.ErrorRequired, "spec.names."+f, nil, "")
+		}
 	}
 	for _, f := range []string{"plural", "singular", "kind", "listKind"} {
 		v := str(names, f)
