@@ -988,3 +988,14 @@ func TestDeleteCollectionValidatesDeleteOptionsBeforeTheResourceVersion(t *testi
 	kubeSays(t, ks.do("DELETE", "/api/v1/namespaces/default/configmaps?labelSelector=tier&dryRun=Bogus&resourceVersion=abc", ""), 422,
 		map[string]string{"details.kind": `"DeleteOptions"`})
 }
+
+// An unknown field under metadata is reported as any other.
+func TestUnknownMetadataFieldsAreWarnedOf(t *testing.T) {
+	ks := newKubeServer(t)
+	a := ks.must(201, "POST", "/api/v1/namespaces/default/configmaps?fieldValidation=Warn",
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"m","bogusMeta":"y"}}`)
+	assert.Equal(t, []string{`299 - "unknown field \"metadata.bogusMeta\""`}, a.header.Values("Warning"))
+	kubeSays(t, ks.do("POST", "/api/v1/namespaces/default/configmaps?fieldValidation=Strict",
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"m2","bogusMeta":"y"}}`), 400, map[string]string{
+		"message": `"ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding error: unknown field \"metadata.bogusMeta\""`})
+}
