@@ -217,7 +217,7 @@ func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOpti
 		errs = append(errs, own...)
 		errs = append(errs, q.res.validateSchema(obj)...)
 		if len(errs) == 0 {
-			errs = q.res.genericMetaErrors(obj) // kube's registry checks, after the kind's
+			errs = genericNameErrors(obj) // kube's registry checks, after the kind's
 		}
 		if len(errs) > 0 {
 			return meta.Invalid(q.gk(), obj.Name(), errs)
