@@ -65,7 +65,6 @@ func (CRDStrategy) Default(obj meta.Object) {
 // PrepareForCreate sets a new CRD's initial status.
 func (CRDStrategy) PrepareForCreate(_ *Write, obj meta.Object) { prepareCRD(obj) }
 
-// Validate checks a new CRD.
 // Validate checks a new CRD. The schemas it parses to check them serve the
 // CRD once it is stored, unless it is a dry run.
 func (CRDStrategy) Validate(w *Write, obj meta.Object) meta.FieldErrors {
