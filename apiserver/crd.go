@@ -60,6 +60,76 @@ func (CRDStrategy) Default(obj meta.Object) {
 	if spec["conversion"] == nil {
 		spec["conversion"] = map[string]any{"strategy": "None"}
 	}
+	versions, _ := spec["versions"].([]any)
+	for _, v := range versions {
+		if vm, ok := v.(map[string]any); ok {
+			sch, _ := meta.NestedField(vm, "schema", "openAPIV3Schema")
+			dropUnknownSchemaKeys(sch, false)
+		}
+	}
+}
+
+// jsonSchemaPropsKeys are the fields of apiextensions/v1 JSONSchemaProps.
+var jsonSchemaPropsKeys = map[string]bool{
+	"id": true, "$schema": true, "$ref": true, "description": true, "type": true, "format": true, "title": true,
+	"default": true, "maximum": true, "exclusiveMaximum": true, "minimum": true, "exclusiveMinimum": true,
+	"maxLength": true, "minLength": true, "pattern": true, "maxItems": true, "minItems": true, "uniqueItems": true,
+	"multipleOf": true, "enum": true, "maxProperties": true, "minProperties": true, "required": true, "items": true,
+	"allOf": true, "oneOf": true, "anyOf": true, "not": true, "properties": true, "additionalProperties": true,
+	"patternProperties": true, "dependencies": true, "additionalItems": true, "definitions": true,
+	"externalDocs": true, "example": true, "nullable": true, "x-kubernetes-preserve-unknown-fields": true,
+	"x-kubernetes-embedded-resource": true, "x-kubernetes-int-or-string": true, "x-kubernetes-list-map-keys": true,
+	"x-kubernetes-list-type": true, "x-kubernetes-map-type": true, "x-kubernetes-validations": true,
+}
+
+// dropUnknownSchemaKeys drops what is not a JSONSchemaProps field from the
+// schemas under items, additionalProperties, additionalItems and
+// dependencies: their Go types (JSONSchemaPropsOrArray, OrBool,
+// OrStringArray) decode a schema leniently, so kube drops unknown keys
+// there without a warning, where the kind's published schema, untyped,
+// keeps them. Elsewhere (inOr false) the schema has pruned or reported
+// them already.
+func dropUnknownSchemaKeys(v any, inOr bool) {
+	s, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	if inOr {
+		for k := range s {
+			if !jsonSchemaPropsKeys[k] {
+				delete(s, k)
+			}
+		}
+	}
+	for _, k := range []string{"properties", "patternProperties", "definitions"} {
+		if m, ok := s[k].(map[string]any); ok {
+			for _, e := range m {
+				dropUnknownSchemaKeys(e, inOr)
+			}
+		}
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+		l, _ := s[k].([]any)
+		for _, e := range l {
+			dropUnknownSchemaKeys(e, inOr)
+		}
+	}
+	dropUnknownSchemaKeys(s["not"], inOr)
+	for _, k := range []string{"items", "additionalItems"} {
+		if l, ok := s[k].([]any); ok {
+			for _, e := range l {
+				dropUnknownSchemaKeys(e, true)
+			}
+		} else {
+			dropUnknownSchemaKeys(s[k], true)
+		}
+	}
+	dropUnknownSchemaKeys(s["additionalProperties"], true)
+	if m, ok := s["dependencies"].(map[string]any); ok {
+		for _, e := range m {
+			dropUnknownSchemaKeys(e, true)
+		}
+	}
 }
 
 // PrepareForCreate sets a new CRD's initial status.
