@@ -690,15 +690,14 @@ func TestUpdatePreconditionsAsKubesStorageChecksThem(t *testing.T) {
 	const path = "/api/v1/namespaces/default/configmaps"
 	created := ks.must(201, "POST", path, `{"metadata":{"name":"cm-d"}}`)
 	uid, _ := at(created.body, "metadata.uid")
-	rv, _ := at(created.body, "metadata.resourceVersion")
 	const wrong = "00000000-0000-0000-0000-000000000000"
 	t.Run("a wrong uid on a missing object is a Conflict, not NotFound", func(t *testing.T) {
 		kubeSays(t, ks.do("PUT", path+"/missing", `{"metadata":{"name":"missing","resourceVersion":"","uid":"`+wrong+`"}}`), 409,
 			map[string]string{"reason": `"Conflict"`, "message": strconv.Quote(`Operation cannot be fulfilled on configmaps "missing": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/missing, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ` + wrong + `, UID in object meta: `)})
 	})
-	t.Run("a wrong uid wins over a stale resourceVersion", func(t *testing.T) {
+	t.Run("a wrong uid wins over a stale resourceVersion; the error names revision 0", func(t *testing.T) {
 		kubeSays(t, ks.do("PUT", path+"/cm-d", `{"metadata":{"name":"cm-d","resourceVersion":"1","uid":"`+wrong+`"}}`), 409,
-			map[string]string{"message": strconv.Quote(`Operation cannot be fulfilled on configmaps "cm-d": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/cm-d, ResourceVersion: ` + rv.(string) + `, AdditionalErrorMsg: Precondition failed: UID in precondition: ` + wrong + `, UID in object meta: ` + uid.(string))})
+			map[string]string{"message": strconv.Quote(`Operation cannot be fulfilled on configmaps "cm-d": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/cm-d, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ` + wrong + `, UID in object meta: ` + uid.(string))})
 	})
 	t.Run("a resourceVersion that is no number is a 500 without reason", func(t *testing.T) {
 		kubeSays(t, ks.do("PUT", path+"/cm-d", `{"metadata":{"name":"cm-d","resourceVersion":"abc"},"data":{"k2":"v3"}}`), 500,

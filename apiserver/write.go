@@ -411,11 +411,12 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 
 // uidPreconditionFailed is kube's answer to an update whose body's uid is
 // not the stored object's (or there is none): its storage's precondition
-// error, as a Conflict.
+// error, as a Conflict (whose ResourceVersion is always 0: the error names
+// no revision).
 func (q *request) uidPreconditionFailed(cur *store.Object, uid string) error {
-	storedUID, rv := "", "0"
+	storedUID := ""
 	if cur != nil {
-		storedUID, rv = cur.Data().UID(), cur.Data().ResourceVersion()
+		storedUID = cur.Data().UID()
 	}
 	key := "/registry/" + q.res.Plural + "/"
 	if q.res.customResource {
@@ -424,8 +425,8 @@ func (q *request) uidPreconditionFailed(cur *store.Object, uid string) error {
 	if q.info.Namespace != "" {
 		key += q.info.Namespace + "/"
 	}
-	return meta.Conflict(q.gr(), q.info.Name, fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s%s, ResourceVersion: %s, "+
-		"AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", key, q.info.Name, rv, uid, storedUID))
+	return meta.Conflict(q.gr(), q.info.Name, fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s%s, ResourceVersion: 0, "+
+		"AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", key, q.info.Name, uid, storedUID))
 }
 
 // lastFinalizerRemoved stops an update that leaves an object being
