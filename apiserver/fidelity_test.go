@@ -617,8 +617,9 @@ func TestConfigMapValidation(t *testing.T) {
 }
 
 // A create that conflicts while it has a generateName, its name generated
-// or given, is kube's GenerateNameConflict; a long generateName is cut to
-// 58 characters before the suffix.
+// or given, is kube's GenerateNameConflict; a conflict with an object being
+// deleted says so; a long generateName is cut to 58 characters before the
+// suffix.
 func TestGenerateNameConflictAndLength(t *testing.T) {
 	ks := newKubeServer(t)
 	const path = "/api/v1/namespaces/default/configmaps"
@@ -636,6 +637,16 @@ func TestGenerateNameConflictAndLength(t *testing.T) {
 		a := ks.do("POST", path, `{"metadata":{"name":"cm-b"}}`)
 		kubeSays(t, a, 409, map[string]string{"details": `{"name":"cm-b","kind":"configmaps"}`})
 		assert.Empty(t, a.header.Get("Retry-After"))
+	})
+	t.Run("a name taken by an object being deleted says so", func(t *testing.T) {
+		ks.must(201, "POST", path, `{"metadata":{"name":"cm-held","finalizers":["example.com/hold"]}}`)
+		ks.must(200, "DELETE", path+"/cm-held", "")
+		for _, query := range []string{"", "?dryRun=All"} {
+			kubeSays(t, ks.do("POST", path+query, `{"metadata":{"name":"cm-held"}}`), 409, map[string]string{"reason": `"AlreadyExists"`,
+				"message": `"object is being deleted: configmaps \"cm-held\" already exists"`})
+			kubeSays(t, ks.do("POST", path+query, `{"metadata":{"name":"cm-held","generateName":"gen-"}}`), 409, map[string]string{
+				"message": `"object is being deleted: configmaps \"cm-held\" already exists, the server was not able to generate a unique name for the object"`})
+		}
 	})
 	t.Run("a 71-character generateName keeps 58", func(t *testing.T) {
 		prefix := strings.Repeat("g", 71)

@@ -142,10 +142,8 @@ func (q *request) create() {
 		if errors.Is(err, store.ErrExists) && generated && attempt < generateNameAttempts {
 			continue
 		}
-		if errors.Is(err, store.ErrExists) && next.GenerateName() != "" {
-			// kube words any conflict of an object with a generateName so,
-			// its name generated or not.
-			err = meta.GenerateNameConflict(q.gr(), next.Name())
+		if errors.Is(err, store.ErrExists) {
+			err = q.alreadyExists(ctx, next)
 		}
 		if err != nil {
 			q.fail(storeError(err, q.gr(), next.Name()))
@@ -160,6 +158,20 @@ func (q *request) create() {
 		q.s.writeObject(q.w, q.r, http.StatusCreated, q.res.GroupVersionKind(), q.res.present(stored))
 		return
 	}
+}
+
+// alreadyExists is kube's answer to a create whose name is taken: any
+// object with a generateName, its name generated or not, asks to retry; an
+// object being deleted is said to be.
+func (q *request) alreadyExists(ctx context.Context, obj meta.Object) error {
+	st := meta.AlreadyExists(q.gr(), obj.Name())
+	if obj.GenerateName() != "" {
+		st = meta.GenerateNameConflict(q.gr(), obj.Name())
+	}
+	if cur, err := q.s.store.Get(ctx, q.res.key(q.info.Namespace, obj.Name())); err == nil && cur.Data().DeletionTimestamp() != "" {
+		st.Message = "object is being deleted: " + st.Message
+	}
+	return st
 }
 
 // createObject runs the create pipeline on obj and stores it, unless dry
