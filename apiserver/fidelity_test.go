@@ -222,7 +222,8 @@ func TestErrorsNoAcceptedRepresentationCarriesAreIndentedJSON(t *testing.T) {
 
 // A list with resourceVersion=0 ignores limit, as kube's watch cache
 // serves it; list options are validated before the field selector is
-// converted, and the continue token is read before the resourceVersion.
+// converted, and the continue token is read before the resourceVersion,
+// which it forbids before the resourceVersion is parsed.
 func TestListOptionsAsKubeReadsThem(t *testing.T) {
 	ks := newKubeServer(t)
 	const path = "/api/v1/namespaces/default/configmaps"
@@ -262,6 +263,13 @@ func TestListOptionsAsKubeReadsThem(t *testing.T) {
 		require.Equal(t, 400, a.code)
 		msg, _ := at(a.body, "message")
 		assert.Contains(t, msg, "invalid continue token")
+	})
+	t.Run("a resourceVersion with a continue token is refused before it is read", func(t *testing.T) {
+		cont, _ := at(ks.must(200, "GET", path+"?limit=1", "").body, "metadata.continue")
+		for _, limit := range []string{"", "&limit=1", "&limit=-1"} {
+			kubeSays(t, ks.do("GET", path+"?continue="+cont.(string)+"&resourceVersion=abc"+limit, ""), 400, map[string]string{
+				"reason": `"BadRequest"`, "message": `"specifying resource version is not allowed when using continue"`})
+		}
 	})
 }
 

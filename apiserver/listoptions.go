@@ -114,7 +114,8 @@ func (q *request) handlerListOptions() (listOptions, error) {
 
 // storageListOptions reads what kube's storage reads of the list options,
 // after the handler's checks (a deletecollection's DeleteOptions too): the
-// continue token, then the resourceVersion.
+// continue token, whether a resourceVersion comes with it, then the
+// resourceVersion.
 func (q *request) storageListOptions(opts *listOptions) error {
 	query := q.r.URL.Query()
 	var err error
@@ -122,6 +123,9 @@ func (q *request) storageListOptions(opts *listOptions) error {
 		if opts.continueToken, err = decodeContinueToken(v); err != nil {
 			return meta.BadRequest(fmt.Sprintf("invalid continue token: %v", err))
 		}
+	}
+	if opts.continueToken != nil && opts.resourceVersion != "" && opts.resourceVersion != "0" {
+		return meta.BadRequest("specifying resource version is not allowed when using continue")
 	}
 	if opts.resourceVersion != "" {
 		rv, err := parseResourceVersion(opts.resourceVersion)
@@ -132,9 +136,6 @@ func (q *request) storageListOptions(opts *listOptions) error {
 			return meta.BadRequest("invalid resource version: " + err.Error())
 		}
 		opts.revision = rv
-	}
-	if opts.continueToken != nil && opts.resourceVersion != "" && opts.resourceVersion != "0" {
-		return meta.BadRequest("specifying resource version is not allowed when using continue")
 	}
 	return nil
 }

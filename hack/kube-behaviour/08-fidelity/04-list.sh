@@ -6,7 +6,8 @@ cat <<'EOF'
 
 kube serves `resourceVersion=0` from its watch cache, which ignores `limit` (the whole list, no `continue`). Its list
 handler validates the list options (422) before it converts the field selector's labels for the kind (400 for an
-unknown field), and reads the continue token, then the resourceVersion, in storage, after both.
+unknown field), and reads the continue token, then the resourceVersion, in storage, after both; a resourceVersion
+other than 0 beside a valid continue token is refused before it is parsed.
 
 EOF
 $R GET '/api/v1/namespaces/fid/configmaps?limit=1&resourceVersion=0' ''; echo
@@ -14,3 +15,5 @@ $R GET '/api/v1/namespaces/fid/configmaps?fieldSelector=data.k1%3Dv1&resourceVer
 $R GET '/api/v1/namespaces/fid/configmaps?fieldSelector=metadata.uid%3Dx&sendInitialEvents=true&resourceVersion=abc' ''; echo
 $R GET '/api/v1/namespaces/fid/configmaps?fieldSelector=metadata.uid%3Dx&resourceVersion=abc' ''; echo
 $R GET '/api/v1/namespaces/fid/configmaps?continue=garbage&resourceVersion=abc' ''; echo
+TOK=$(rc "$REF/api/v1/namespaces/fid/configmaps?limit=1" | jq -r .metadata.continue)
+$R GET "/api/v1/namespaces/fid/configmaps?limit=1&continue=$TOK&resourceVersion=abc" | sed "s/$TOK/<continue token>/"; echo
