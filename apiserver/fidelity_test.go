@@ -1017,3 +1017,25 @@ func TestUnknownMetadataFieldsAreWarnedOf(t *testing.T) {
 		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"m2","bogusMeta":"y"}}`), 400, map[string]string{
 		"message": `"ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding error: unknown field \"metadata.bogusMeta\""`})
 }
+
+// A patch whose result has no name (an apply that creates without one, a
+// $retainKeys that drops metadata, a merge patch that nulls the name) is
+// kube's 'undeterminable' name, as an update without one.
+func TestAPatchedObjectWithoutNameIsUndeterminable(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	ks.must(201, "POST", path, `{"metadata":{"name":"nm1"}}`)
+	undeterminable := func(name string) map[string]string {
+		return map[string]string{"reason": `"BadRequest"`,
+			"message": strconv.Quote("the name of the object (" + name + " based on URL) was undeterminable: name must be provided")}
+	}
+	kubeSays(t, ks.do("PATCH", path+"/nm2?fieldManager=m", `{"apiVersion":"v1","kind":"ConfigMap","data":{"a":"b"}}`,
+		"Content-Type", "application/apply-patch+yaml"), 400, undeterminable("nm2"))
+	kubeSays(t, ks.do("PATCH", path+"/nm1", `{"$retainKeys":["data"],"data":{"a":"b"}}`,
+		"Content-Type", "application/strategic-merge-patch+json"), 400, undeterminable("nm1"))
+	kubeSays(t, ks.do("PATCH", path+"/nm1", `{"metadata":{"name":null}}`,
+		"Content-Type", "application/merge-patch+json"), 400, undeterminable("nm1"))
+	kubeSays(t, ks.do("PUT", path+"/nm1", `{"metadata":{}}`), 400, undeterminable("nm1"))
+	ks.must(200, "PATCH", path+"/nm1?fieldManager=m", `{"apiVersion":"v1","kind":"ConfigMap","data":{"a":"b"}}`,
+		"Content-Type", "application/apply-patch+yaml")
+}

@@ -216,9 +216,8 @@ func (q *request) patch() {
 			return nil, err
 		}
 		q.res.toStorage(obj)
-		if obj.Name() != q.info.Name {
-			return nil, meta.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)",
-				obj.Name(), q.info.Name))
+		if err := q.checkName(obj); err != nil {
+			return nil, err
 		}
 		if err := q.checkNamespace(obj); err != nil {
 			return nil, err

@@ -296,6 +296,20 @@ func (q *request) prepareForCreate(obj meta.Object) {
 	}
 }
 
+// checkName is kube's check of the name of an updated or patched object
+// against the URL's.
+func (q *request) checkName(obj meta.Object) error {
+	if obj.Name() == "" {
+		return meta.BadRequest(fmt.Sprintf("the name of the object (%s based on URL) was undeterminable: name must be provided",
+			q.info.Name))
+	}
+	if obj.Name() != q.info.Name {
+		return meta.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)",
+			obj.Name(), q.info.Name))
+	}
+	return nil
+}
+
 // update answers PUT on an object or its status.
 func (q *request) update() {
 	wo, obj, err := q.decodeWrite("UpdateOptions")
@@ -303,14 +317,8 @@ func (q *request) update() {
 		q.fail(err)
 		return
 	}
-	if obj.Name() == "" {
-		q.fail(meta.BadRequest(fmt.Sprintf("the name of the object (%s based on URL) was undeterminable: name must be provided",
-			q.info.Name)))
-		return
-	}
-	if obj.Name() != q.info.Name {
-		q.fail(meta.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)",
-			obj.Name(), q.info.Name)))
+	if err := q.checkName(obj); err != nil {
+		q.fail(err)
 		return
 	}
 	if err := q.checkNamespace(obj); err != nil {
