@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net/http"
@@ -104,12 +103,12 @@ const (
 // decodeBody reads a DeleteOptions body into opts and returns its dryRun,
 // failing with the errors kube's decoder words.
 func (opts *deleteOptions) decodeBody(c codec.Codec, body []byte) ([]string, error) {
-	if c.MediaType() == codec.JSON && bytes.Equal(bytes.TrimSpace(body), []byte("null")) {
+	d, err := c.Decode(body)
+	if codec.IsNull(err) {
 		return nil, nil // kube decodes null as empty options
 	}
-	d, err := c.Decode(body)
 	if err != nil {
-		return nil, fmt.Errorf("couldn't get version/kind; json parse error: %w", err)
+		return nil, errors.New(serializerError(err))
 	}
 	o := d.Object
 	if kind := o.Kind(); kind != "" && kind != "DeleteOptions" {

@@ -1039,3 +1039,36 @@ func TestAPatchedObjectWithoutNameIsUndeterminable(t *testing.T) {
 	ks.must(200, "PATCH", path+"/nm1?fieldManager=m", `{"apiVersion":"v1","kind":"ConfigMap","data":{"a":"b"}}`,
 		"Content-Type", "application/apply-patch+yaml")
 }
+
+// A body the serializer cannot read is worded as kube's serializer for its
+// format words it: YAML that does not parse in YAML's words, the rest as
+// the JSON reading of apiVersion and kind; a null body, in YAML also an
+// empty one, is an empty object. An apply body is read into a map, with
+// that reader's words.
+func TestUndecodableBodiesInTheirSerializersWords(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	ks.must(201, "POST", path, `{"metadata":{"name":"nm1"}}`)
+	yamlBody := func(method, p, body string) kubeAnswer {
+		return ks.do(method, p, body, "Content-Type", "application/yaml")
+	}
+	unrecognized := func(msg, preview string) map[string]string {
+		return map[string]string{"reason": `"BadRequest"`,
+			"message": strconv.Quote("the object provided is unrecognized (must be of type ConfigMap): " + msg + " (" + preview + ")")}
+	}
+	kubeSays(t, yamlBody("POST", path, "a: [b"), 400, unrecognized("yaml: line 1: did not find expected ',' or ']'", "613a205b62"))
+	kubeSays(t, yamlBody("POST", path, "x"), 400, unrecognized(`couldn't get version/kind; json parse error: json: cannot unmarshal string into Go value of type struct { APIVersion string "json:\"apiVersion,omitempty\""; Kind string "json:\"kind,omitempty\"" }`, "78"))
+	kubeSays(t, ks.do("POST", path, "a: [b"), 400, unrecognized("couldn't get version/kind; json parse error: invalid character 'a' looking for beginning of value", "613a205b62"))
+	for _, empty := range []string{"", "~", "null", "# nothing"} {
+		kubeSays(t, yamlBody("POST", path, empty), 422, map[string]string{"reason": `"Invalid"`,
+			"message": `"ConfigMap \"\" is invalid: metadata.name: Required value: name or generateName is required"`})
+	}
+	apply := func(body string) kubeAnswer {
+		return ks.do("PATCH", path+"/nm1?fieldManager=m", body, "Content-Type", "application/apply-patch+yaml")
+	}
+	kubeSays(t, apply("a: [b"), 400, map[string]string{"message": strconv.Quote("error decoding YAML: error converting YAML to JSON: yaml: line 1: did not find expected ',' or ']'")})
+	kubeSays(t, apply("[1]"), 400, map[string]string{"message": strconv.Quote("error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}")})
+	for _, empty := range []string{"", "~", "# nothing"} {
+		kubeSays(t, apply(empty), 400, map[string]string{"message": `"invalid object type: /, Kind="`})
+	}
+}

@@ -154,8 +154,11 @@ func (q *request) patch() {
 		}
 	case applyPatchType:
 		d, err := codec.YAMLCodec{}.Decode(body)
+		if codec.IsNull(err) {
+			d, err = codec.Decoded{Object: meta.Object{}}, nil // kube's map stays empty
+		}
 		if err != nil {
-			apply = patchError(meta.BadRequest(fmt.Sprintf("error decoding YAML: %v", err)))
+			apply = patchError(meta.BadRequest("error decoding YAML: " + applyYAMLError(err)))
 			break
 		}
 		fm, err := q.s.fieldManager(q.res)
@@ -400,4 +403,19 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// applyYAMLError words an apply body's decoding error as kube's reading of
+// it into a map (sigs.k8s.io/yaml's Unmarshal) does.
+func applyYAMLError(err error) string {
+	var fe *codec.FormatError
+	var noe *codec.NotObjectError
+	switch {
+	case errors.As(err, &fe):
+		return "error converting YAML to JSON: " + fe.Msg
+	case errors.As(err, &noe):
+		return "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal " + noe.Type +
+			" into Go value of type map[string]interface {}"
+	}
+	return err.Error()
 }

@@ -1,8 +1,8 @@
 package apiserver
 
 import (
-	"bytes"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -175,24 +175,41 @@ func (q *request) decodeBody() (codec.Decoded, error) {
 	if !ok || !codec.Supports(c, q.res.GroupVersionKind()) {
 		return codec.Decoded{}, meta.UnsupportedMediaType(q.r.Header.Get("Content-Type"), q.s.codecs.MediaTypes())
 	}
-	if trimmed := bytes.TrimSpace(body); c.MediaType() == codec.JSON && bytes.Equal(trimmed, []byte("null")) {
-		body = []byte("{}") // kube decodes null as an empty object
-	}
 	decode := c.Decode
 	if typed, ok := c.(codec.TypedDecoder); ok && !q.res.customResource {
 		decode = typed.DecodeTyped // built-in kinds decode into Go types: a duplicate object merges
 	}
 	d, err := decode(body)
+	if codec.IsNull(err) {
+		d, err = codec.Decoded{Object: meta.Object{}}, nil // kube decodes null as an empty object
+	}
 	if err != nil {
-		return codec.Decoded{}, meta.BadRequest(fmt.Sprintf(
-			"the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)",
-			q.res.Kind, err, bodyPreview(body)))
+		return codec.Decoded{}, unrecognizedBody(q.res.Kind, err, body)
 	}
 	if err := q.checkKind(d.Object); err != nil {
 		return codec.Decoded{}, err
 	}
 	q.res.toStorage(d.Object)
 	return d, nil
+}
+
+// unrecognizedBody is kube's answer to a body its serializer cannot decode
+// as kind.
+func unrecognizedBody(kind string, err error, body []byte) error {
+	return meta.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %s (%s)",
+		kind, serializerError(err), bodyPreview(body)))
+}
+
+// serializerError words a codec's decoding error as kube's serializers do:
+// what the format cannot read at all in the format's own words, the rest
+// as the JSON reading of the body's apiVersion and kind.
+func serializerError(err error) string {
+	var fe *codec.FormatError
+	var st *meta.Status
+	if errors.As(err, &fe) || errors.As(err, &st) {
+		return err.Error()
+	}
+	return "couldn't get version/kind; json parse error: " + err.Error()
 }
 
 // checkKind fills a missing apiVersion/kind with the endpoint's and rejects

@@ -67,9 +67,11 @@ func (q *request) decodeSubresourceBody(kind meta.GroupVersionKind, otherVersion
 		return nil, meta.UnsupportedMediaType(q.r.Header.Get("Content-Type"), q.s.codecs.MediaTypes())
 	}
 	d, err := c.Decode(body)
+	if codec.IsNull(err) {
+		d, err = codec.Decoded{Object: meta.Object{}}, nil
+	}
 	if err != nil {
-		return nil, meta.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %v (%s)",
-			kind.Kind, err, bodyPreview(body)))
+		return nil, unrecognizedBody(kind.Kind, err, body)
 	}
 	apiVersion := kind.GroupVersion().String()
 	if v := d.Object.APIVersion(); v == "" {
