@@ -1072,3 +1072,38 @@ func TestUndecodableBodiesInTheirSerializersWords(t *testing.T) {
 		kubeSays(t, apply(empty), 400, map[string]string{"message": `"invalid object type: /, Kind="`})
 	}
 }
+
+// A PUT of /scale decodes its Scale as kube does before it reads the
+// object (any representation, kube's decoding errors, the name checked); a
+// Scale without spec.replicas asks for 0, and 0 is not written
+// (omitempty); a patched Scale that is no Scale is an invalid patch.
+func TestAScaleIsDecodedAsKubeDecodesIt(t *testing.T) {
+	ks := newKubeServer(t)
+	ks.must(201, "POST", "/apis/apps/v1/namespaces/default/deployments", `{"metadata":{"name":"dd"},"spec":{"replicas":2,"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}`)
+	const scale = "/apis/apps/v1/namespaces/default/deployments/dd/scale"
+	typed := func(msg string) map[string]string {
+		return map[string]string{"reason": `"BadRequest"`, "message": strconv.Quote(`Scale in version "v1" cannot be handled as a Scale: ` + msg)}
+	}
+	kubeSays(t, ks.do("PUT", scale, `{}`), 400, map[string]string{"message": `"the name of the object (dd based on URL) was undeterminable: name must be provided"`})
+	kubeSays(t, ks.do("PUT", scale, `{"metadata":{"name":"other"},"spec":{"replicas":2}}`), 400,
+		map[string]string{"message": `"the name of the object (other) does not match the name on the URL (dd)"`})
+	kubeSays(t, ks.do("PUT", scale, `{"metadata":{"name":"dd"},"spec":{"replicas":"x"}}`), 400,
+		typed("json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32"))
+	kubeSays(t, ks.do("PUT", scale, `{"metadata":{"name":"dd"},"spec":{"replicas":3000000000}}`), 400,
+		typed("json: cannot unmarshal number 3000000000 into Go struct field ScaleSpec.spec.replicas of type int32"))
+	kubeSays(t, ks.do("PUT", scale, `{"metadata":{"name":"dd"},"spec":"x"}`), 400,
+		typed("json: cannot unmarshal string into Go struct field Scale.spec of type v1.ScaleSpec"))
+	kubeSays(t, ks.do("PUT", scale, "a: [b", "Content-Type", "application/yaml"), 400, map[string]string{
+		"message": strconv.Quote("the object provided is unrecognized (must be of type Scale): yaml: line 1: did not find expected ',' or ']' (613a205b62)")})
+	kubeSays(t, ks.do("PUT", scale, `{"metadata":{"name":"dd"},"spec":{"replicas":-1}}`), 422, map[string]string{
+		"message": `"Scale.autoscaling \"dd\" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0"`})
+	kubeSays(t, ks.do("PUT", scale, "metadata: {name: dd}", "Content-Type", "application/yaml"), 200, map[string]string{"spec": `{}`})
+	kubeSays(t, ks.do("GET", "/apis/apps/v1/namespaces/default/deployments/dd", ""), 200, map[string]string{"spec.replicas": "0"})
+	kubeSays(t, ks.do("PATCH", scale, `{"spec":{"replicas":2}}`, "Content-Type", "application/merge-patch+json"), 200, map[string]string{"spec": `{"replicas":2}`})
+	a := ks.do("PATCH", scale, `{"spec":{"replicas":"x"}}`, "Content-Type", "application/merge-patch+json")
+	kubeSays(t, a, 422, map[string]string{"reason": `"Invalid"`, "details.causes.0.field": `"patch"`})
+	msg, _ := at(a.body, "details.causes.0.message")
+	assert.True(t, strings.HasPrefix(msg.(string), `Invalid value: "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",`), msg)
+	assert.True(t, strings.HasSuffix(msg.(string), `": json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32`), msg)
+	kubeSays(t, ks.do("PATCH", scale, `{"spec":null}`, "Content-Type", "application/merge-patch+json"), 200, map[string]string{"spec": `{}`})
+}
