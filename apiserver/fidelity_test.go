@@ -1076,7 +1076,8 @@ func TestUndecodableBodiesInTheirSerializersWords(t *testing.T) {
 // A PUT of /scale decodes its Scale as kube does before it reads the
 // object (any representation, kube's decoding errors, the name checked); a
 // Scale without spec.replicas asks for 0, and 0 is not written
-// (omitempty); a patched Scale that is no Scale is an invalid patch.
+// (omitempty); a patched Scale that is no Scale is an invalid patch; a
+// strategic merge patch is taken.
 func TestAScaleIsDecodedAsKubeDecodesIt(t *testing.T) {
 	ks := newKubeServer(t)
 	ks.must(201, "POST", "/apis/apps/v1/namespaces/default/deployments", `{"metadata":{"name":"dd"},"spec":{"replicas":2,"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}`)
@@ -1106,4 +1107,5 @@ func TestAScaleIsDecodedAsKubeDecodesIt(t *testing.T) {
 	assert.True(t, strings.HasPrefix(msg.(string), `Invalid value: "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",`), msg)
 	assert.True(t, strings.HasSuffix(msg.(string), `": json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32`), msg)
 	kubeSays(t, ks.do("PATCH", scale, `{"spec":null}`, "Content-Type", "application/merge-patch+json"), 200, map[string]string{"spec": `{}`})
+	kubeSays(t, ks.do("PATCH", scale, `{"spec":{"replicas":5}}`, "Content-Type", "application/strategic-merge-patch+json"), 200, map[string]string{"spec": `{"replicas":5}`})
 }

@@ -106,7 +106,9 @@ func (q *request) writeScale() {
 	if q.info.Verb == VerbPatch {
 		ct, _ := codec.ParseMediaType(q.r.Header.Get("Content-Type"))
 		patchType = ct.MediaType()
-		if patchType != jsonPatchType && patchType != mergePatchType {
+		// A Scale has no lists to merge by key: a strategic merge patch
+		// merges as a merge patch.
+		if patchType != jsonPatchType && patchType != mergePatchType && patchType != strategicPatchType {
 			q.fail(meta.UnsupportedPatchType())
 			return
 		}
