@@ -1108,4 +1108,14 @@ func TestAScaleIsDecodedAsKubeDecodesIt(t *testing.T) {
 	assert.True(t, strings.HasSuffix(msg.(string), `": json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32`), msg)
 	kubeSays(t, ks.do("PATCH", scale, `{"spec":null}`, "Content-Type", "application/merge-patch+json"), 200, map[string]string{"spec": `{}`})
 	kubeSays(t, ks.do("PATCH", scale, `{"spec":{"replicas":5}}`, "Content-Type", "application/strategic-merge-patch+json"), 200, map[string]string{"spec": `{"replicas":5}`})
+	// JSON patches of /scale are kube's JSON patches, as every other.
+	jsonPatch := func(body string) kubeAnswer {
+		return ks.do("PATCH", scale, body, "Content-Type", "application/json-patch+json")
+	}
+	kubeSays(t, jsonPatch(`[{"op":"bogus","path":"/spec/replicas","value":9}]`), 422, map[string]string{
+		"message": `"the server rejected our request due to an error in our request"`})
+	kubeSays(t, jsonPatch(`{"a":1}`), 400, map[string]string{
+		"message": `"error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp"`})
+	kubeSays(t, jsonPatch(`[{"op":"remove","path":"/spec/replicas"}]`), 200, map[string]string{"spec": `{}`})
+	kubeSays(t, jsonPatch(`[{"op":"replace","path":"/spec/replicas","value":4}]`), 200, map[string]string{"spec": `{"replicas":4}`})
 }

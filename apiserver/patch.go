@@ -72,32 +72,12 @@ func (q *request) patch() {
 	var duplicates []codec.Field
 	switch patchType {
 	case jsonPatchType:
-		p, err := jsonpatch.DecodePatch(body)
+		patchBytes, err := jsonPatcher(body)
 		if err != nil {
-			if syntaxErr := jsonSyntaxError(body); syntaxErr != nil {
-				apply = patchError(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", syntaxErr)))
-			} else {
-				// A list of operations the library refuses (an unknown op, a
-				// missing path): kube's decoder takes any, and applying it
-				// fails.
-				apply = patchError(patchFailed(err))
-			}
+			apply = patchError(err)
 			break
 		}
-		apply = q.bytePatch(func(current []byte) (out []byte, err error) {
-			// The JSON patch library panics on some malformed operations
-			// (a test without value at the root): answer as for any patch
-			// that does not apply.
-			defer func() {
-				if r := recover(); r != nil {
-					out, err = nil, patchFailed(fmt.Errorf("%v", r))
-				}
-			}()
-			if out, err = applyJSONPatch(p, current); err != nil {
-				return nil, patchFailed(err)
-			}
-			return out, nil
-		})
+		apply = q.bytePatch(patchBytes)
 	case mergePatchType:
 		if d, err := (codec.JSONCodec{}).Decode(body); err == nil {
 			duplicates = d.Duplicates
@@ -242,6 +222,34 @@ func (q *request) patch() {
 // copy from it copies null, and a test of it for null passes. The patch is
 // applied whole first; only when that fails and it has such an operation
 // is it applied again operation by operation, each of those as v4 does it.
+// jsonPatcher decodes a JSON patch as kube does and returns what applies
+// it to a JSON document, failing as kube fails.
+func jsonPatcher(body []byte) (func(current []byte) ([]byte, error), error) {
+	p, err := jsonpatch.DecodePatch(body)
+	if err != nil {
+		if syntaxErr := jsonSyntaxError(body); syntaxErr != nil {
+			return nil, meta.BadRequest(fmt.Sprintf("error decoding patch: %v", syntaxErr))
+		}
+		// A list of operations the library refuses (an unknown op, a
+		// missing path): kube's decoder takes any, and applying it fails.
+		return nil, patchFailed(err)
+	}
+	return func(current []byte) (out []byte, err error) {
+		// The JSON patch library panics on some malformed operations (a
+		// test without value at the root): answer as for any patch that
+		// does not apply.
+		defer func() {
+			if r := recover(); r != nil {
+				out, err = nil, patchFailed(fmt.Errorf("%v", r))
+			}
+		}()
+		if out, err = applyJSONPatch(p, current); err != nil {
+			return nil, patchFailed(err)
+		}
+		return out, nil
+	}, nil
+}
+
 func applyJSONPatch(p jsonpatch.Patch, doc []byte) ([]byte, error) {
 	out, err := p.Apply(doc)
 	lenient := func(op jsonpatch.Operation) bool {

@@ -143,12 +143,12 @@ func (q *request) writeScale() {
 			var scaleJSON []byte
 			current, _ := json.Marshal(scaleOf(q.res, cur.Data()))
 			if patchType == jsonPatchType {
-				p, err := jsonpatch.DecodePatch(body)
+				patchBytes, err := jsonPatcher(body)
 				if err != nil {
-					return nil, meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err))
+					return nil, err
 				}
-				if scaleJSON, err = p.Apply(current); err != nil {
-					return nil, patchFailed(err)
+				if scaleJSON, err = patchBytes(current); err != nil {
+					return nil, err
 				}
 			} else if scaleJSON, err = jsonpatch.MergePatch(current, body); err != nil {
 				return nil, meta.BadRequest(err.Error())
