@@ -40,8 +40,18 @@ cat <<'EOF'
   kapi's strategies prepare an update before field tracking, so ownership does not change.
 * Unknown finalizer names on a custom resource: kube warns ("prefer a domain-qualified finalizer name"); kapi
   neither warns nor refuses.
-* A CRD's `managedFields` in kapi carry `.` entries kube's lack (kapi has no schema for the CRD kind, so structured
-  merge diff deduces one), and kube adds a `kube-apiserver` status entry that kapi does not.
+* A CRD's `managedFields`: kube adds a `kube-apiserver` entry for the status it sets (names accepted,
+  established); kapi does not.
+* Writes through `/scale` (`hack/difftest -run-only scale`): kube's ScaleHandler records the writer in the parent's
+  `managedFields` without `time` (so the entry sorts first) and rewrites the entries even when the write changes
+  nothing (a new resourceVersion); kapi records a `/scale` write as any subresource write (with `time`, and none
+  when nothing changed). Applies to `/scale` (kube converts the Scale's managed fields) are 415 in kapi.
+* A body of another kind than the endpoint's: kube's decoder answers in its scheme's words (`no kind "X" is
+  registered for version "v1"`, `converting (v1.Secret) to (core.ConfigMap): unknown conversion`, or the other
+  kind's own decoding error); kapi answers `the kind in the data (X) does not match the expected kind (ConfigMap)`
+  (same code and reason; difftest counts it as a message-only difference).
+* The patched document quoted in a patch's 422 (an invalid patch): kube's merge patch library writes the keys it
+  touched in sorted order and the rest as encoded; kapi writes its own order (message-only).
 * Events: kube's registry sets no garbage-collection finalizers on Events (their default policy is Unsupported);
   kapi adds `orphan`/`foregroundDeletion` for them as for every kind.
 * Outside metadata, empty strings and zeros of built-in kinds are kept where kube's Go types (`omitempty` strings)
