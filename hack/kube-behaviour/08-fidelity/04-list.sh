@@ -16,4 +16,4 @@ $R GET '/api/v1/namespaces/fid/configmaps?fieldSelector=metadata.uid%3Dx&sendIni
 $R GET '/api/v1/namespaces/fid/configmaps?fieldSelector=metadata.uid%3Dx&resourceVersion=abc' ''; echo
 $R GET '/api/v1/namespaces/fid/configmaps?continue=garbage&resourceVersion=abc' ''; echo
 TOK=$(rc "$REF/api/v1/namespaces/fid/configmaps?limit=1" | jq -r .metadata.continue)
-$R GET "/api/v1/namespaces/fid/configmaps?limit=1&continue=$TOK&resourceVersion=abc" | sed "s/$TOK/<continue token>/"; echo
+$R GET "/api/v1/namespaces/fid/configmaps?limit=1&continue=$TOK&resourceVersion=abc" '' | sed "s/$TOK/<continue token>/"; echo
