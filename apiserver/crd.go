@@ -24,7 +24,7 @@ var crdResource = Resource{
 	StatusSubresource: true, ReturnDeletedObject: true,
 	PrinterColumns: []PrinterColumn{{Name: "Created At", Type: "date", Description: creationTimestampDescription,
 		Cell: func(o meta.Object, _ time.Time) any { return o.CreationTimestamp() }}},
-	Strategy: CRDStrategy{},
+	Strategy: CRDStrategy{}, Scheme: "apiextensions-apiserver",
 }
 
 // CRDStrategy is what a CustomResourceDefinition does differently, as

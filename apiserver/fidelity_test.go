@@ -1119,3 +1119,138 @@ func TestAScaleIsDecodedAsKubeDecodesIt(t *testing.T) {
 	kubeSays(t, jsonPatch(`[{"op":"remove","path":"/spec/replicas"}]`), 200, map[string]string{"spec": `{}`})
 	kubeSays(t, jsonPatch(`[{"op":"replace","path":"/spec/replicas","value":4}]`), 200, map[string]string{"spec": `{"replicas":4}`})
 }
+
+// A body of another kind than the endpoint's is read as kube's decoder
+// reads it: as the kind it names when the scheme has one (that kind's
+// decoding errors first), which then does not convert to the endpoint's
+// internal type; a kind the scheme lacks is not registered. The
+// apiextensions and aggregator schemes know only their own kinds.
+func TestABodyOfAnotherKindIsReadAsKubesSchemeReadsIt(t *testing.T) {
+	ks := newKubeServer(t)
+	const configMaps = "/api/v1/namespaces/default/configmaps"
+	tests := []struct{ name, path, body, message string }{
+		{"a kind of the scheme does not convert", configMaps, `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"x"}}`,
+			`Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion`},
+		{"the kind named is decoded first", configMaps, `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"x"},"data":{"a":"!!"}}`,
+			`Secret in version "v1" cannot be handled as a ConfigMap: illegal base64 data at input byte 0`},
+		{"a missing apiVersion is the endpoint's", configMaps, `{"kind":"Secret","metadata":{"name":"x"}}`,
+			`Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion`},
+		{"a kind of another group", configMaps, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"x"}}`,
+			`Deployment in version "v1" cannot be handled as a ConfigMap: converting (v1.Deployment) to (core.ConfigMap): unknown conversion`},
+		{"a list kind", configMaps, `{"apiVersion":"v1","kind":"ConfigMapList"}`,
+			`ConfigMapList in version "v1" cannot be handled as a ConfigMap: converting (v1.ConfigMapList) to (core.ConfigMap): unknown conversion`},
+		{"core v1's generic list", configMaps, `{"apiVersion":"v1","kind":"List"}`,
+			`List in version "v1" cannot be handled as a ConfigMap: converting (v1.List) to (core.ConfigMap): unknown conversion`},
+		{"no generic list in other groups", configMaps, `{"apiVersion":"apps/v1","kind":"List"}`,
+			`List in version "v1" cannot be handled as a ConfigMap: no kind "List" is registered for version "apps/v1" in scheme "pkg/runtime/scheme.go:110"`},
+		{"options in every group version", configMaps, `{"apiVersion":"apps/v1","kind":"DeleteOptions"}`,
+			`DeleteOptions in version "v1" cannot be handled as a ConfigMap: converting (v1.DeleteOptions) to (core.ConfigMap): unknown conversion`},
+		{"Status in any version", configMaps, `{"apiVersion":"v9","kind":"Status"}`,
+			`Status in version "v9" cannot be handled as a ConfigMap: converting (v1.Status) to (core.ConfigMap): unknown conversion`},
+		{"an unknown version", configMaps, `{"apiVersion":"v2","kind":"ConfigMap"}`,
+			`ConfigMap in version "v2" cannot be handled as a ConfigMap: no kind "ConfigMap" is registered for version "v2" in scheme "pkg/runtime/scheme.go:110"`},
+		{"kinds are case-sensitive", configMaps, `{"apiVersion":"v1","kind":"configmap"}`,
+			`configmap in version "v1" cannot be handled as a ConfigMap: no kind "configmap" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"`},
+		{"meta.k8s.io is no group of the scheme", configMaps, `{"apiVersion":"meta.k8s.io/v1","kind":"DeleteOptions"}`,
+			`DeleteOptions in version "v1" cannot be handled as a ConfigMap: no kind "DeleteOptions" is registered for version "meta.k8s.io/v1" in scheme "pkg/runtime/scheme.go:110"`},
+		{"CRDs are another scheme's", configMaps, `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"x"}}`,
+			`CustomResourceDefinition in version "v1" cannot be handled as a ConfigMap: no kind "CustomResourceDefinition" is registered for version "apiextensions.k8s.io/v1" in scheme "pkg/runtime/scheme.go:110"`},
+		{"the CRD scheme lacks kube-apiserver's kinds", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", `{"apiVersion":"v1","kind":"ConfigMap"}`,
+			`ConfigMap in version "v1" cannot be handled as a CustomResourceDefinition: no kind "ConfigMap" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"`},
+		{"the aggregator's scheme too", "/apis/apiregistration.k8s.io/v1/apiservices", `{"apiVersion":"v1","kind":"ConfigMap"}`,
+			`ConfigMap in version "v1" cannot be handled as a APIService: no kind "ConfigMap" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"`},
+		{"the internal type is the stored kind's", "/apis/events.k8s.io/v1/namespaces/default/events", `{"apiVersion":"v1","kind":"ConfigMap"}`,
+			`ConfigMap in version "v1" cannot be handled as a Event: converting (v1.ConfigMap) to (core.Event): unknown conversion`},
+		{"the internal package is the group's", "/apis/apps/v1/namespaces/default/deployments", `{"apiVersion":"v1","kind":"ConfigMap"}`,
+			`ConfigMap in version "v1" cannot be handled as a Deployment: converting (v1.ConfigMap) to (apps.Deployment): unknown conversion`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want, err := json.Marshal(tt.message)
+			require.NoError(t, err)
+			kubeSays(t, ks.do("POST", tt.path, tt.body), 400, map[string]string{"reason": `"BadRequest"`, "message": string(want)})
+		})
+	}
+	t.Run("another version of the kind is converted, then refused", func(t *testing.T) {
+		kubeSays(t, ks.do("POST", "/apis/apps/v1/namespaces/default/deployments", `{"apiVersion":"apps/v1beta1","kind":"Deployment","metadata":{"name":"x"}}`), 400, map[string]string{
+			"message": `"the API version in the data (apps/v1beta1) does not match the expected API version (apps/v1)"`})
+	})
+	t.Run("an update too", func(t *testing.T) {
+		ks.must(201, "POST", configMaps, `{"metadata":{"name":"ok"}}`)
+		kubeSays(t, ks.do("PUT", configMaps+"/ok", `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"ok"}}`), 400, map[string]string{
+			"message": `"Secret in version \"v1\" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion"`})
+	})
+}
+
+// A JSON or merge patch whose result names another kind is an invalid
+// patch, as kube decodes the patched document, quoted as kube's patch
+// library writes it (its members sorted); a strategic merge patch's
+// result is converted to the type, which keeps no kind of its own.
+func TestAPatchToAnotherKindIsAnInvalidPatch(t *testing.T) {
+	ks := newKubeServer(t)
+	const cm = "/api/v1/namespaces/default/configmaps/pk"
+	ks.must(201, "POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"pk"},"data":{"z":"1","b":"2"}}`)
+	tests := []struct{ name, contentType, patch, detail string }{
+		{"a merge patch naming a kind of the scheme", "application/merge-patch+json", `{"kind":"Secret"}`,
+			"illegal base64 data at input byte 0"},
+		{"a merge patch naming an unknown apiVersion", "application/merge-patch+json", `{"apiVersion":"apps/v1"}`,
+			`no kind "ConfigMap" is registered for version "apps/v1" in scheme "pkg/runtime/scheme.go:110"`},
+		{"a JSON patch", "application/json-patch+json", `[{"op":"replace","path":"/kind","value":"Bogus"}]`,
+			`no kind "Bogus" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := ks.must(422, "PATCH", cm, tt.patch, "Content-Type", tt.contentType)
+			kubeSays(t, a, 422, map[string]string{"reason": `"Invalid"`, "details.causes.0.field": `"patch"`})
+			msg, _ := at(a.body, "details.causes.0.message")
+			require.IsType(t, "", msg)
+			assert.True(t, strings.HasSuffix(msg.(string), `": `+tt.detail), msg)
+			assert.True(t, strings.HasPrefix(msg.(string), `Invalid value: "{\"apiVersion\":`), msg)
+			quoted := msg.(string)[len(`Invalid value: "`):strings.LastIndex(msg.(string), `": `)]
+			var members []string
+			dec := json.NewDecoder(strings.NewReader(strings.ReplaceAll(quoted, `\"`, `"`)))
+			_, err := dec.Token()
+			require.NoError(t, err)
+			for dec.More() {
+				key, err := dec.Token()
+				require.NoError(t, err)
+				members = append(members, key.(string))
+				var skip json.RawMessage
+				require.NoError(t, dec.Decode(&skip))
+			}
+			assert.Equal(t, []string{"apiVersion", "data", "kind", "metadata"}, members, "the library's order")
+		})
+	}
+	t.Run("a strategic merge patch ignores kind", func(t *testing.T) {
+		a := ks.must(200, "PATCH", cm, `{"kind":"Secret","apiVersion":"apps/v1","data":{"n":"1"}}`, "Content-Type", "application/strategic-merge-patch+json")
+		kubeSays(t, a, 200, map[string]string{"kind": `"ConfigMap"`, "apiVersion": `"v1"`, "data.n": `"1"`})
+	})
+}
+
+// Go's decoder names the innermost struct that holds a field of the wrong
+// JSON type, the field's whole path, and the field's Go type: kapi reads
+// both from the schema's named components.
+func TestTypedDecodeErrorsNameTheInnermostStruct(t *testing.T) {
+	ks := newKubeServer(t)
+	tests := []struct{ path, body, message string }{
+		{"/api/v1/namespaces/default/pods", `{"metadata":{"name":"p"},"spec":{"containers":"x"}}`,
+			`Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type []v1.Container`},
+		{"/api/v1/namespaces/default/pods", `{"metadata":{"name":"p"},"spec":"x"}`,
+			`Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field Pod.spec of type v1.PodSpec`},
+		{"/api/v1/namespaces/default/pods", `{"metadata":{"name":"p"},"spec":{"containers":[{"name":5}]}}`,
+			`Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number into Go struct field Container.spec.containers.name of type string`},
+		{"/api/v1/namespaces/default/pods", `{"metadata":{"name":"p"},"spec":{"nodeSelector":{"a":1}}}`,
+			`Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number into Go struct field PodSpec.spec.nodeSelector of type string`},
+		{"/api/v1/namespaces/default/secrets", `{"metadata":{"name":"p"},"data":5}`,
+			`Secret in version "v1" cannot be handled as a Secret: json: cannot unmarshal number into Go struct field Secret.data of type map[string][]uint8`},
+		{"/apis/apps/v1/namespaces/default/deployments", `{"metadata":{"name":"p"},"spec":{"selector":{"matchLabels":"x"}}}`,
+			`Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field LabelSelector.spec.selector.matchLabels of type map[string]string`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.body, func(t *testing.T) {
+			want, err := json.Marshal(tt.message)
+			require.NoError(t, err)
+			kubeSays(t, ks.do("POST", tt.path, tt.body), 400, map[string]string{"message": string(want)})
+		})
+	}
+}

@@ -77,7 +77,15 @@ func (q *request) patch() {
 			apply = patchError(err)
 			break
 		}
-		apply = q.bytePatch(patchBytes)
+		byPatch := q.bytePatch(patchBytes)
+		apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
+			obj, patched, err := byPatch(cur)
+			if patched != nil {
+				doc := patched()
+				patched = func() []byte { return patchedDocument(doc) }
+			}
+			return obj, patched, err
+		}
 	case mergePatchType:
 		if d, err := (codec.JSONCodec{}).Decode(body); err == nil {
 			duplicates = d.Duplicates
@@ -89,9 +97,15 @@ func (q *request) patch() {
 				return obj
 			}
 			apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
-				// The merged document before pruning, merged again when
-				// field validation needs it.
+				// The merged document before pruning, as kube's library
+				// writes it, made again when an answer quotes it.
 				patched := func() []byte {
+					current, err := encodeObject(codec.JSONCodec{}, q.res.present(cur))
+					if err == nil {
+						if b, err := mergedDocument(current, body); err == nil {
+							return b
+						}
+					}
 					b, _ := codec.JSONCodec{}.Encode(merge(cur))
 					return b
 				}
@@ -130,6 +144,11 @@ func (q *request) patch() {
 		duplicates = patchObj.Duplicates
 		apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
 			out, err := q.s.strategicMerge(q.res, q.res.present(cur).Data(), patchObj.Object)
+			if err == nil {
+				// kube converts the merged map to the type's Go struct,
+				// which keeps no apiVersion or kind of its own.
+				out["apiVersion"], out["kind"] = q.res.APIVersion(), q.res.Kind
+			}
 			return out, patchDesc, err
 		}
 	case applyPatchType:
@@ -195,7 +214,11 @@ func (q *request) patch() {
 		if err := q.checkFields(wo, problems, text); err != nil {
 			return nil, err
 		}
-		if err := q.checkKind(obj); err != nil {
+		document := patched // what kube decodes: a JSON or merge patch's result
+		if patchType != jsonPatchType && patchType != mergePatchType {
+			document = nil
+		}
+		if err := q.checkKind(obj, document); err != nil {
 			return nil, err
 		}
 		q.res.toStorage(obj)

@@ -186,7 +186,7 @@ func (q *request) decodeBody() (codec.Decoded, error) {
 	if err != nil {
 		return codec.Decoded{}, unrecognizedBody(q.res.Kind, err, body)
 	}
-	if err := q.checkKind(d.Object); err != nil {
+	if err := q.checkKind(d.Object, nil); err != nil {
 		return codec.Decoded{}, err
 	}
 	q.res.toStorage(d.Object)
@@ -213,8 +213,10 @@ func serializerError(err error) string {
 }
 
 // checkKind fills a missing apiVersion/kind with the endpoint's and rejects
-// a body meant for another type.
-func (q *request) checkKind(obj meta.Object) error {
+// a body meant for another type. A patched object (patched, its document,
+// is set) that kube's decoder cannot read as the type is an invalid patch,
+// as kube decodes the patched document.
+func (q *request) checkKind(obj meta.Object, patched func() []byte) error {
 	apiVersion, kind := obj.APIVersion(), obj.Kind()
 	if q.res.customResource {
 		// Custom resources must name their kind, as kube's unstructured
@@ -229,18 +231,33 @@ func (q *request) checkKind(obj meta.Object) error {
 		}
 	}
 	if apiVersion == "" {
-		obj["apiVersion"] = q.res.APIVersion()
-	} else if apiVersion != q.res.APIVersion() {
+		apiVersion = q.res.APIVersion()
+		obj["apiVersion"] = apiVersion
+	}
+	if kind == "" {
+		kind = q.res.Kind
+		obj["kind"] = kind
+	}
+	if apiVersion == q.res.APIVersion() && kind == q.res.Kind {
+		return nil
+	}
+	if !q.res.customResource {
+		cause, convertible := q.otherKindError(obj, apiVersion, kind)
+		switch {
+		case !convertible && patched != nil:
+			return meta.Invalid(meta.GroupKind{}, "", meta.FieldErrors{{
+				Type: meta.ErrorInvalid, Field: "patch", Value: string(patched()), Detail: cause}})
+		case !convertible:
+			return meta.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s",
+				kind, meta.ParseGroupVersion(apiVersion).Version, q.res.Kind, cause))
+		}
+	}
+	if apiVersion != q.res.APIVersion() {
 		return meta.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)",
 			apiVersion, q.res.APIVersion()))
 	}
-	if kind == "" {
-		obj["kind"] = q.res.Kind
-	} else if kind != q.res.Kind {
-		return meta.BadRequest(fmt.Sprintf("the kind in the data (%s) does not match the expected kind (%s)",
-			kind, q.res.Kind))
-	}
-	return nil
+	return meta.BadRequest(fmt.Sprintf("the kind in the data (%s) does not match the expected kind (%s)",
+		kind, q.res.Kind))
 }
 
 // bodyPreview quotes the start of a body in error messages as kube-apiserver

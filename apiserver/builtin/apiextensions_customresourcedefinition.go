@@ -9,7 +9,7 @@ import "github.com/kapi-dev/kapi/apiserver"
 func customResourceDefinitionResource() apiserver.Resource {
 	return apiserver.Resource{StoredVersion: "v1beta1", Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinition",
 		Plural: "customresourcedefinitions", ShortNames: []string{"crd", "crds"}, Categories: []string{"api-extensions"},
-		StatusSubresource: true, ReturnDeletedObject: true, Strategy: crdStrategy{}}
+		StatusSubresource: true, ReturnDeletedObject: true, Strategy: crdStrategy{}, Scheme: "apiextensions-apiserver"}
 }
 
 // crdStrategy is the server's CRD strategy, whose Default is kube's CRD

@@ -46,12 +46,18 @@ cat <<'EOF'
   `managedFields` without `time` (so the entry sorts first) and rewrites the entries even when the write changes
   nothing (a new resourceVersion); kapi records a `/scale` write as any subresource write (with `time`, and none
   when nothing changed). Applies to `/scale` (kube converts the Scale's managed fields) are 415 in kapi.
-* A body of another kind than the endpoint's: kube's decoder answers in its scheme's words (`no kind "X" is
-  registered for version "v1"`, `converting (v1.Secret) to (core.ConfigMap): unknown conversion`, or the other
-  kind's own decoding error); kapi answers `the kind in the data (X) does not match the expected kind (ConfigMap)`
-  (same code and reason; difftest counts it as a message-only difference).
-* The patched document quoted in a patch's 422 (an invalid patch): kube's merge patch library writes the keys it
-  touched in sorted order and the rest as encoded; kapi writes its own order (message-only).
+* The JSON of built-in kinds: kube writes an object's members in its Go type's field order (`kind`, `apiVersion`,
+  `metadata` with `name` first, then the rest); kapi writes `apiVersion` and `kind` first and the rest sorted, as
+  kube writes custom resources (the same members and values; difftest compares decoded JSON). It shows in messages
+  that quote a document: the patched document of an invalid JSON or merge patch (422 on `patch`) has kube's patch
+  library's order (its members sorted, where the patch reached sorted too, the rest as encoded), so what the patch
+  did not touch (`metadata`, `managedFields` entries) is in kapi's order (message-only).
+* A body of a kind kube's scheme has in a version kapi does not serve (`apps/v1beta2` DaemonSet,
+  `extensions/v1beta1` Deployment sent to another kind): kube converts it or names the conversion it lacks; kapi
+  finds no such kind ("not registered"), or, for the endpoint's own kind in another version of its group, answers
+  as kube does after converting ("the API version in the data ... does not match").
+* A value of the wrong JSON type where kube's Go type is a named scalar (`types.UID`) or decodes itself (a
+  `Quantity`'s own error): kapi names the JSON type the schema gives (`string`) and Go's generic wording.
 * Events: kube's registry sets no garbage-collection finalizers on Events (their default policy is Unsupported);
   kapi adds `orphan`/`foregroundDeletion` for them as for every kind.
 * Outside metadata, empty strings and zeros of built-in kinds are kept where kube's Go types (`omitempty` strings)
