@@ -1254,3 +1254,25 @@ func TestTypedDecodeErrorsNameTheInnermostStruct(t *testing.T) {
 		})
 	}
 }
+
+// A subresource's body of another kind is read as kube's scheme reads it,
+// as the type's own.
+func TestASubresourceBodyOfAnotherKindIsReadAsKubesSchemeReadsIt(t *testing.T) {
+	ks := newKubeServer(t)
+	ks.must(201, "POST", "/apis/apps/v1/namespaces/default/deployments", `{"metadata":{"name":"dd"},"spec":{"replicas":2,"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}`)
+	tests := []struct{ body, message string }{
+		{`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"dd"}}`,
+			`Secret in version "v1" cannot be handled as a Scale: converting (v1.Secret) to (autoscaling.Scale): unknown conversion`},
+		{`{"apiVersion":"autoscaling/v2","kind":"Scale","metadata":{"name":"dd"}}`,
+			`Scale in version "v2" cannot be handled as a Scale: no kind "Scale" is registered for version "autoscaling/v2" in scheme "pkg/runtime/scheme.go:110"`},
+		{`{"apiVersion":"v1","kind":"Scale","metadata":{"name":"dd"}}`,
+			`Scale in version "v1" cannot be handled as a Scale: no kind "Scale" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.body, func(t *testing.T) {
+			want, err := json.Marshal(tt.message)
+			require.NoError(t, err)
+			kubeSays(t, ks.do("PUT", "/apis/apps/v1/namespaces/default/deployments/dd/scale", tt.body), 400, map[string]string{"message": string(want)})
+		})
+	}
+}

@@ -213,51 +213,31 @@ func serializerError(err error) string {
 }
 
 // checkKind fills a missing apiVersion/kind with the endpoint's and rejects
-// a body meant for another type. A patched object (patched, its document,
-// is set) that kube's decoder cannot read as the type is an invalid patch,
-// as kube decodes the patched document.
+// a body meant for another type: a built-in kind's as kube's decoder reads
+// it (checkKindOf; patched, when set, is the document of a patch whose
+// result obj is), a custom resource's as kube's unstructured decoding.
 func (q *request) checkKind(obj meta.Object, patched func() []byte) error {
+	if !q.res.customResource {
+		return q.checkKindOf(q.res.decodeTarget(), obj, patched)
+	}
 	apiVersion, kind := obj.APIVersion(), obj.Kind()
-	if q.res.customResource {
-		// Custom resources must name their kind, as kube's unstructured
-		// decoding requires.
-		if kind == "" {
-			return meta.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): "+
-				"Object 'Kind' is missing in '%s' (%s)", q.res.Kind, q.body, bodyPreview(q.body)))
-		}
-		if kind != q.res.Kind && apiVersion == q.res.APIVersion() {
-			return meta.Invalid(meta.GroupKind{Group: q.res.Group, Kind: kind}, obj.Name(), meta.FieldErrors{{
-				Type: meta.ErrorInvalid, Field: "kind", Value: kind, Detail: "must be " + q.res.Kind}})
-		}
+	// Custom resources must name their kind, as kube's unstructured
+	// decoding requires.
+	if kind == "" {
+		return meta.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): "+
+			"Object 'Kind' is missing in '%s' (%s)", q.res.Kind, q.body, bodyPreview(q.body)))
+	}
+	if kind != q.res.Kind && apiVersion == q.res.APIVersion() {
+		return meta.Invalid(meta.GroupKind{Group: q.res.Group, Kind: kind}, obj.Name(), meta.FieldErrors{{
+			Type: meta.ErrorInvalid, Field: "kind", Value: kind, Detail: "must be " + q.res.Kind}})
 	}
 	if apiVersion == "" {
-		apiVersion = q.res.APIVersion()
-		obj["apiVersion"] = apiVersion
-	}
-	if kind == "" {
-		kind = q.res.Kind
-		obj["kind"] = kind
-	}
-	if apiVersion == q.res.APIVersion() && kind == q.res.Kind {
-		return nil
-	}
-	if !q.res.customResource {
-		cause, convertible := q.otherKindError(obj, apiVersion, kind)
-		switch {
-		case !convertible && patched != nil:
-			return meta.Invalid(meta.GroupKind{}, "", meta.FieldErrors{{
-				Type: meta.ErrorInvalid, Field: "patch", Value: string(patched()), Detail: cause}})
-		case !convertible:
-			return meta.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s",
-				kind, meta.ParseGroupVersion(apiVersion).Version, q.res.Kind, cause))
-		}
-	}
-	if apiVersion != q.res.APIVersion() {
+		obj["apiVersion"] = q.res.APIVersion()
+	} else if apiVersion != q.res.APIVersion() {
 		return meta.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)",
 			apiVersion, q.res.APIVersion()))
 	}
-	return meta.BadRequest(fmt.Sprintf("the kind in the data (%s) does not match the expected kind (%s)",
-		kind, q.res.Kind))
+	return nil
 }
 
 // bodyPreview quotes the start of a body in error messages as kube-apiserver

@@ -33,6 +33,13 @@ $R PUT /api/v1/namespaces/fid/configmaps/ok1 '{"apiVersion":"v1","kind":"Secret"
 CT=application/merge-patch+json $R PATCH /api/v1/namespaces/fid/configmaps/ok1 '{"kind":"Bogus"}' | sed -E 's/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/<uuid>/g'; echo
 CT=application/strategic-merge-patch+json $R PATCH /api/v1/namespaces/fid/configmaps/ok1 '{"kind":"Secret","data":{"n":"1"}}'; echo
 cat <<'EOF'
+A subresource's body is read the same way, as its own kind (an `autoscaling/v1` Scale):
+
+EOF
+rc -X POST -H 'Content-Type: application/json' $REF/apis/apps/v1/namespaces/fid/deployments -d '{"metadata":{"name":"dk"},"spec":{"replicas":2,"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}' -o /dev/null
+$R PUT /apis/apps/v1/namespaces/fid/deployments/dk/scale '{"apiVersion":"v1","kind":"Secret","metadata":{"name":"dk"}}'; echo
+$R PUT /apis/apps/v1/namespaces/fid/deployments/dk/scale '{"apiVersion":"autoscaling/v2","kind":"Scale","metadata":{"name":"dk"}}'; echo
+cat <<'EOF'
 A value of the wrong JSON type is named by Go's decoder: the innermost struct that holds the field, the field's whole
 path (map keys and list indices dropped), and the field's Go type.
 
