@@ -1118,6 +1118,17 @@ func TestAScaleIsDecodedAsKubeDecodesIt(t *testing.T) {
 		"message": `"error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp"`})
 	kubeSays(t, jsonPatch(`[{"op":"remove","path":"/spec/replicas"}]`), 200, map[string]string{"spec": `{}`})
 	kubeSays(t, jsonPatch(`[{"op":"replace","path":"/spec/replicas","value":4}]`), 200, map[string]string{"spec": `{"replicas":4}`})
+	// A merge patch that is no JSON object: its decoder's words, prefixed
+	// for a merge patch; the merge library's for null.
+	for _, tt := range []struct{ contentType, body, message string }{
+		{"application/merge-patch+json", `x`, `error decoding patch: invalid character 'x' looking for beginning of value`},
+		{"application/merge-patch+json", `{"spec":`, `error decoding patch: unexpected end of JSON input`},
+		{"application/merge-patch+json", `null`, `Invalid JSON Patch`},
+		{"application/strategic-merge-patch+json", `x`, `invalid character 'x' looking for beginning of value`},
+		{"application/strategic-merge-patch+json", `[1]`, `json: cannot unmarshal array into Go value of type map[string]interface {}`},
+	} {
+		kubeSays(t, ks.do("PATCH", scale, tt.body, "Content-Type", tt.contentType), 400, map[string]string{"message": strconv.Quote(tt.message)})
+	}
 }
 
 // A body of another kind than the endpoint's is read as kube's decoder

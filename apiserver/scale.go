@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	jsonpatch "github.com/evanphx/json-patch/v5"
-
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
@@ -150,8 +148,8 @@ func (q *request) writeScale() {
 				if scaleJSON, err = patchBytes(current); err != nil {
 					return nil, err
 				}
-			} else if scaleJSON, err = jsonpatch.MergePatch(current, body); err != nil {
-				return nil, meta.BadRequest(err.Error())
+			} else if scaleJSON, err = mergeScale(patchType, current, body); err != nil {
+				return nil, err
 			}
 			d, err := codec.JSONCodec{}.Decode(scaleJSON)
 			if err != nil {
@@ -245,4 +243,27 @@ func setNested(obj map[string]any, path []string, v any) error {
 	}
 	cur[path[len(path)-1]] = v
 	return nil
+}
+
+// mergeScale merges a merge or strategic merge patch into a Scale's JSON
+// (a Scale has no lists to merge by key), with kube's words for a body
+// that is no patch: its decoder's for what is no JSON object (a merge
+// patch's prefixed, as its field validation decodes it first), the merge
+// library's for null.
+func mergeScale(patchType string, current, body []byte) ([]byte, error) {
+	var probe map[string]any
+	if err := json.Unmarshal(body, &probe); err != nil {
+		if patchType == mergePatchType {
+			return nil, meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err))
+		}
+		return nil, meta.BadRequest(err.Error())
+	}
+	if probe == nil {
+		return nil, meta.BadRequest("Invalid JSON Patch")
+	}
+	merged, err := mergedDocument(current, body)
+	if err != nil {
+		return nil, meta.BadRequest(err.Error())
+	}
+	return merged, nil
 }

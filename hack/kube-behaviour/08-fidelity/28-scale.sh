@@ -15,3 +15,11 @@ $R PUT /apis/apps/v1/namespaces/fid/deployments/dd/scale '{}'; echo
 $R PUT /apis/apps/v1/namespaces/fid/deployments/dd/scale '{"metadata":{"name":"dd"},"spec":{"replicas":"x"}}'; echo
 $R PUT /apis/apps/v1/namespaces/fid/deployments/dd/scale '{"metadata":{"name":"dd"}}' | sed -E 's/"uid":"[^"]*"/"uid":"<uuid>"/'; echo
 CT=application/strategic-merge-patch+json $R PATCH /apis/apps/v1/namespaces/fid/deployments/dd/scale '{"spec":{"replicas":3}}' | sed -E 's/"uid":"[^"]*"/"uid":"<uuid>"/'; echo
+cat <<'EOF2'
+A patch body that is no JSON object is worded by kube's decoder (a merge patch's prefixed with "error decoding
+patch", as its field validation decodes it first), `null` by the merge library:
+
+EOF2
+CT=application/merge-patch+json $R PATCH /apis/apps/v1/namespaces/fid/deployments/dd/scale 'x'; echo
+CT=application/merge-patch+json $R PATCH /apis/apps/v1/namespaces/fid/deployments/dd/scale 'null'; echo
+CT=application/strategic-merge-patch+json $R PATCH /apis/apps/v1/namespaces/fid/deployments/dd/scale '[1]'; echo
