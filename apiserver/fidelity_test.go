@@ -1287,3 +1287,25 @@ func TestASubresourceBodyOfAnotherKindIsReadAsKubesSchemeReadsIt(t *testing.T) {
 		})
 	}
 }
+
+// A strategic merge patch that fails strict field validation is quoted as
+// kube's merge left the patch map: the directives it applied and the
+// nulls of the values it added deleted in place.
+func TestAStrictStrategicMergePatchIsQuotedAsKubesMergeLeftIt(t *testing.T) {
+	ks := newKubeServer(t)
+	ks.must(201, "POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"sm","labels":{"app":"web"},"finalizers":["a.io/x"]},"data":{"k1":"v1","k2":"v2"}}`)
+	tests := []struct{ patch, quoted, unknown string }{
+		{`{"data":{"$patch":"replace","k1":"r1"},"metadata":{"labels":{"app":null,"tier":"be"}},"unknownTop":"x"}`,
+			`map[data:map[k1:r1] metadata:map[labels:map[app:<nil> tier:be]] unknownTop:x]`, "unknownTop"},
+		{`{"data":{"$patch":"delete"},"unknownTop":"x"}`, `map[data:map[$patch:delete] unknownTop:x]`, "unknownTop"},
+		{`{"metadata":{"$setElementOrder/finalizers":["a.io/x"]},"unknownTop":"x"}`, `map[metadata:map[] unknownTop:x]`, "unknownTop"},
+		{`{"metadata":{"annotations":{"n":null,"m":"1"}},"bogus":1}`, `map[bogus:1 metadata:map[annotations:map[m:1]]]`, "bogus"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.patch, func(t *testing.T) {
+			want := strconv.Quote(` "" is invalid: patch: Invalid value: ` + strconv.Quote(tt.quoted) + `: strict decoding error: unknown field "` + tt.unknown + `"`)
+			kubeSays(t, ks.do("PATCH", "/api/v1/namespaces/default/configmaps/sm?fieldValidation=Strict", tt.patch,
+				"Content-Type", "application/strategic-merge-patch+json"), 422, map[string]string{"message": want})
+		})
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
+	"github.com/kapi-dev/kapi/apiserver/strategicpatch"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
@@ -138,12 +139,15 @@ func (q *request) patch() {
 			apply = patchError(meta.BadRequest(err.Error()))
 			break
 		}
-		// kube reports field problems of a strategic merge against the patch
-		// itself, printed as a Go map.
-		patchDesc := func() []byte { return []byte(fmt.Sprint(map[string]any(patchObj.Object))) }
 		duplicates = patchObj.Duplicates
 		apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
-			out, err := q.s.strategicMerge(q.res, q.res.present(cur).Data(), patchObj.Object)
+			current := q.res.present(cur).Data()
+			// kube reports field problems of a strategic merge against the
+			// patch itself, printed as a Go map, as its merge left it.
+			patchDesc := func() []byte {
+				return []byte(fmt.Sprint(strategicpatch.AfterMerge(current, patchObj.Object, patchSchema(q.res.Schema))))
+			}
+			out, err := q.s.strategicMerge(q.res, current, patchObj.Object)
 			if err == nil {
 				// kube converts the merged map to the type's Go struct,
 				// which keeps no apiVersion or kind of its own.

@@ -56,10 +56,6 @@ cat <<'EOF'
   `extensions/v1beta1` Deployment sent to another kind): kube converts it or names the conversion it lacks; kapi
   finds no such kind ("not registered"), or, for the endpoint's own kind in another version of its group, answers
   as kube does after converting ("the API version in the data ... does not match").
-* The patch quoted in a strategic merge patch's 422 (Strict field validation): kube prints the patch map as its
-  merge left it, having removed in place the directives it applied (`$patch: replace`, `$retainKeys`,
-  `$setElementOrder/...` with their lists) and the nulls of values it added; kapi prints the patch as sent
-  (message-only, seen once in 1100 sequences).
 * A value of the wrong JSON type where kube's Go type is a named scalar (`types.UID`) or decodes itself (a
   `Quantity`'s own error): kapi names the JSON type the schema gives (`string`) and Go's generic wording.
 * Events: kube's registry sets no garbage-collection finalizers on Events (their default policy is Unsupported);
