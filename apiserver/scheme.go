@@ -40,10 +40,8 @@ type schemeKind struct {
 // kindInScheme finds the kind gv and kind name among the types of a
 // scheme (Resource.Scheme); false when kube's decoder would find none.
 func (reg *registry) kindInScheme(scheme string, gv meta.GroupVersion, kind string) (schemeKind, bool) {
-	for _, k := range unversionedKinds {
-		if k == kind {
-			return schemeKind{goType: "v1." + kind}, true
-		}
+	if slices.Contains(unversionedKinds, kind) {
+		return schemeKind{goType: "v1." + kind}, true
 	}
 	servesGV := gv == meta.GroupVersion{Version: "v1"} // every scheme registers metav1's kinds in core v1
 	for _, r := range reg.static {
@@ -55,12 +53,8 @@ func (reg *registry) kindInScheme(scheme string, gv meta.GroupVersion, kind stri
 			return schemeKind{res: r, list: r.ListKind == kind, goType: gv.Version + "." + kind}, true
 		}
 	}
-	if servesGV {
-		for _, k := range optionKinds {
-			if k == kind {
-				return schemeKind{goType: "v1." + kind}, true
-			}
-		}
+	if servesGV && slices.Contains(optionKinds, kind) {
+		return schemeKind{goType: "v1." + kind}, true
 	}
 	if kind == "List" && gv == (meta.GroupVersion{Version: "v1"}) && scheme == "" {
 		return schemeKind{goType: "v1.List"}, true // core v1 registers the generic list
