@@ -1309,3 +1309,41 @@ func TestAStrictStrategicMergePatchIsQuotedAsKubesMergeLeftIt(t *testing.T) {
 		})
 	}
 }
+
+// A custom resource's metadata is read as ObjectMeta before anything
+// else: a member of the wrong JSON type is Go's decoding error (400), the
+// first in sorted order; then a missing or other apiVersion is refused as
+// it is, before the kind.
+func TestACustomResourcesMetadataIsDecodedAsObjectMeta(t *testing.T) {
+	ks := newKubeServer(t)
+	ks.must(201, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.fid.example.com"},"spec":{"group":"fid.example.com","scope":"Namespaced","names":{"plural":"widgets","kind":"Widget"},"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}`)
+	const widgets = "/apis/fid.example.com/v1/namespaces/default/widgets"
+	ks.must(201, "POST", widgets, `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":{"name":"w1"}}`)
+	tests := []struct{ method, path, body, message string }{
+		{"POST", widgets, `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":{"name":5}}`,
+			`Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number into Go struct field ObjectMeta.name of type string`},
+		{"POST", widgets, `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":{"name":"q","labels":"x"}}`,
+			`Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal string into Go struct field ObjectMeta.labels of type map[string]string`},
+		{"POST", widgets, `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":"x"}`,
+			`Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal string into Go value of type v1.ObjectMeta`},
+		{"POST", widgets, `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":{"name":"q","labels":{"a":1},"finalizers":[1],"generation":"x"}}`,
+			`Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number into Go struct field ObjectMeta.finalizers of type string`},
+		{"POST", widgets, `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":{"name":"q","generation":1.5}}`,
+			`Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number 1.5 into Go struct field ObjectMeta.generation of type int64`},
+		{"POST", widgets, `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":{"name":"q","uid":5}}`,
+			`Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number into Go struct field ObjectMeta.uid of type types.UID`},
+		{"POST", widgets, `{"kind":"Widget","metadata":{"name":"x"}}`,
+			`the API version in the data () does not match the expected API version (fid.example.com/v1)`},
+		{"PUT", widgets + "/w1", `{"kind":"Widget","metadata":{"name":"w1"}}`,
+			`the API version in the data () does not match the expected API version (fid.example.com/v1)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.body, func(t *testing.T) {
+			kubeSays(t, ks.do(tt.method, tt.path, tt.body), 400, map[string]string{"reason": `"BadRequest"`, "message": strconv.Quote(tt.message)})
+		})
+	}
+	t.Run("YAML 1.1 reads y as a boolean", func(t *testing.T) {
+		kubeSays(t, ks.do("POST", widgets, "kind: Widget\nmetadata:\n  name: y\n", "Content-Type", "application/yaml"), 400, map[string]string{
+			"message": strconv.Quote(`Widget in version "" cannot be handled as a Widget: json: cannot unmarshal bool into Go struct field ObjectMeta.name of type string`)})
+	})
+}

@@ -227,15 +227,22 @@ func (q *request) checkKind(obj meta.Object, patched func() []byte) error {
 		return meta.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): "+
 			"Object 'Kind' is missing in '%s' (%s)", q.res.Kind, q.body, bodyPreview(q.body)))
 	}
-	if kind != q.res.Kind && apiVersion == q.res.APIVersion() {
-		return meta.Invalid(meta.GroupKind{Group: q.res.Group, Kind: kind}, obj.Name(), meta.FieldErrors{{
-			Type: meta.ErrorInvalid, Field: "kind", Value: kind, Detail: "must be " + q.res.Kind}})
+	if patched == nil {
+		// A request body's metadata is read as ObjectMeta by the decoder,
+		// before the handler checks the version it names.
+		if cause := customMetadataFailure(obj["metadata"]); cause != "" {
+			return meta.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s",
+				kind, meta.ParseGroupVersion(apiVersion).Version, q.res.Kind, cause))
+		}
 	}
-	if apiVersion == "" {
-		obj["apiVersion"] = q.res.APIVersion()
-	} else if apiVersion != q.res.APIVersion() {
+	if apiVersion != q.res.APIVersion() {
+		// A missing apiVersion too: kube takes the body's as it is.
 		return meta.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)",
 			apiVersion, q.res.APIVersion()))
+	}
+	if kind != q.res.Kind {
+		return meta.Invalid(meta.GroupKind{Group: q.res.Group, Kind: kind}, obj.Name(), meta.FieldErrors{{
+			Type: meta.ErrorInvalid, Field: "kind", Value: kind, Detail: "must be " + q.res.Kind}})
 	}
 	return nil
 }
