@@ -2,7 +2,7 @@
 
 .PHONY: test bench server
 
-# Every test of both modules: vet, the race detector on the library and the
+# Every test of both modules (and difftest's offline tests): vet, the race detector on the library and the
 # examples (real kubectl and client-go against in-process servers), fuzz seed
 # corpora, and one iteration of every benchmark so none can rot.
 test:
@@ -14,6 +14,7 @@ test:
 	cd store/etcd && go vet ./... && go test -race -count=1 ./... && go test -count=1 -run='^$$' -bench=. -benchtime=1x ./...
 	cd kapitest && go vet ./... && go test -race -count=1 ./... && go test -count=1 -run='^$$' -bench=. -benchtime=1x ./...
 	cd hack/perfcompare && go vet ./... && go test -count=1 ./...
+	cd hack/difftest && go vet ./... && go test -count=1 ./...
 
 # Benchmarks with their baselines, benchstat-friendly (pipe to a file and
 # compare with benchstat).

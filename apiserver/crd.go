@@ -24,7 +24,7 @@ var crdResource = Resource{
 	StatusSubresource: true, ReturnDeletedObject: true,
 	PrinterColumns: []PrinterColumn{{Name: "Created At", Type: "date", Description: creationTimestampDescription,
 		Cell: func(o meta.Object, _ time.Time) any { return o.CreationTimestamp() }}},
-	Strategy: CRDStrategy{},
+	Strategy: CRDStrategy{}, Scheme: "apiextensions-apiserver",
 }
 
 // CRDStrategy is what a CustomResourceDefinition does differently, as
@@ -40,11 +40,101 @@ type CRDStrategy struct{ GenericStrategy }
 // crdCleanupFinalizer holds a deleted CRD until its custom resources are gone.
 const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io"
 
-// PrepareForCreate sets the defaults kube-apiserver gives a new CRD and its
-// initial status.
+// Default is apiextensions' defaulting of a CRD, on every write: the
+// singular name (the kind lower-cased), the list kind (kind + "List") and
+// conversion strategy None when absent.
+func (CRDStrategy) Default(obj meta.Object) {
+	spec, _ := obj["spec"].(map[string]any)
+	if spec == nil {
+		return
+	}
+	if names, _ := spec["names"].(map[string]any); names != nil {
+		kind, _ := names["kind"].(string)
+		if s, _ := names["singular"].(string); s == "" {
+			names["singular"] = strings.ToLower(kind)
+		}
+		if lk, _ := names["listKind"].(string); lk == "" && kind != "" {
+			names["listKind"] = kind + "List"
+		}
+	}
+	if spec["conversion"] == nil {
+		spec["conversion"] = map[string]any{"strategy": "None"}
+	}
+	versions, _ := spec["versions"].([]any)
+	for _, v := range versions {
+		if vm, ok := v.(map[string]any); ok {
+			sch, _ := meta.NestedField(vm, "schema", "openAPIV3Schema")
+			dropUnknownSchemaKeys(sch, false)
+		}
+	}
+}
+
+// jsonSchemaPropsKeys are the fields of apiextensions/v1 JSONSchemaProps.
+var jsonSchemaPropsKeys = map[string]bool{
+	"id": true, "$schema": true, "$ref": true, "description": true, "type": true, "format": true, "title": true,
+	"default": true, "maximum": true, "exclusiveMaximum": true, "minimum": true, "exclusiveMinimum": true,
+	"maxLength": true, "minLength": true, "pattern": true, "maxItems": true, "minItems": true, "uniqueItems": true,
+	"multipleOf": true, "enum": true, "maxProperties": true, "minProperties": true, "required": true, "items": true,
+	"allOf": true, "oneOf": true, "anyOf": true, "not": true, "properties": true, "additionalProperties": true,
+	"patternProperties": true, "dependencies": true, "additionalItems": true, "definitions": true,
+	"externalDocs": true, "example": true, "nullable": true, "x-kubernetes-preserve-unknown-fields": true,
+	"x-kubernetes-embedded-resource": true, "x-kubernetes-int-or-string": true, "x-kubernetes-list-map-keys": true,
+	"x-kubernetes-list-type": true, "x-kubernetes-map-type": true, "x-kubernetes-validations": true,
+}
+
+// dropUnknownSchemaKeys drops what is not a JSONSchemaProps field from the
+// schemas under items, additionalProperties, additionalItems and
+// dependencies: their Go types (JSONSchemaPropsOrArray, OrBool,
+// OrStringArray) decode a schema leniently, so kube drops unknown keys
+// there without a warning, where the kind's published schema, untyped,
+// keeps them. Elsewhere (inOr false) the schema has pruned or reported
+// them already.
+func dropUnknownSchemaKeys(v any, inOr bool) {
+	s, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	if inOr {
+		for k := range s {
+			if !jsonSchemaPropsKeys[k] {
+				delete(s, k)
+			}
+		}
+	}
+	for _, k := range []string{"properties", "patternProperties", "definitions"} {
+		if m, ok := s[k].(map[string]any); ok {
+			for _, e := range m {
+				dropUnknownSchemaKeys(e, inOr)
+			}
+		}
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+		l, _ := s[k].([]any)
+		for _, e := range l {
+			dropUnknownSchemaKeys(e, inOr)
+		}
+	}
+	dropUnknownSchemaKeys(s["not"], inOr)
+	for _, k := range []string{"items", "additionalItems"} {
+		if l, ok := s[k].([]any); ok {
+			for _, e := range l {
+				dropUnknownSchemaKeys(e, true)
+			}
+		} else {
+			dropUnknownSchemaKeys(s[k], true)
+		}
+	}
+	dropUnknownSchemaKeys(s["additionalProperties"], true)
+	if m, ok := s["dependencies"].(map[string]any); ok {
+		for _, e := range m {
+			dropUnknownSchemaKeys(e, true)
+		}
+	}
+}
+
+// PrepareForCreate sets a new CRD's initial status.
 func (CRDStrategy) PrepareForCreate(_ *Write, obj meta.Object) { prepareCRD(obj) }
 
-// Validate checks a new CRD.
 // Validate checks a new CRD. The schemas it parses to check them serve the
 // CRD once it is stored, unless it is a dry run.
 func (CRDStrategy) Validate(w *Write, obj meta.Object) meta.FieldErrors {
@@ -402,21 +492,11 @@ func crdEstablished(obj meta.Object) bool {
 	return false
 }
 
-// prepareCRD sets the defaults kube-apiserver gives a new CRD and its
-// initial status.
+// prepareCRD sets a new CRD's initial status.
 func prepareCRD(obj meta.Object) {
 	spec, _ := obj["spec"].(map[string]any)
 	if spec == nil {
 		return
-	}
-	if _, ok := spec["conversion"]; !ok {
-		spec["conversion"] = map[string]any{"strategy": "None"}
-	}
-	// The list kind defaults to the kind's, as kube's CRD defaulting does.
-	if names, ok := spec["names"].(map[string]any); ok {
-		if kind, _ := names["kind"].(string); kind != "" && names["listKind"] == nil {
-			names["listKind"] = kind + "List"
-		}
 	}
 	var stored []any
 	versions, _ := spec["versions"].([]any)
@@ -695,11 +775,10 @@ func validateCRD(obj, old meta.Object) (meta.FieldErrors, map[int]*schema.Schema
 	}
 	// Names as kube validates them: DNS-1035 labels, kind and listKind
 	// lower-cased first (so "fooxxs5ja" and a lower-case listKind pass).
-	if plural == "" {
-		add(meta.ErrorRequired, "spec.names.plural", nil, "")
-	}
-	if str(names, "kind") == "" {
-		add(meta.ErrorRequired, "spec.names.kind", nil, "")
+	for _, f := range []string{"plural", "singular", "kind", "listKind"} { // after defaulting
+		if str(names, f) == "" {
+			add(meta.ErrorRequired, "spec.names."+f, nil, "")
+		}
 	}
 	for _, f := range []string{"plural", "singular", "kind", "listKind"} {
 		v := str(names, f)

@@ -1,7 +1,6 @@
 package apiserver
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net/http"
@@ -104,12 +103,12 @@ const (
 // decodeBody reads a DeleteOptions body into opts and returns its dryRun,
 // failing with the errors kube's decoder words.
 func (opts *deleteOptions) decodeBody(c codec.Codec, body []byte) ([]string, error) {
-	if c.MediaType() == codec.JSON && bytes.Equal(bytes.TrimSpace(body), []byte("null")) {
+	d, err := c.Decode(body)
+	if codec.IsNull(err) {
 		return nil, nil // kube decodes null as empty options
 	}
-	d, err := c.Decode(body)
 	if err != nil {
-		return nil, fmt.Errorf("couldn't get version/kind; json parse error: %w", err)
+		return nil, errors.New(serializerError(err))
 	}
 	o := d.Object
 	if kind := o.Kind(); kind != "" && kind != "DeleteOptions" {
@@ -543,13 +542,17 @@ func (s *Server) admitDelete(r *http.Request, res *Resource, cur *store.Object, 
 // deletionTimestamp, the listed resourceVersions). With a limit only the
 // first page is deleted, and the answer is that page, with its continue.
 func (q *request) deleteCollection() {
-	lo, err := q.listOptions()
+	lo, err := q.handlerListOptions()
 	if err != nil {
 		q.fail(err)
 		return
 	}
 	do, err := q.deleteOptions()
 	if err != nil {
+		q.fail(err)
+		return
+	}
+	if err := q.storageListOptions(&lo); err != nil {
 		q.fail(err)
 		return
 	}

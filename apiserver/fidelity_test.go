@@ -5,6 +5,7 @@ package apiserver_test
 // docs/kube-behaviour/08-fidelity.md.
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -220,7 +222,8 @@ func TestErrorsNoAcceptedRepresentationCarriesAreIndentedJSON(t *testing.T) {
 
 // A list with resourceVersion=0 ignores limit, as kube's watch cache
 // serves it; list options are validated before the field selector is
-// converted, and the continue token is read before the resourceVersion.
+// converted, and the continue token is read before the resourceVersion,
+// which it forbids before the resourceVersion is parsed.
 func TestListOptionsAsKubeReadsThem(t *testing.T) {
 	ks := newKubeServer(t)
 	const path = "/api/v1/namespaces/default/configmaps"
@@ -260,6 +263,13 @@ func TestListOptionsAsKubeReadsThem(t *testing.T) {
 		require.Equal(t, 400, a.code)
 		msg, _ := at(a.body, "message")
 		assert.Contains(t, msg, "invalid continue token")
+	})
+	t.Run("a resourceVersion with a continue token is refused before it is read", func(t *testing.T) {
+		cont, _ := at(ks.must(200, "GET", path+"?limit=1", "").body, "metadata.continue")
+		for _, limit := range []string{"", "&limit=1", "&limit=-1"} {
+			kubeSays(t, ks.do("GET", path+"?continue="+cont.(string)+"&resourceVersion=abc"+limit, ""), 400, map[string]string{
+				"reason": `"BadRequest"`, "message": `"specifying resource version is not allowed when using continue"`})
+		}
 	})
 }
 
@@ -615,8 +625,9 @@ func TestConfigMapValidation(t *testing.T) {
 }
 
 // A create that conflicts while it has a generateName, its name generated
-// or given, is kube's GenerateNameConflict; a long generateName is cut to
-// 58 characters before the suffix.
+// or given, is kube's GenerateNameConflict; a conflict with an object being
+// deleted says so; a long generateName is cut to 58 characters before the
+// suffix.
 func TestGenerateNameConflictAndLength(t *testing.T) {
 	ks := newKubeServer(t)
 	const path = "/api/v1/namespaces/default/configmaps"
@@ -634,6 +645,16 @@ func TestGenerateNameConflictAndLength(t *testing.T) {
 		a := ks.do("POST", path, `{"metadata":{"name":"cm-b"}}`)
 		kubeSays(t, a, 409, map[string]string{"details": `{"name":"cm-b","kind":"configmaps"}`})
 		assert.Empty(t, a.header.Get("Retry-After"))
+	})
+	t.Run("a name taken by an object being deleted says so", func(t *testing.T) {
+		ks.must(201, "POST", path, `{"metadata":{"name":"cm-held","finalizers":["example.com/hold"]}}`)
+		ks.must(200, "DELETE", path+"/cm-held", "")
+		for _, query := range []string{"", "?dryRun=All"} {
+			kubeSays(t, ks.do("POST", path+query, `{"metadata":{"name":"cm-held"}}`), 409, map[string]string{"reason": `"AlreadyExists"`,
+				"message": `"object is being deleted: configmaps \"cm-held\" already exists"`})
+			kubeSays(t, ks.do("POST", path+query, `{"metadata":{"name":"cm-held","generateName":"gen-"}}`), 409, map[string]string{
+				"message": `"object is being deleted: configmaps \"cm-held\" already exists, the server was not able to generate a unique name for the object"`})
+		}
 	})
 	t.Run("a 71-character generateName keeps 58", func(t *testing.T) {
 		prefix := strings.Repeat("g", 71)
@@ -688,15 +709,14 @@ func TestUpdatePreconditionsAsKubesStorageChecksThem(t *testing.T) {
 	const path = "/api/v1/namespaces/default/configmaps"
 	created := ks.must(201, "POST", path, `{"metadata":{"name":"cm-d"}}`)
 	uid, _ := at(created.body, "metadata.uid")
-	rv, _ := at(created.body, "metadata.resourceVersion")
 	const wrong = "00000000-0000-0000-0000-000000000000"
 	t.Run("a wrong uid on a missing object is a Conflict, not NotFound", func(t *testing.T) {
 		kubeSays(t, ks.do("PUT", path+"/missing", `{"metadata":{"name":"missing","resourceVersion":"","uid":"`+wrong+`"}}`), 409,
 			map[string]string{"reason": `"Conflict"`, "message": strconv.Quote(`Operation cannot be fulfilled on configmaps "missing": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/missing, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ` + wrong + `, UID in object meta: `)})
 	})
-	t.Run("a wrong uid wins over a stale resourceVersion", func(t *testing.T) {
+	t.Run("a wrong uid wins over a stale resourceVersion; the error names revision 0", func(t *testing.T) {
 		kubeSays(t, ks.do("PUT", path+"/cm-d", `{"metadata":{"name":"cm-d","resourceVersion":"1","uid":"`+wrong+`"}}`), 409,
-			map[string]string{"message": strconv.Quote(`Operation cannot be fulfilled on configmaps "cm-d": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/cm-d, ResourceVersion: ` + rv.(string) + `, AdditionalErrorMsg: Precondition failed: UID in precondition: ` + wrong + `, UID in object meta: ` + uid.(string))})
+			map[string]string{"message": strconv.Quote(`Operation cannot be fulfilled on configmaps "cm-d": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/cm-d, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ` + wrong + `, UID in object meta: ` + uid.(string))})
 	})
 	t.Run("a resourceVersion that is no number is a 500 without reason", func(t *testing.T) {
 		kubeSays(t, ks.do("PUT", path+"/cm-d", `{"metadata":{"name":"cm-d","resourceVersion":"abc"},"data":{"k2":"v3"}}`), 500,
@@ -932,4 +952,398 @@ func TestMergePatchDuplicatesAreReported(t *testing.T) {
 		"Content-Type", "application/merge-patch+json")
 	assert.Equal(t, []string{`299 - "duplicate field \"data.k9\""`, `299 - "unknown field \"spec\""`, `299 - "unknown field \"zz\""`},
 		a.header.Values("Warning"))
+}
+
+// A watch from a future resourceVersion answers 200 at once and then stays
+// silent until its timeout.
+func TestAWatchFromTheFutureAnswersAtOnce(t *testing.T) {
+	ks := newKubeServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "GET", ks.url+"/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1000000", nil)
+	require.NoError(t, err)
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err, "the headers come before the client's deadline")
+	defer resp.Body.Close()
+	assert.Equal(t, 200, resp.StatusCode)
+	assert.Less(t, time.Since(start), time.Second)
+}
+
+// The legacy /watch/ path without the watch parameter is validated as a
+// list, as kube validates by the parameter.
+func TestTheLegacyWatchPathIsValidatedAsAList(t *testing.T) {
+	ks := newKubeServer(t)
+	ks.must(200, "GET", "/api/v1/watch/namespaces/default/configmaps?resourceVersion=1&resourceVersionMatch=NotOlderThan&timeoutSeconds=1", "")
+	kubeSays(t, ks.do("GET", "/api/v1/watch/namespaces/default/configmaps?watch=1&resourceVersion=1&resourceVersionMatch=NotOlderThan&timeoutSeconds=1", ""),
+		422, map[string]string{"message": `"ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"`})
+}
+
+// The answer's representation is negotiated before anything else (after a
+// patch's Content-Type): with only text/plain accepted a missing object is
+// a 406, not a 404, and so is an invalid list.
+func TestTheAnswersRepresentationIsNegotiatedFirst(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	for _, tt := range []struct{ method, path, body string }{
+		{"GET", path + "/missing", ""}, {"GET", path + "?resourceVersionMatch=Exact", ""}, {"POST", path, "["},
+		{"DELETE", path + "/missing", ""}, {"DELETE", path + "?labelSelector=%3D%3D", ""},
+		{"GET", path + "?watch=1&resourceVersionMatch=Bogus", ""},
+	} {
+		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
+			kubeSays(t, ks.do(tt.method, tt.path, tt.body, "Accept", "text/plain"), 406, map[string]string{"reason": `"NotAcceptable"`})
+		})
+	}
+	t.Run("a patch's unsupported Content-Type comes first", func(t *testing.T) {
+		ks.must(415, "PATCH", path+"/missing", "{}", "Accept", "text/plain", "Content-Type", "text/x")
+	})
+}
+
+// A deletecollection validates its DeleteOptions before storage reads its
+// resourceVersion and continue token.
+func TestDeleteCollectionValidatesDeleteOptionsBeforeTheResourceVersion(t *testing.T) {
+	ks := newKubeServer(t)
+	kubeSays(t, ks.do("DELETE", "/api/v1/namespaces/default/configmaps?labelSelector=tier&dryRun=Bogus&resourceVersion=abc", ""), 422,
+		map[string]string{"details.kind": `"DeleteOptions"`})
+}
+
+// An unknown field under metadata is reported as any other.
+func TestUnknownMetadataFieldsAreWarnedOf(t *testing.T) {
+	ks := newKubeServer(t)
+	a := ks.must(201, "POST", "/api/v1/namespaces/default/configmaps?fieldValidation=Warn",
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"m","bogusMeta":"y"}}`)
+	assert.Equal(t, []string{`299 - "unknown field \"metadata.bogusMeta\""`}, a.header.Values("Warning"))
+	kubeSays(t, ks.do("POST", "/api/v1/namespaces/default/configmaps?fieldValidation=Strict",
+		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"m2","bogusMeta":"y"}}`), 400, map[string]string{
+		"message": `"ConfigMap in version \"v1\" cannot be handled as a ConfigMap: strict decoding error: unknown field \"metadata.bogusMeta\""`})
+}
+
+// A patch whose result has no name (an apply that creates without one, a
+// $retainKeys that drops metadata, a merge patch that nulls the name) is
+// kube's 'undeterminable' name, as an update without one.
+func TestAPatchedObjectWithoutNameIsUndeterminable(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	ks.must(201, "POST", path, `{"metadata":{"name":"nm1"}}`)
+	undeterminable := func(name string) map[string]string {
+		return map[string]string{"reason": `"BadRequest"`,
+			"message": strconv.Quote("the name of the object (" + name + " based on URL) was undeterminable: name must be provided")}
+	}
+	kubeSays(t, ks.do("PATCH", path+"/nm2?fieldManager=m", `{"apiVersion":"v1","kind":"ConfigMap","data":{"a":"b"}}`,
+		"Content-Type", "application/apply-patch+yaml"), 400, undeterminable("nm2"))
+	kubeSays(t, ks.do("PATCH", path+"/nm1", `{"$retainKeys":["data"],"data":{"a":"b"}}`,
+		"Content-Type", "application/strategic-merge-patch+json"), 400, undeterminable("nm1"))
+	kubeSays(t, ks.do("PATCH", path+"/nm1", `{"metadata":{"name":null}}`,
+		"Content-Type", "application/merge-patch+json"), 400, undeterminable("nm1"))
+	kubeSays(t, ks.do("PUT", path+"/nm1", `{"metadata":{}}`), 400, undeterminable("nm1"))
+	ks.must(200, "PATCH", path+"/nm1?fieldManager=m", `{"apiVersion":"v1","kind":"ConfigMap","data":{"a":"b"}}`,
+		"Content-Type", "application/apply-patch+yaml")
+}
+
+// A body the serializer cannot read is worded as kube's serializer for its
+// format words it: YAML that does not parse in YAML's words, the rest as
+// the JSON reading of apiVersion and kind; a null body, in YAML also an
+// empty one, is an empty object. An apply body is read into a map, with
+// that reader's words.
+func TestUndecodableBodiesInTheirSerializersWords(t *testing.T) {
+	ks := newKubeServer(t)
+	const path = "/api/v1/namespaces/default/configmaps"
+	ks.must(201, "POST", path, `{"metadata":{"name":"nm1"}}`)
+	yamlBody := func(method, p, body string) kubeAnswer {
+		return ks.do(method, p, body, "Content-Type", "application/yaml")
+	}
+	unrecognized := func(msg, preview string) map[string]string {
+		return map[string]string{"reason": `"BadRequest"`,
+			"message": strconv.Quote("the object provided is unrecognized (must be of type ConfigMap): " + msg + " (" + preview + ")")}
+	}
+	kubeSays(t, yamlBody("POST", path, "a: [b"), 400, unrecognized("yaml: line 1: did not find expected ',' or ']'", "613a205b62"))
+	kubeSays(t, yamlBody("POST", path, "x"), 400, unrecognized(`couldn't get version/kind; json parse error: json: cannot unmarshal string into Go value of type struct { APIVersion string "json:\"apiVersion,omitempty\""; Kind string "json:\"kind,omitempty\"" }`, "78"))
+	kubeSays(t, ks.do("POST", path, "a: [b"), 400, unrecognized("couldn't get version/kind; json parse error: invalid character 'a' looking for beginning of value", "613a205b62"))
+	for _, empty := range []string{"", "~", "null", "# nothing"} {
+		kubeSays(t, yamlBody("POST", path, empty), 422, map[string]string{"reason": `"Invalid"`,
+			"message": `"ConfigMap \"\" is invalid: metadata.name: Required value: name or generateName is required"`})
+	}
+	apply := func(body string) kubeAnswer {
+		return ks.do("PATCH", path+"/nm1?fieldManager=m", body, "Content-Type", "application/apply-patch+yaml")
+	}
+	kubeSays(t, apply("a: [b"), 400, map[string]string{"message": strconv.Quote("error decoding YAML: error converting YAML to JSON: yaml: line 1: did not find expected ',' or ']'")})
+	kubeSays(t, apply("[1]"), 400, map[string]string{"message": strconv.Quote("error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}")})
+	for _, empty := range []string{"", "~", "# nothing"} {
+		kubeSays(t, apply(empty), 400, map[string]string{"message": `"invalid object type: /, Kind="`})
+	}
+}
+
+// A PUT of /scale decodes its Scale as kube does before it reads the
+// object (any representation, kube's decoding errors, the name checked); a
+// Scale without spec.replicas asks for 0, and 0 is not written
+// (omitempty); a patched Scale that is no Scale is an invalid patch; a
+// strategic merge patch is taken.
+func TestAScaleIsDecodedAsKubeDecodesIt(t *testing.T) {
+	ks := newKubeServer(t)
+	ks.must(201, "POST", "/apis/apps/v1/namespaces/default/deployments", `{"metadata":{"name":"dd"},"spec":{"replicas":2,"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}`)
+	const scale = "/apis/apps/v1/namespaces/default/deployments/dd/scale"
+	typed := func(msg string) map[string]string {
+		return map[string]string{"reason": `"BadRequest"`, "message": strconv.Quote(`Scale in version "v1" cannot be handled as a Scale: ` + msg)}
+	}
+	kubeSays(t, ks.do("PUT", scale, `{}`), 400, map[string]string{"message": `"the name of the object (dd based on URL) was undeterminable: name must be provided"`})
+	kubeSays(t, ks.do("PUT", scale, `{"metadata":{"name":"other"},"spec":{"replicas":2}}`), 400,
+		map[string]string{"message": `"the name of the object (other) does not match the name on the URL (dd)"`})
+	kubeSays(t, ks.do("PUT", scale, `{"metadata":{"name":"dd"},"spec":{"replicas":"x"}}`), 400,
+		typed("json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32"))
+	kubeSays(t, ks.do("PUT", scale, `{"metadata":{"name":"dd"},"spec":{"replicas":3000000000}}`), 400,
+		typed("json: cannot unmarshal number 3000000000 into Go struct field ScaleSpec.spec.replicas of type int32"))
+	kubeSays(t, ks.do("PUT", scale, `{"metadata":{"name":"dd"},"spec":"x"}`), 400,
+		typed("json: cannot unmarshal string into Go struct field Scale.spec of type v1.ScaleSpec"))
+	kubeSays(t, ks.do("PUT", scale, "a: [b", "Content-Type", "application/yaml"), 400, map[string]string{
+		"message": strconv.Quote("the object provided is unrecognized (must be of type Scale): yaml: line 1: did not find expected ',' or ']' (613a205b62)")})
+	kubeSays(t, ks.do("PUT", scale, `{"metadata":{"name":"dd"},"spec":{"replicas":-1}}`), 422, map[string]string{
+		"message": `"Scale.autoscaling \"dd\" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0"`})
+	kubeSays(t, ks.do("PUT", scale, "metadata: {name: dd}", "Content-Type", "application/yaml"), 200, map[string]string{"spec": `{}`})
+	kubeSays(t, ks.do("GET", "/apis/apps/v1/namespaces/default/deployments/dd", ""), 200, map[string]string{"spec.replicas": "0"})
+	kubeSays(t, ks.do("PATCH", scale, `{"spec":{"replicas":2}}`, "Content-Type", "application/merge-patch+json"), 200, map[string]string{"spec": `{"replicas":2}`})
+	a := ks.do("PATCH", scale, `{"spec":{"replicas":"x"}}`, "Content-Type", "application/merge-patch+json")
+	kubeSays(t, a, 422, map[string]string{"reason": `"Invalid"`, "details.causes.0.field": `"patch"`})
+	msg, _ := at(a.body, "details.causes.0.message")
+	assert.True(t, strings.HasPrefix(msg.(string), `Invalid value: "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",`), msg)
+	assert.True(t, strings.HasSuffix(msg.(string), `": json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32`), msg)
+	kubeSays(t, ks.do("PATCH", scale, `{"spec":null}`, "Content-Type", "application/merge-patch+json"), 200, map[string]string{"spec": `{}`})
+	kubeSays(t, ks.do("PATCH", scale, `{"spec":{"replicas":5}}`, "Content-Type", "application/strategic-merge-patch+json"), 200, map[string]string{"spec": `{"replicas":5}`})
+	// JSON patches of /scale are kube's JSON patches, as every other.
+	jsonPatch := func(body string) kubeAnswer {
+		return ks.do("PATCH", scale, body, "Content-Type", "application/json-patch+json")
+	}
+	kubeSays(t, jsonPatch(`[{"op":"bogus","path":"/spec/replicas","value":9}]`), 422, map[string]string{
+		"message": `"the server rejected our request due to an error in our request"`})
+	kubeSays(t, jsonPatch(`{"a":1}`), 400, map[string]string{
+		"message": `"error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp"`})
+	kubeSays(t, jsonPatch(`[{"op":"remove","path":"/spec/replicas"}]`), 200, map[string]string{"spec": `{}`})
+	kubeSays(t, jsonPatch(`[{"op":"replace","path":"/spec/replicas","value":4}]`), 200, map[string]string{"spec": `{"replicas":4}`})
+	// A merge patch that is no JSON object: its decoder's words, prefixed
+	// for a merge patch; the merge library's for null.
+	for _, tt := range []struct{ contentType, body, message string }{
+		{"application/merge-patch+json", `x`, `error decoding patch: invalid character 'x' looking for beginning of value`},
+		{"application/merge-patch+json", `{"spec":`, `error decoding patch: unexpected end of JSON input`},
+		{"application/merge-patch+json", `null`, `Invalid JSON Patch`},
+		{"application/strategic-merge-patch+json", `x`, `invalid character 'x' looking for beginning of value`},
+		{"application/strategic-merge-patch+json", `[1]`, `json: cannot unmarshal array into Go value of type map[string]interface {}`},
+	} {
+		kubeSays(t, ks.do("PATCH", scale, tt.body, "Content-Type", tt.contentType), 400, map[string]string{"message": strconv.Quote(tt.message)})
+	}
+}
+
+// A body of another kind than the endpoint's is read as kube's decoder
+// reads it: as the kind it names when the scheme has one (that kind's
+// decoding errors first), which then does not convert to the endpoint's
+// internal type; a kind the scheme lacks is not registered. The
+// apiextensions and aggregator schemes know only their own kinds.
+func TestABodyOfAnotherKindIsReadAsKubesSchemeReadsIt(t *testing.T) {
+	ks := newKubeServer(t)
+	const configMaps = "/api/v1/namespaces/default/configmaps"
+	tests := []struct{ name, path, body, message string }{
+		{"a kind of the scheme does not convert", configMaps, `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"x"}}`,
+			`Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion`},
+		{"the kind named is decoded first", configMaps, `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"x"},"data":{"a":"!!"}}`,
+			`Secret in version "v1" cannot be handled as a ConfigMap: illegal base64 data at input byte 0`},
+		{"a missing apiVersion is the endpoint's", configMaps, `{"kind":"Secret","metadata":{"name":"x"}}`,
+			`Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion`},
+		{"a kind of another group", configMaps, `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"x"}}`,
+			`Deployment in version "v1" cannot be handled as a ConfigMap: converting (v1.Deployment) to (core.ConfigMap): unknown conversion`},
+		{"a list kind", configMaps, `{"apiVersion":"v1","kind":"ConfigMapList"}`,
+			`ConfigMapList in version "v1" cannot be handled as a ConfigMap: converting (v1.ConfigMapList) to (core.ConfigMap): unknown conversion`},
+		{"core v1's generic list", configMaps, `{"apiVersion":"v1","kind":"List"}`,
+			`List in version "v1" cannot be handled as a ConfigMap: converting (v1.List) to (core.ConfigMap): unknown conversion`},
+		{"no generic list in other groups", configMaps, `{"apiVersion":"apps/v1","kind":"List"}`,
+			`List in version "v1" cannot be handled as a ConfigMap: no kind "List" is registered for version "apps/v1" in scheme "pkg/runtime/scheme.go:110"`},
+		{"options in every group version", configMaps, `{"apiVersion":"apps/v1","kind":"DeleteOptions"}`,
+			`DeleteOptions in version "v1" cannot be handled as a ConfigMap: converting (v1.DeleteOptions) to (core.ConfigMap): unknown conversion`},
+		{"Status in any version", configMaps, `{"apiVersion":"v9","kind":"Status"}`,
+			`Status in version "v9" cannot be handled as a ConfigMap: converting (v1.Status) to (core.ConfigMap): unknown conversion`},
+		{"an unknown version", configMaps, `{"apiVersion":"v2","kind":"ConfigMap"}`,
+			`ConfigMap in version "v2" cannot be handled as a ConfigMap: no kind "ConfigMap" is registered for version "v2" in scheme "pkg/runtime/scheme.go:110"`},
+		{"kinds are case-sensitive", configMaps, `{"apiVersion":"v1","kind":"configmap"}`,
+			`configmap in version "v1" cannot be handled as a ConfigMap: no kind "configmap" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"`},
+		{"meta.k8s.io is no group of the scheme", configMaps, `{"apiVersion":"meta.k8s.io/v1","kind":"DeleteOptions"}`,
+			`DeleteOptions in version "v1" cannot be handled as a ConfigMap: no kind "DeleteOptions" is registered for version "meta.k8s.io/v1" in scheme "pkg/runtime/scheme.go:110"`},
+		{"CRDs are another scheme's", configMaps, `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"x"}}`,
+			`CustomResourceDefinition in version "v1" cannot be handled as a ConfigMap: no kind "CustomResourceDefinition" is registered for version "apiextensions.k8s.io/v1" in scheme "pkg/runtime/scheme.go:110"`},
+		{"the CRD scheme lacks kube-apiserver's kinds", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", `{"apiVersion":"v1","kind":"ConfigMap"}`,
+			`ConfigMap in version "v1" cannot be handled as a CustomResourceDefinition: no kind "ConfigMap" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"`},
+		{"the aggregator's scheme too", "/apis/apiregistration.k8s.io/v1/apiservices", `{"apiVersion":"v1","kind":"ConfigMap"}`,
+			`ConfigMap in version "v1" cannot be handled as a APIService: no kind "ConfigMap" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"`},
+		{"the internal type is the stored kind's", "/apis/events.k8s.io/v1/namespaces/default/events", `{"apiVersion":"v1","kind":"ConfigMap"}`,
+			`ConfigMap in version "v1" cannot be handled as a Event: converting (v1.ConfigMap) to (core.Event): unknown conversion`},
+		{"the internal package is the group's", "/apis/apps/v1/namespaces/default/deployments", `{"apiVersion":"v1","kind":"ConfigMap"}`,
+			`ConfigMap in version "v1" cannot be handled as a Deployment: converting (v1.ConfigMap) to (apps.Deployment): unknown conversion`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want, err := json.Marshal(tt.message)
+			require.NoError(t, err)
+			kubeSays(t, ks.do("POST", tt.path, tt.body), 400, map[string]string{"reason": `"BadRequest"`, "message": string(want)})
+		})
+	}
+	t.Run("another version of the kind is converted, then refused", func(t *testing.T) {
+		kubeSays(t, ks.do("POST", "/apis/apps/v1/namespaces/default/deployments", `{"apiVersion":"apps/v1beta1","kind":"Deployment","metadata":{"name":"x"}}`), 400, map[string]string{
+			"message": `"the API version in the data (apps/v1beta1) does not match the expected API version (apps/v1)"`})
+	})
+	t.Run("an update too", func(t *testing.T) {
+		ks.must(201, "POST", configMaps, `{"metadata":{"name":"ok"}}`)
+		kubeSays(t, ks.do("PUT", configMaps+"/ok", `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"ok"}}`), 400, map[string]string{
+			"message": `"Secret in version \"v1\" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion"`})
+	})
+}
+
+// A JSON or merge patch whose result names another kind is an invalid
+// patch, as kube decodes the patched document, quoted as kube's patch
+// library writes it (its members sorted); a strategic merge patch's
+// result is converted to the type, which keeps no kind of its own.
+func TestAPatchToAnotherKindIsAnInvalidPatch(t *testing.T) {
+	ks := newKubeServer(t)
+	const cm = "/api/v1/namespaces/default/configmaps/pk"
+	ks.must(201, "POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"pk"},"data":{"z":"1","b":"2"}}`)
+	tests := []struct{ name, contentType, patch, detail string }{
+		{"a merge patch naming a kind of the scheme", "application/merge-patch+json", `{"kind":"Secret"}`,
+			"illegal base64 data at input byte 0"},
+		{"a merge patch naming an unknown apiVersion", "application/merge-patch+json", `{"apiVersion":"apps/v1"}`,
+			`no kind "ConfigMap" is registered for version "apps/v1" in scheme "pkg/runtime/scheme.go:110"`},
+		{"a JSON patch", "application/json-patch+json", `[{"op":"replace","path":"/kind","value":"Bogus"}]`,
+			`no kind "Bogus" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := ks.must(422, "PATCH", cm, tt.patch, "Content-Type", tt.contentType)
+			kubeSays(t, a, 422, map[string]string{"reason": `"Invalid"`, "details.causes.0.field": `"patch"`})
+			msg, _ := at(a.body, "details.causes.0.message")
+			require.IsType(t, "", msg)
+			assert.True(t, strings.HasSuffix(msg.(string), `": `+tt.detail), msg)
+			assert.True(t, strings.HasPrefix(msg.(string), `Invalid value: "{\"apiVersion\":`), msg)
+			quoted := msg.(string)[len(`Invalid value: "`):strings.LastIndex(msg.(string), `": `)]
+			var members []string
+			dec := json.NewDecoder(strings.NewReader(strings.ReplaceAll(quoted, `\"`, `"`)))
+			_, err := dec.Token()
+			require.NoError(t, err)
+			for dec.More() {
+				key, err := dec.Token()
+				require.NoError(t, err)
+				members = append(members, key.(string))
+				var skip json.RawMessage
+				require.NoError(t, dec.Decode(&skip))
+			}
+			assert.Equal(t, []string{"apiVersion", "data", "kind", "metadata"}, members, "the library's order")
+		})
+	}
+	t.Run("a strategic merge patch ignores kind", func(t *testing.T) {
+		a := ks.must(200, "PATCH", cm, `{"kind":"Secret","apiVersion":"apps/v1","data":{"n":"1"}}`, "Content-Type", "application/strategic-merge-patch+json")
+		kubeSays(t, a, 200, map[string]string{"kind": `"ConfigMap"`, "apiVersion": `"v1"`, "data.n": `"1"`})
+	})
+}
+
+// Go's decoder names the innermost struct that holds a field of the wrong
+// JSON type, the field's whole path, and the field's Go type: kapi reads
+// both from the schema's named components.
+func TestTypedDecodeErrorsNameTheInnermostStruct(t *testing.T) {
+	ks := newKubeServer(t)
+	tests := []struct{ path, body, message string }{
+		{"/api/v1/namespaces/default/pods", `{"metadata":{"name":"p"},"spec":{"containers":"x"}}`,
+			`Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field PodSpec.spec.containers of type []v1.Container`},
+		{"/api/v1/namespaces/default/pods", `{"metadata":{"name":"p"},"spec":"x"}`,
+			`Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field Pod.spec of type v1.PodSpec`},
+		{"/api/v1/namespaces/default/pods", `{"metadata":{"name":"p"},"spec":{"containers":[{"name":5}]}}`,
+			`Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number into Go struct field Container.spec.containers.name of type string`},
+		{"/api/v1/namespaces/default/pods", `{"metadata":{"name":"p"},"spec":{"nodeSelector":{"a":1}}}`,
+			`Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number into Go struct field PodSpec.spec.nodeSelector of type string`},
+		{"/api/v1/namespaces/default/secrets", `{"metadata":{"name":"p"},"data":5}`,
+			`Secret in version "v1" cannot be handled as a Secret: json: cannot unmarshal number into Go struct field Secret.data of type map[string][]uint8`},
+		{"/apis/apps/v1/namespaces/default/deployments", `{"metadata":{"name":"p"},"spec":{"selector":{"matchLabels":"x"}}}`,
+			`Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field LabelSelector.spec.selector.matchLabels of type map[string]string`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.body, func(t *testing.T) {
+			want, err := json.Marshal(tt.message)
+			require.NoError(t, err)
+			kubeSays(t, ks.do("POST", tt.path, tt.body), 400, map[string]string{"message": string(want)})
+		})
+	}
+}
+
+// A subresource's body of another kind is read as kube's scheme reads it,
+// as the type's own.
+func TestASubresourceBodyOfAnotherKindIsReadAsKubesSchemeReadsIt(t *testing.T) {
+	ks := newKubeServer(t)
+	ks.must(201, "POST", "/apis/apps/v1/namespaces/default/deployments", `{"metadata":{"name":"dd"},"spec":{"replicas":2,"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}`)
+	tests := []struct{ body, message string }{
+		{`{"apiVersion":"v1","kind":"Secret","metadata":{"name":"dd"}}`,
+			`Secret in version "v1" cannot be handled as a Scale: converting (v1.Secret) to (autoscaling.Scale): unknown conversion`},
+		{`{"apiVersion":"autoscaling/v2","kind":"Scale","metadata":{"name":"dd"}}`,
+			`Scale in version "v2" cannot be handled as a Scale: no kind "Scale" is registered for version "autoscaling/v2" in scheme "pkg/runtime/scheme.go:110"`},
+		{`{"apiVersion":"v1","kind":"Scale","metadata":{"name":"dd"}}`,
+			`Scale in version "v1" cannot be handled as a Scale: no kind "Scale" is registered for version "v1" in scheme "pkg/runtime/scheme.go:110"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.body, func(t *testing.T) {
+			want, err := json.Marshal(tt.message)
+			require.NoError(t, err)
+			kubeSays(t, ks.do("PUT", "/apis/apps/v1/namespaces/default/deployments/dd/scale", tt.body), 400, map[string]string{"message": string(want)})
+		})
+	}
+}
+
+// A strategic merge patch that fails strict field validation is quoted as
+// kube's merge left the patch map: the directives it applied and the
+// nulls of the values it added deleted in place.
+func TestAStrictStrategicMergePatchIsQuotedAsKubesMergeLeftIt(t *testing.T) {
+	ks := newKubeServer(t)
+	ks.must(201, "POST", "/api/v1/namespaces/default/configmaps", `{"metadata":{"name":"sm","labels":{"app":"web"},"finalizers":["a.io/x"]},"data":{"k1":"v1","k2":"v2"}}`)
+	tests := []struct{ patch, quoted, unknown string }{
+		{`{"data":{"$patch":"replace","k1":"r1"},"metadata":{"labels":{"app":null,"tier":"be"}},"unknownTop":"x"}`,
+			`map[data:map[k1:r1] metadata:map[labels:map[app:<nil> tier:be]] unknownTop:x]`, "unknownTop"},
+		{`{"data":{"$patch":"delete"},"unknownTop":"x"}`, `map[data:map[$patch:delete] unknownTop:x]`, "unknownTop"},
+		{`{"metadata":{"$setElementOrder/finalizers":["a.io/x"]},"unknownTop":"x"}`, `map[metadata:map[] unknownTop:x]`, "unknownTop"},
+		{`{"metadata":{"annotations":{"n":null,"m":"1"}},"bogus":1}`, `map[bogus:1 metadata:map[annotations:map[m:1]]]`, "bogus"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.patch, func(t *testing.T) {
+			want := strconv.Quote(` "" is invalid: patch: Invalid value: ` + strconv.Quote(tt.quoted) + `: strict decoding error: unknown field "` + tt.unknown + `"`)
+			kubeSays(t, ks.do("PATCH", "/api/v1/namespaces/default/configmaps/sm?fieldValidation=Strict", tt.patch,
+				"Content-Type", "application/strategic-merge-patch+json"), 422, map[string]string{"message": want})
+		})
+	}
+}
+
+// A custom resource's metadata is read as ObjectMeta before anything
+// else: a member of the wrong JSON type is Go's decoding error (400), the
+// first in sorted order; then a missing or other apiVersion is refused as
+// it is, before the kind.
+func TestACustomResourcesMetadataIsDecodedAsObjectMeta(t *testing.T) {
+	ks := newKubeServer(t)
+	ks.must(201, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.fid.example.com"},"spec":{"group":"fid.example.com","scope":"Namespaced","names":{"plural":"widgets","kind":"Widget"},"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}`)
+	const widgets = "/apis/fid.example.com/v1/namespaces/default/widgets"
+	ks.must(201, "POST", widgets, `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":{"name":"w1"}}`)
+	tests := []struct{ method, path, body, message string }{
+		{"POST", widgets, `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":{"name":5}}`,
+			`Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number into Go struct field ObjectMeta.name of type string`},
+		{"POST", widgets, `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":{"name":"q","labels":"x"}}`,
+			`Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal string into Go struct field ObjectMeta.labels of type map[string]string`},
+		{"POST", widgets, `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":"x"}`,
+			`Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal string into Go value of type v1.ObjectMeta`},
+		{"POST", widgets, `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":{"name":"q","labels":{"a":1},"finalizers":[1],"generation":"x"}}`,
+			`Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number into Go struct field ObjectMeta.finalizers of type string`},
+		{"POST", widgets, `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":{"name":"q","generation":1.5}}`,
+			`Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number 1.5 into Go struct field ObjectMeta.generation of type int64`},
+		{"POST", widgets, `{"apiVersion":"fid.example.com/v1","kind":"Widget","metadata":{"name":"q","uid":5}}`,
+			`Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number into Go struct field ObjectMeta.uid of type types.UID`},
+		{"POST", widgets, `{"kind":"Widget","metadata":{"name":"x"}}`,
+			`the API version in the data () does not match the expected API version (fid.example.com/v1)`},
+		{"PUT", widgets + "/w1", `{"kind":"Widget","metadata":{"name":"w1"}}`,
+			`the API version in the data () does not match the expected API version (fid.example.com/v1)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.body, func(t *testing.T) {
+			kubeSays(t, ks.do(tt.method, tt.path, tt.body), 400, map[string]string{"reason": `"BadRequest"`, "message": strconv.Quote(tt.message)})
+		})
+	}
+	t.Run("YAML 1.1 reads y as a boolean", func(t *testing.T) {
+		kubeSays(t, ks.do("POST", widgets, "kind: Widget\nmetadata:\n  name: y\n", "Content-Type", "application/yaml"), 400, map[string]string{
+			"message": strconv.Quote(`Widget in version "" cannot be handled as a Widget: json: cannot unmarshal bool into Go struct field ObjectMeta.name of type string`)})
+	})
 }

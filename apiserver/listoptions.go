@@ -41,6 +41,16 @@ var listOptionsGroupKind = meta.GroupKind{Group: "meta.k8s.io", Kind: "ListOptio
 // kube-apiserver does: malformed values are 400 BadRequest, invalid
 // combinations 422 Invalid with a cause on the offending parameter.
 func (q *request) listOptions() (listOptions, error) {
+	opts, err := q.handlerListOptions()
+	if err != nil {
+		return opts, err
+	}
+	return opts, q.storageListOptions(&opts)
+}
+
+// handlerListOptions parses and validates the list options as kube's list
+// handler does, before storage reads the rest (storageListOptions).
+func (q *request) handlerListOptions() (listOptions, error) {
 	query := q.r.URL.Query()
 	opts := listOptions{labels: selectors.EverythingLabels(), fields: selectors.EverythingFields()}
 	var err error
@@ -91,36 +101,48 @@ func (q *request) listOptions() (listOptions, error) {
 	// kube validates the options before it converts the field selector's
 	// labels for the kind, and reads the continue token and then the
 	// resourceVersion in storage, after both.
-	if errs := validateListOptions(opts, query.Get("continue") != ""); len(errs) > 0 {
+	// kube validates by the watch parameter: a watch through the legacy
+	// /watch/ path without it is validated as a list.
+	if errs := validateListOptions(opts, query.Get("continue") != "", requestinfo.QueryBool(query, "watch")); len(errs) > 0 {
 		return opts, meta.Invalid(listOptionsGroupKind, "", errs)
 	}
 	if err := q.validateFieldSelector(opts.fields); err != nil {
 		return opts, err
 	}
+	return opts, nil
+}
+
+// storageListOptions reads what kube's storage reads of the list options,
+// after the handler's checks (a deletecollection's DeleteOptions too): the
+// continue token, whether a resourceVersion comes with it, then the
+// resourceVersion.
+func (q *request) storageListOptions(opts *listOptions) error {
+	query := q.r.URL.Query()
+	var err error
 	if v := query.Get("continue"); v != "" {
 		if opts.continueToken, err = decodeContinueToken(v); err != nil {
-			return opts, meta.BadRequest(fmt.Sprintf("invalid continue token: %v", err))
+			return meta.BadRequest(fmt.Sprintf("invalid continue token: %v", err))
 		}
+	}
+	if opts.continueToken != nil && opts.resourceVersion != "" && opts.resourceVersion != "0" {
+		return meta.BadRequest("specifying resource version is not allowed when using continue")
 	}
 	if opts.resourceVersion != "" {
 		rv, err := parseResourceVersion(opts.resourceVersion)
 		if err != nil {
 			if opts.watch {
-				return opts, err // kube answers a watch with 500, as a get
+				return err // kube answers a watch with 500, as a get
 			}
-			return opts, meta.BadRequest("invalid resource version: " + err.Error())
+			return meta.BadRequest("invalid resource version: " + err.Error())
 		}
 		opts.revision = rv
 	}
-	if opts.continueToken != nil && opts.resourceVersion != "" && opts.resourceVersion != "0" {
-		return opts, meta.BadRequest("specifying resource version is not allowed when using continue")
-	}
-	return opts, nil
+	return nil
 }
 
 // validateListOptions applies kube-apiserver's rules on combinations of
 // list and watch parameters.
-func validateListOptions(opts listOptions, hasContinue bool) meta.FieldErrors {
+func validateListOptions(opts listOptions, hasContinue, watch bool) meta.FieldErrors {
 	var errs meta.FieldErrors
 	forbidden := func(field, detail string) {
 		errs = append(errs, meta.FieldError{Type: meta.ErrorForbidden, Field: field, Detail: detail})
@@ -134,7 +156,7 @@ func validateListOptions(opts listOptions, hasContinue bool) meta.FieldErrors {
 			Detail: "supported values: " + strings.Join(quoted, ", ")})
 	}
 	match := opts.match
-	if opts.watch {
+	if watch {
 		if opts.sendInitialEvents != nil && match != "NotOlderThan" {
 			forbidden("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan")
 		}

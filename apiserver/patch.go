@@ -13,6 +13,7 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
+	"github.com/kapi-dev/kapi/apiserver/strategicpatch"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
@@ -47,6 +48,10 @@ func (q *request) patch() {
 		q.fail(meta.UnsupportedPatchType())
 		return
 	}
+	if err := q.checkAcceptable(); err != nil {
+		q.fail(err)
+		return
+	}
 	body, err := q.readBody()
 	var wo writeOptions
 	if err == nil {
@@ -68,32 +73,20 @@ func (q *request) patch() {
 	var duplicates []codec.Field
 	switch patchType {
 	case jsonPatchType:
-		p, err := jsonpatch.DecodePatch(body)
+		patchBytes, err := jsonPatcher(body)
 		if err != nil {
-			if syntaxErr := jsonSyntaxError(body); syntaxErr != nil {
-				apply = patchError(meta.BadRequest(fmt.Sprintf("error decoding patch: %v", syntaxErr)))
-			} else {
-				// A list of operations the library refuses (an unknown op, a
-				// missing path): kube's decoder takes any, and applying it
-				// fails.
-				apply = patchError(patchFailed(err))
-			}
+			apply = patchError(err)
 			break
 		}
-		apply = q.bytePatch(func(current []byte) (out []byte, err error) {
-			// The JSON patch library panics on some malformed operations
-			// (a test without value at the root): answer as for any patch
-			// that does not apply.
-			defer func() {
-				if r := recover(); r != nil {
-					out, err = nil, patchFailed(fmt.Errorf("%v", r))
-				}
-			}()
-			if out, err = applyJSONPatch(p, current); err != nil {
-				return nil, patchFailed(err)
+		byPatch := q.bytePatch(patchBytes)
+		apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
+			obj, patched, err := byPatch(cur)
+			if patched != nil {
+				doc := patched()
+				patched = func() []byte { return patchedDocument(doc) }
 			}
-			return out, nil
-		})
+			return obj, patched, err
+		}
 	case mergePatchType:
 		if d, err := (codec.JSONCodec{}).Decode(body); err == nil {
 			duplicates = d.Duplicates
@@ -105,9 +98,15 @@ func (q *request) patch() {
 				return obj
 			}
 			apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
-				// The merged document before pruning, merged again when
-				// field validation needs it.
+				// The merged document before pruning, as kube's library
+				// writes it, made again when an answer quotes it.
 				patched := func() []byte {
+					current, err := encodeObject(codec.JSONCodec{}, q.res.present(cur))
+					if err == nil {
+						if b, err := mergedDocument(current, body); err == nil {
+							return b
+						}
+					}
 					b, _ := codec.JSONCodec{}.Encode(merge(cur))
 					return b
 				}
@@ -140,18 +139,29 @@ func (q *request) patch() {
 			apply = patchError(meta.BadRequest(err.Error()))
 			break
 		}
-		// kube reports field problems of a strategic merge against the patch
-		// itself, printed as a Go map.
-		patchDesc := func() []byte { return []byte(fmt.Sprint(map[string]any(patchObj.Object))) }
 		duplicates = patchObj.Duplicates
 		apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
-			out, err := q.s.strategicMerge(q.res, q.res.present(cur).Data(), patchObj.Object)
+			current := q.res.present(cur).Data()
+			// kube reports field problems of a strategic merge against the
+			// patch itself, printed as a Go map, as its merge left it.
+			patchDesc := func() []byte {
+				return []byte(fmt.Sprint(strategicpatch.AfterMerge(current, patchObj.Object, patchSchema(q.res.Schema))))
+			}
+			out, err := q.s.strategicMerge(q.res, current, patchObj.Object)
+			if err == nil {
+				// kube converts the merged map to the type's Go struct,
+				// which keeps no apiVersion or kind of its own.
+				out["apiVersion"], out["kind"] = q.res.APIVersion(), q.res.Kind
+			}
 			return out, patchDesc, err
 		}
 	case applyPatchType:
 		d, err := codec.YAMLCodec{}.Decode(body)
+		if codec.IsNull(err) {
+			d, err = codec.Decoded{Object: meta.Object{}}, nil // kube's map stays empty
+		}
 		if err != nil {
-			apply = patchError(meta.BadRequest(fmt.Sprintf("error decoding YAML: %v", err)))
+			apply = patchError(meta.BadRequest("error decoding YAML: " + applyYAMLError(err)))
 			break
 		}
 		fm, err := q.s.fieldManager(q.res)
@@ -208,13 +218,16 @@ func (q *request) patch() {
 		if err := q.checkFields(wo, problems, text); err != nil {
 			return nil, err
 		}
-		if err := q.checkKind(obj); err != nil {
+		document := patched // what kube decodes: a JSON or merge patch's result
+		if patchType != jsonPatchType && patchType != mergePatchType {
+			document = nil
+		}
+		if err := q.checkKind(obj, document); err != nil {
 			return nil, err
 		}
 		q.res.toStorage(obj)
-		if obj.Name() != q.info.Name {
-			return nil, meta.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)",
-				obj.Name(), q.info.Name))
+		if err := q.checkName(obj); err != nil {
+			return nil, err
 		}
 		if err := q.checkNamespace(obj); err != nil {
 			return nil, err
@@ -236,6 +249,34 @@ func (q *request) patch() {
 // copy from it copies null, and a test of it for null passes. The patch is
 // applied whole first; only when that fails and it has such an operation
 // is it applied again operation by operation, each of those as v4 does it.
+// jsonPatcher decodes a JSON patch as kube does and returns what applies
+// it to a JSON document, failing as kube fails.
+func jsonPatcher(body []byte) (func(current []byte) ([]byte, error), error) {
+	p, err := jsonpatch.DecodePatch(body)
+	if err != nil {
+		if syntaxErr := jsonSyntaxError(body); syntaxErr != nil {
+			return nil, meta.BadRequest(fmt.Sprintf("error decoding patch: %v", syntaxErr))
+		}
+		// A list of operations the library refuses (an unknown op, a
+		// missing path): kube's decoder takes any, and applying it fails.
+		return nil, patchFailed(err)
+	}
+	return func(current []byte) (out []byte, err error) {
+		// The JSON patch library panics on some malformed operations (a
+		// test without value at the root): answer as for any patch that
+		// does not apply.
+		defer func() {
+			if r := recover(); r != nil {
+				out, err = nil, patchFailed(fmt.Errorf("%v", r))
+			}
+		}()
+		if out, err = applyJSONPatch(p, current); err != nil {
+			return nil, patchFailed(err)
+		}
+		return out, nil
+	}, nil
+}
+
 func applyJSONPatch(p jsonpatch.Patch, doc []byte) ([]byte, error) {
 	out, err := p.Apply(doc)
 	lenient := func(op jsonpatch.Operation) bool {
@@ -397,4 +438,19 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// applyYAMLError words an apply body's decoding error as kube's reading of
+// it into a map (sigs.k8s.io/yaml's Unmarshal) does.
+func applyYAMLError(err error) string {
+	var fe *codec.FormatError
+	var noe *codec.NotObjectError
+	switch {
+	case errors.As(err, &fe):
+		return "error converting YAML to JSON: " + fe.Msg
+	case errors.As(err, &noe):
+		return "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal " + noe.Type +
+			" into Go value of type map[string]interface {}"
+	}
+	return err.Error()
 }

@@ -1,8 +1,8 @@
 package apiserver
 
 import (
-	"bytes"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -83,6 +83,12 @@ func (q *request) serve() {
 		q.fail(q.methodNotSupported(verb))
 		return
 	}
+	if verb != VerbPatch { // a patch checks its Content-Type first
+		if err := q.checkAcceptable(); err != nil {
+			q.fail(err)
+			return
+		}
+	}
 	switch verb {
 	case VerbGet:
 		q.get()
@@ -103,6 +109,26 @@ func (q *request) serve() {
 	default:
 		q.fail(q.methodNotSupported(verb))
 	}
+}
+
+// checkAcceptable refuses (406), before anything else is done, a request
+// whose answer no representation the client accepts could carry: kube
+// negotiates the response first, so a GET of a missing object with Accept
+// text/plain is a 406, not a 404. A metadata-only form (as=Table, ...)
+// counts as acceptable here; whether it fits the object is decided when
+// the answer is written.
+func (q *request) checkAcceptable() error {
+	if q.info.Verb == VerbWatch {
+		if _, err := q.s.watchEncoder(q.r, q.res); err != nil && meta.AsStatus(err).Code == http.StatusNotAcceptable {
+			return err
+		}
+		return nil
+	}
+	if tr, err := q.s.wantsTable(q.r, q.info.Verb, q.res); tr != nil || err != nil {
+		return nil
+	}
+	_, err := q.s.negotiate(q.r, q.res.GroupVersionKind())
+	return err
 }
 
 // methodNotSupported is the 405 kube-apiserver sends for a verb a type does
@@ -149,53 +175,74 @@ func (q *request) decodeBody() (codec.Decoded, error) {
 	if !ok || !codec.Supports(c, q.res.GroupVersionKind()) {
 		return codec.Decoded{}, meta.UnsupportedMediaType(q.r.Header.Get("Content-Type"), q.s.codecs.MediaTypes())
 	}
-	if trimmed := bytes.TrimSpace(body); c.MediaType() == codec.JSON && bytes.Equal(trimmed, []byte("null")) {
-		body = []byte("{}") // kube decodes null as an empty object
-	}
 	decode := c.Decode
 	if typed, ok := c.(codec.TypedDecoder); ok && !q.res.customResource {
 		decode = typed.DecodeTyped // built-in kinds decode into Go types: a duplicate object merges
 	}
 	d, err := decode(body)
-	if err != nil {
-		return codec.Decoded{}, meta.BadRequest(fmt.Sprintf(
-			"the object provided is unrecognized (must be of type %s): couldn't get version/kind; json parse error: %v (%s)",
-			q.res.Kind, err, bodyPreview(body)))
+	if codec.IsNull(err) {
+		d, err = codec.Decoded{Object: meta.Object{}}, nil // kube decodes null as an empty object
 	}
-	if err := q.checkKind(d.Object); err != nil {
+	if err != nil {
+		return codec.Decoded{}, unrecognizedBody(q.res.Kind, err, body)
+	}
+	if err := q.checkKind(d.Object, nil); err != nil {
 		return codec.Decoded{}, err
 	}
 	q.res.toStorage(d.Object)
 	return d, nil
 }
 
+// unrecognizedBody is kube's answer to a body its serializer cannot decode
+// as kind.
+func unrecognizedBody(kind string, err error, body []byte) error {
+	return meta.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %s (%s)",
+		kind, serializerError(err), bodyPreview(body)))
+}
+
+// serializerError words a codec's decoding error as kube's serializers do:
+// what the format cannot read at all in the format's own words, the rest
+// as the JSON reading of the body's apiVersion and kind.
+func serializerError(err error) string {
+	var fe *codec.FormatError
+	var st *meta.Status
+	if errors.As(err, &fe) || errors.As(err, &st) {
+		return err.Error()
+	}
+	return "couldn't get version/kind; json parse error: " + err.Error()
+}
+
 // checkKind fills a missing apiVersion/kind with the endpoint's and rejects
-// a body meant for another type.
-func (q *request) checkKind(obj meta.Object) error {
+// a body meant for another type: a built-in kind's as kube's decoder reads
+// it (checkKindOf; patched, when set, is the document of a patch whose
+// result obj is), a custom resource's as kube's unstructured decoding.
+func (q *request) checkKind(obj meta.Object, patched func() []byte) error {
+	if !q.res.customResource {
+		return q.checkKindOf(q.res.decodeTarget(), obj, patched)
+	}
 	apiVersion, kind := obj.APIVersion(), obj.Kind()
-	if q.res.customResource {
-		// Custom resources must name their kind, as kube's unstructured
-		// decoding requires.
-		if kind == "" {
-			return meta.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): "+
-				"Object 'Kind' is missing in '%s' (%s)", q.res.Kind, q.body, bodyPreview(q.body)))
-		}
-		if kind != q.res.Kind && apiVersion == q.res.APIVersion() {
-			return meta.Invalid(meta.GroupKind{Group: q.res.Group, Kind: kind}, obj.Name(), meta.FieldErrors{{
-				Type: meta.ErrorInvalid, Field: "kind", Value: kind, Detail: "must be " + q.res.Kind}})
+	// Custom resources must name their kind, as kube's unstructured
+	// decoding requires.
+	if kind == "" {
+		return meta.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): "+
+			"Object 'Kind' is missing in '%s' (%s)", q.res.Kind, q.body, bodyPreview(q.body)))
+	}
+	if patched == nil {
+		// A request body's metadata is read as ObjectMeta by the decoder,
+		// before the handler checks the version it names.
+		if cause := customMetadataFailure(obj["metadata"]); cause != "" {
+			return meta.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %s",
+				kind, meta.ParseGroupVersion(apiVersion).Version, q.res.Kind, cause))
 		}
 	}
-	if apiVersion == "" {
-		obj["apiVersion"] = q.res.APIVersion()
-	} else if apiVersion != q.res.APIVersion() {
+	if apiVersion != q.res.APIVersion() {
+		// A missing apiVersion too: kube takes the body's as it is.
 		return meta.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)",
 			apiVersion, q.res.APIVersion()))
 	}
-	if kind == "" {
-		obj["kind"] = q.res.Kind
-	} else if kind != q.res.Kind {
-		return meta.BadRequest(fmt.Sprintf("the kind in the data (%s) does not match the expected kind (%s)",
-			kind, q.res.Kind))
+	if kind != q.res.Kind {
+		return meta.Invalid(meta.GroupKind{Group: q.res.Group, Kind: kind}, obj.Name(), meta.FieldErrors{{
+			Type: meta.ErrorInvalid, Field: "kind", Value: kind, Detail: "must be " + q.res.Kind}})
 	}
 	return nil
 }

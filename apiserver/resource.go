@@ -129,6 +129,13 @@ type Resource struct {
 	// stores and events.k8s.io/v1 Events from core v1 Events. Nil: the
 	// type's objects are stored as they are served.
 	Storage *Storage
+	// Scheme names the registry of Go types kube decodes the type's
+	// request bodies with, when it is not kube-apiserver's own: the types
+	// served by the servers kube-apiserver delegates to
+	// (apiextensions-apiserver's CRDs, kube-aggregator's APIServices) know
+	// only their own group's kinds. A body of a kind its scheme lacks is
+	// refused in those words. Empty: kube-apiserver's scheme.
+	Scheme string
 
 	// customResource marks types served for a CustomResourceDefinition;
 	// storageVersion is the apiVersion their objects are stored in.

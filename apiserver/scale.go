@@ -4,9 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
-
-	jsonpatch "github.com/evanphx/json-patch/v5"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -49,7 +48,9 @@ func scaleOf(res *Resource, obj meta.Object) meta.Object {
 	sc := res.Scale
 	spec, status := map[string]any{}, map[string]any{"replicas": int64(0)}
 	if v, ok := meta.NestedField(obj, scalePath(sc.SpecReplicasPath)...); ok {
-		spec["replicas"] = v
+		if n, isInt := meta.AsInt64(v); !isInt || n != 0 {
+			spec["replicas"] = v // omitempty in autoscaling/v1 ScaleSpec
+		}
 	}
 	if v, ok := meta.NestedField(obj, scalePath(sc.StatusReplicasPath)...); ok {
 		status["replicas"] = v
@@ -99,52 +100,78 @@ func (q *request) writeScale() {
 		q.fail(err)
 		return
 	}
-	body, err := q.readBody()
-	if err != nil {
-		q.fail(err)
-		return
-	}
-	patchType := ""
+	patchType, body := "", []byte(nil)
 	if q.info.Verb == VerbPatch {
 		ct, _ := codec.ParseMediaType(q.r.Header.Get("Content-Type"))
 		patchType = ct.MediaType()
-		if patchType != jsonPatchType && patchType != mergePatchType {
+		// A Scale has no lists to merge by key: a strategic merge patch
+		// merges as a merge patch.
+		if patchType != jsonPatchType && patchType != mergePatchType && patchType != strategicPatchType {
 			q.fail(meta.UnsupportedPatchType())
+			return
+		}
+		if body, err = q.readBody(); err != nil {
+			q.fail(err)
 			return
 		}
 	}
 	specPath := scalePath(q.res.Scale.SpecReplicasPath)
+	var put meta.Object
+	if patchType == "" {
+		// kube decodes a PUT's Scale and checks its name before it reads
+		// the object.
+		if put, err = q.decodeSubresourceBody(scaleKind, nil); err == nil {
+			if _, msg := scaleReplicas(put); msg != "" {
+				err = meta.BadRequest(`Scale in version "v1" cannot be handled as a Scale: ` + msg)
+			} else {
+				err = q.checkName(put)
+			}
+		}
+		if err != nil {
+			q.fail(err)
+			return
+		}
+	}
 	stored, created, err := q.updateObject(wo, false, func(cur *store.Object) (meta.Object, error) {
 		if cur == nil {
 			return nil, store.ErrNotFound
 		}
-		scaleJSON := body
+		scale := put
 		if patchType != "" {
+			var scaleJSON []byte
 			current, _ := json.Marshal(scaleOf(q.res, cur.Data()))
 			if patchType == jsonPatchType {
-				p, err := jsonpatch.DecodePatch(body)
+				patchBytes, err := jsonPatcher(body)
 				if err != nil {
-					return nil, meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err))
+					return nil, err
 				}
-				if scaleJSON, err = p.Apply(current); err != nil {
-					return nil, patchFailed(err)
+				if scaleJSON, err = patchBytes(current); err != nil {
+					return nil, err
 				}
-			} else if scaleJSON, err = jsonpatch.MergePatch(current, body); err != nil {
+			} else if scaleJSON, err = mergeScale(patchType, current, body); err != nil {
+				return nil, err
+			}
+			d, err := codec.JSONCodec{}.Decode(scaleJSON)
+			if err != nil {
 				return nil, meta.BadRequest(err.Error())
 			}
+			if _, msg := scaleReplicas(d.Object); msg != "" {
+				return nil, meta.Invalid(meta.GroupKind{}, "", meta.FieldErrors{{
+					Type: meta.ErrorInvalid, Field: "patch", Value: string(scaleJSON), Detail: msg}})
+			}
+			if err := q.checkName(d.Object); err != nil {
+				return nil, err
+			}
+			scale = d.Object
 		}
-		d, err := codec.JSONCodec{}.Decode(scaleJSON)
-		if err != nil {
-			return nil, meta.BadRequest(err.Error())
-		}
-		replicas, ok := meta.AsInt64(d.Object["spec"].(map[string]any)["replicas"])
-		if !ok || replicas < 0 {
+		replicas, _ := scaleReplicas(scale)
+		if replicas < 0 {
 			return nil, meta.Invalid(scaleKind.GroupKind(), q.info.Name, meta.FieldErrors{{
-				Type: meta.ErrorInvalid, Field: "spec.replicas", Value: d.Object["spec"].(map[string]any)["replicas"],
+				Type: meta.ErrorInvalid, Field: "spec.replicas", Value: replicas,
 				Detail: "must be greater than or equal to 0"}})
 		}
 		next := cur.Data().DeepCopy()
-		if rv := d.Object.ResourceVersion(); rv != "" {
+		if rv := scale.ResourceVersion(); rv != "" {
 			next.SetMetadataField("resourceVersion", rv)
 		}
 		if err := setNested(next, specPath, replicas); err != nil {
@@ -158,6 +185,43 @@ func (q *request) writeScale() {
 	}
 	_ = created
 	q.s.writeValue(q.w, q.r, http.StatusOK, scaleKind, scaleOf(q.res, q.res.present(stored).Data()))
+}
+
+// scaleReplicas reads a Scale's spec.replicas as kube's decoding into
+// autoscaling/v1 Scale does: an int32, 0 when absent; for another value,
+// Go's decoding error.
+func scaleReplicas(scale meta.Object) (int64, string) {
+	typeErr := func(v any, field, goType string) string {
+		return fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s of type %s", goJSONKind(v), field, goType)
+	}
+	spec, ok := scale["spec"].(map[string]any)
+	if !ok {
+		if v := scale["spec"]; v != nil {
+			return 0, typeErr(v, "Scale.spec", "v1.ScaleSpec")
+		}
+		return 0, ""
+	}
+	switch n := spec["replicas"].(type) {
+	case nil:
+		return 0, ""
+	case int64:
+		if n == int64(int32(n)) {
+			return n, ""
+		}
+	}
+	return 0, typeErr(spec["replicas"], "ScaleSpec.spec.replicas", "int32")
+}
+
+// goJSONKind names a JSON value as Go's decoder does in a type error: a
+// number with its text.
+func goJSONKind(v any) string {
+	switch n := v.(type) {
+	case int64:
+		return "number " + strconv.FormatInt(n, 10)
+	case float64:
+		return "number " + strconv.FormatFloat(n, 'g', -1, 64)
+	}
+	return jsonKind(v)
 }
 
 // setNested sets a value at a dotted path, creating maps on the way.
@@ -179,4 +243,27 @@ func setNested(obj map[string]any, path []string, v any) error {
 	}
 	cur[path[len(path)-1]] = v
 	return nil
+}
+
+// mergeScale merges a merge or strategic merge patch into a Scale's JSON
+// (a Scale has no lists to merge by key), with kube's words for a body
+// that is no patch: its decoder's for what is no JSON object (a merge
+// patch's prefixed, as its field validation decodes it first), the merge
+// library's for null.
+func mergeScale(patchType string, current, body []byte) ([]byte, error) {
+	var probe map[string]any
+	if err := json.Unmarshal(body, &probe); err != nil {
+		if patchType == mergePatchType {
+			return nil, meta.BadRequest(fmt.Sprintf("error decoding patch: %v", err))
+		}
+		return nil, meta.BadRequest(err.Error())
+	}
+	if probe == nil {
+		return nil, meta.BadRequest("Invalid JSON Patch")
+	}
+	merged, err := mergedDocument(current, body)
+	if err != nil {
+		return nil, meta.BadRequest(err.Error())
+	}
+	return merged, nil
 }

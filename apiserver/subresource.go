@@ -1,9 +1,7 @@
 package apiserver
 
 import (
-	"fmt"
 	"net/http"
-	"slices"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -55,8 +53,9 @@ func (q *request) serveSubresource(sub subresourceInfo) {
 	q.s.writeValue(q.w, q.r, code, gvkOf(out), out)
 }
 
-// decodeSubresourceBody decodes a request body as an object of kind,
-// defaulting a missing apiVersion and kind to kind's.
+// decodeSubresourceBody decodes a request body as an object of kind (or
+// of kind's group in otherVersions), defaulting a missing apiVersion and
+// kind to kind's.
 func (q *request) decodeSubresourceBody(kind meta.GroupVersionKind, otherVersions []string) (meta.Object, error) {
 	body, err := q.readBody()
 	if err != nil {
@@ -67,21 +66,14 @@ func (q *request) decodeSubresourceBody(kind meta.GroupVersionKind, otherVersion
 		return nil, meta.UnsupportedMediaType(q.r.Header.Get("Content-Type"), q.s.codecs.MediaTypes())
 	}
 	d, err := c.Decode(body)
+	if codec.IsNull(err) {
+		d, err = codec.Decoded{Object: meta.Object{}}, nil
+	}
 	if err != nil {
-		return nil, meta.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %v (%s)",
-			kind.Kind, err, bodyPreview(body)))
+		return nil, unrecognizedBody(kind.Kind, err, body)
 	}
-	apiVersion := kind.GroupVersion().String()
-	if v := d.Object.APIVersion(); v == "" {
-		d.Object["apiVersion"] = apiVersion
-	} else if v != apiVersion && !slices.Contains(otherVersions, v) {
-		return nil, meta.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)",
-			v, apiVersion))
-	}
-	if k := d.Object.Kind(); k == "" {
-		d.Object["kind"] = kind.Kind
-	} else if k != kind.Kind {
-		return nil, meta.BadRequest(fmt.Sprintf("the kind in the data (%s) does not match the expected kind (%s)", k, kind.Kind))
+	if err := q.checkKindOf(q.res.subresourceTarget(kind, otherVersions), d.Object, nil); err != nil {
+		return nil, err
 	}
 	return d.Object, nil
 }

@@ -29,26 +29,46 @@ import (
 
 // createMetaErrors is the ObjectMeta part of a kind's create validation.
 func (r *Resource) createMetaErrors(obj meta.Object) meta.FieldErrors {
-	errs := objectMetaErrors(obj, r.Namespaced, r.strategy().NameErrors)
+	errs := objectMetaErrors(obj, r.Namespaced, r.strategy().NameErrors, labelAndAnnotationErrors(obj))
 	if !r.customResource {
 		errs = append(errs, kubeFinalizerErrors(obj)...)
 	}
 	return errs
 }
 
-// genericMetaErrors is the registry's common ObjectMeta check: names must
-// be usable as path segments.
-func (r *Resource) genericMetaErrors(obj meta.Object) meta.FieldErrors {
-	return objectMetaErrors(obj, r.Namespaced, func(name string) []string { return schema.PathSegmentName(name, false) })
+// genericMetaErrors is the registry's common ObjectMeta check, names
+// usable as path segments, given the object's label and annotation errors.
+func (r *Resource) genericMetaErrors(obj meta.Object, labelErrs meta.FieldErrors) meta.FieldErrors {
+	return objectMetaErrors(obj, r.Namespaced, pathSegmentName, labelErrs)
 }
+
+// genericNameErrors is what genericMetaErrors adds to a create the kind's
+// checks passed: everything else it checks passed too.
+func genericNameErrors(obj meta.Object) meta.FieldErrors {
+	var errs meta.FieldErrors
+	if gn := obj.GenerateName(); gn != "" {
+		for _, msg := range pathSegmentName(maskTrailingDash(gn)) {
+			errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: "metadata.generateName", Value: gn, Detail: msg})
+		}
+	}
+	if name := obj.Name(); name != "" {
+		for _, msg := range pathSegmentName(name) {
+			errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: "metadata.name", Value: name, Detail: msg})
+		}
+	}
+	return errs
+}
+
+func pathSegmentName(name string) []string { return schema.PathSegmentName(name, false) }
 
 // updateMetaErrors is what an update checks of ObjectMeta before the
 // kind's ValidateUpdate: the registry's common checks, then the kind's
 // ValidateObjectMetaUpdate.
 func (r *Resource) updateMetaErrors(obj, old meta.Object) meta.FieldErrors {
-	errs := r.genericMetaErrors(obj)
-	errs = append(errs, objectMetaUpdateErrors(obj, old)...)
-	errs = append(errs, objectMetaUpdateErrors(obj, old)...)
+	labelErrs := labelAndAnnotationErrors(obj) // every pass checks them again: compute once
+	errs := r.genericMetaErrors(obj, labelErrs)
+	errs = append(errs, objectMetaUpdateErrors(obj, old, labelErrs)...)
+	errs = append(errs, objectMetaUpdateErrors(obj, old, labelErrs)...)
 	if !r.customResource {
 		errs = append(errs, kubeFinalizerErrors(obj)...)
 	}
@@ -66,8 +86,9 @@ func ValidateObjectMeta(w *Write, obj meta.Object) meta.FieldErrors {
 // objectMetaErrors is kube's ValidateObjectMetaAccessor, in its order:
 // generateName and name by nameErrors (generateName as a prefix: a
 // trailing '-' is allowed), namespace, labels, annotations, and finalizer
-// names (reported on metadata.finalizers, without index).
-func objectMetaErrors(obj meta.Object, namespaced bool, nameErrors func(string) []string) meta.FieldErrors {
+// names (reported on metadata.finalizers, without index). labelErrs are
+// the object's label and annotation errors (labelAndAnnotationErrors).
+func objectMetaErrors(obj meta.Object, namespaced bool, nameErrors func(string) []string, labelErrs meta.FieldErrors) meta.FieldErrors {
 	var errs meta.FieldErrors
 	invalid := func(field string, value any, msgs []string) {
 		for _, m := range msgs {
@@ -90,7 +111,7 @@ func objectMetaErrors(obj meta.Object, namespaced bool, nameErrors func(string) 
 			invalid("metadata.namespace", ns, schema.DNS1123Label(ns))
 		}
 	}
-	errs = append(errs, labelAndAnnotationErrors(obj)...)
+	errs = append(errs, labelErrs...)
 	finalizers := obj.Finalizers()
 	for _, f := range finalizers {
 		invalid("metadata.finalizers", f, selectors.QualifiedNameErrors(f))
@@ -113,8 +134,9 @@ func maskTrailingDash(name string) string {
 
 // objectMetaUpdateErrors is kube's ValidateObjectMetaAccessorUpdate, as far
 // as a client can fail it (the server keeps the fields it owns): no new
-// finalizers on an object being deleted, then labels and annotations.
-func objectMetaUpdateErrors(obj, old meta.Object) meta.FieldErrors {
+// finalizers on an object being deleted, then labels and annotations
+// (labelErrs, their errors).
+func objectMetaUpdateErrors(obj, old meta.Object, labelErrs meta.FieldErrors) meta.FieldErrors {
 	var errs meta.FieldErrors
 	if old.DeletionTimestamp() != "" {
 		if added := newFinalizers(old.Finalizers(), obj.Finalizers()); len(added) > 0 {
@@ -123,7 +145,7 @@ func objectMetaUpdateErrors(obj, old meta.Object) meta.FieldErrors {
 					added)})
 		}
 	}
-	return append(errs, labelAndAnnotationErrors(obj)...)
+	return append(errs, labelErrs...)
 }
 
 // kubeFinalizerErrors is what kube's core validation adds for built-in

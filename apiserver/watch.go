@@ -65,6 +65,11 @@ func (q *request) watch() {
 	}
 
 	w := &watchStream{q: q, enc: enc, opts: opts, events: q.s.metrics.watchEventCells(q.res)}
+	if start > q.s.store.Revision() {
+		// kube answers a watch from a future revision at once (200, then
+		// silence), while the store may wait for the revision first.
+		w.begin()
+	}
 	watcher, err := q.s.store.Watch(ctx, prefix, store.WatchOptions{Revision: start})
 	var future *store.FutureRevisionError
 	for errors.As(err, &future) {

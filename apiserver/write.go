@@ -142,10 +142,8 @@ func (q *request) create() {
 		if errors.Is(err, store.ErrExists) && generated && attempt < generateNameAttempts {
 			continue
 		}
-		if errors.Is(err, store.ErrExists) && next.GenerateName() != "" {
-			// kube words any conflict of an object with a generateName so,
-			// its name generated or not.
-			err = meta.GenerateNameConflict(q.gr(), next.Name())
+		if errors.Is(err, store.ErrExists) {
+			err = q.alreadyExists(ctx, next)
 		}
 		if err != nil {
 			q.fail(storeError(err, q.gr(), next.Name()))
@@ -160,6 +158,20 @@ func (q *request) create() {
 		q.s.writeObject(q.w, q.r, http.StatusCreated, q.res.GroupVersionKind(), q.res.present(stored))
 		return
 	}
+}
+
+// alreadyExists is kube's answer to a create whose name is taken: any
+// object with a generateName, its name generated or not, asks to retry; an
+// object being deleted is said to be.
+func (q *request) alreadyExists(ctx context.Context, obj meta.Object) error {
+	st := meta.AlreadyExists(q.gr(), obj.Name())
+	if obj.GenerateName() != "" {
+		st = meta.GenerateNameConflict(q.gr(), obj.Name())
+	}
+	if cur, err := q.s.store.Get(ctx, q.res.key(q.info.Namespace, obj.Name())); err == nil && cur.Data().DeletionTimestamp() != "" {
+		st.Message = "object is being deleted: " + st.Message
+	}
+	return st
 }
 
 // createObject runs the create pipeline on obj and stores it, unless dry
@@ -217,7 +229,7 @@ func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOpti
 		errs = append(errs, own...)
 		errs = append(errs, q.res.validateSchema(obj)...)
 		if len(errs) == 0 {
-			errs = q.res.genericMetaErrors(obj) // kube's registry checks, after the kind's
+			errs = genericNameErrors(obj) // kube's registry checks, after the kind's
 		}
 		if len(errs) > 0 {
 			return meta.Invalid(q.gk(), obj.Name(), errs)
@@ -284,6 +296,20 @@ func (q *request) prepareForCreate(obj meta.Object) {
 	}
 }
 
+// checkName is kube's check of the name of an updated or patched object
+// against the URL's.
+func (q *request) checkName(obj meta.Object) error {
+	if obj.Name() == "" {
+		return meta.BadRequest(fmt.Sprintf("the name of the object (%s based on URL) was undeterminable: name must be provided",
+			q.info.Name))
+	}
+	if obj.Name() != q.info.Name {
+		return meta.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)",
+			obj.Name(), q.info.Name))
+	}
+	return nil
+}
+
 // update answers PUT on an object or its status.
 func (q *request) update() {
 	wo, obj, err := q.decodeWrite("UpdateOptions")
@@ -291,14 +317,8 @@ func (q *request) update() {
 		q.fail(err)
 		return
 	}
-	if obj.Name() == "" {
-		q.fail(meta.BadRequest(fmt.Sprintf("the name of the object (%s based on URL) was undeterminable: name must be provided",
-			q.info.Name)))
-		return
-	}
-	if obj.Name() != q.info.Name {
-		q.fail(meta.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)",
-			obj.Name(), q.info.Name)))
+	if err := q.checkName(obj); err != nil {
+		q.fail(err)
 		return
 	}
 	if err := q.checkNamespace(obj); err != nil {
@@ -411,11 +431,12 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 
 // uidPreconditionFailed is kube's answer to an update whose body's uid is
 // not the stored object's (or there is none): its storage's precondition
-// error, as a Conflict.
+// error, as a Conflict (whose ResourceVersion is always 0: the error names
+// no revision).
 func (q *request) uidPreconditionFailed(cur *store.Object, uid string) error {
-	storedUID, rv := "", "0"
+	storedUID := ""
 	if cur != nil {
-		storedUID, rv = cur.Data().UID(), cur.Data().ResourceVersion()
+		storedUID = cur.Data().UID()
 	}
 	key := "/registry/" + q.res.Plural + "/"
 	if q.res.customResource {
@@ -424,8 +445,8 @@ func (q *request) uidPreconditionFailed(cur *store.Object, uid string) error {
 	if q.info.Namespace != "" {
 		key += q.info.Namespace + "/"
 	}
-	return meta.Conflict(q.gr(), q.info.Name, fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s%s, ResourceVersion: %s, "+
-		"AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", key, q.info.Name, rv, uid, storedUID))
+	return meta.Conflict(q.gr(), q.info.Name, fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s%s, ResourceVersion: 0, "+
+		"AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", key, q.info.Name, uid, storedUID))
 }
 
 // lastFinalizerRemoved stops an update that leaves an object being

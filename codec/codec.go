@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sort"
 	"sync"
 
@@ -64,6 +63,22 @@ func (e *NotObjectError) Error() string {
 
 // Is makes errors.Is(err, ErrNotObject) true.
 func (e *NotObjectError) Is(target error) bool { return target == ErrNotObject }
+
+// IsNull reports whether err is a body that is null (in YAML also empty,
+// ~ or only comments), which kube's decoders read as an empty object.
+func IsNull(err error) bool {
+	var noe *NotObjectError
+	return errors.As(err, &noe) && noe.Type == "null"
+}
+
+// FormatError is YAML that does not parse, worded in full as kube's YAML
+// serializer words it. What JSON does not read, and YAML that reads as no
+// object, is no FormatError: kube words those as its JSON reading of the
+// body's apiVersion and kind. (The protobuf codec's errors are Statuses
+// worded as kube's protobuf serializer.)
+type FormatError struct{ Msg string }
+
+func (e *FormatError) Error() string { return e.Msg }
 
 // jsonType names a decoded JSON value's type as Go's decoder does.
 func jsonType(v any) string {
@@ -232,7 +247,7 @@ func (YAMLCodec) DecodeTyped(data []byte) (Decoded, error) {
 func decodeYAML(data []byte, typed bool) (Decoded, error) {
 	j, err := yaml.YAMLToJSON(data)
 	if err != nil {
-		return Decoded{}, fmt.Errorf("error converting YAML to JSON: %w", err)
+		return Decoded{}, &FormatError{Msg: err.Error()}
 	}
 	d, err := decodeObject(j, typed)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 func apiServiceResource() apiserver.Resource {
 	return apiserver.Resource{Group: "apiregistration.k8s.io", Version: "v1", Kind: "APIService", Plural: "apiservices",
 		Categories: []string{"api-extensions"}, StatusSubresource: true, WithoutGeneration: true,
-		PrinterColumns: apiServiceColumns, Strategy: apiServiceStrategy{}}
+		PrinterColumns: apiServiceColumns, Strategy: apiServiceStrategy{}, Scheme: "kube-aggregator"}
 }
 
 // apiServiceStrategy is what an APIService does differently.

@@ -115,6 +115,7 @@ func FuzzApply(f *testing.F) {
 
 		// apply, not Apply: a panic must fail the fuzz target.
 		got, err := apply(original, patch, schema)
+		_ = AfterMerge(original, patch, schema) // reads both, never panics
 
 		if !reflect.DeepEqual(originalBefore, any(original)) {
 			t.Fatalf("original modified:\nbefore %v\nafter  %v", originalBefore, original)

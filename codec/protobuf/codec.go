@@ -157,7 +157,7 @@ func (c *Codec) Decode(data []byte) (codec.Decoded, error) {
 		if errors.As(err, &de) {
 			return codec.Decoded{}, meta.Internal(de.err)
 		}
-		return codec.Decoded{}, meta.BadRequest("unable to decode protobuf body: " + err.Error())
+		return codec.Decoded{}, meta.BadRequest(err.Error()) // kube's serializer's error, as it words it
 	}
 	return codec.Decoded{Object: obj}, nil
 }

@@ -83,8 +83,11 @@ type decoder struct {
 
 // envelope decodes an enveloped object: magic, then Unknown.
 func (d *decoder) envelope(data []byte) (map[string]any, error) {
-	if !hasMagic(data) {
-		return nil, fmt.Errorf("not a Kubernetes protobuf message: expected prefix %x", magic)
+	switch {
+	case len(data) == 0:
+		return nil, errors.New("empty data")
+	case !hasMagic(data):
+		return nil, fmt.Errorf("provided data does not appear to be a protobuf message, expected prefix %v", magic)
 	}
 	u, err := parseUnknown(data[len(magic):])
 	if err != nil {

@@ -260,12 +260,24 @@ func (b *goBuilder) structField(f *goFile, m *descriptorpb.DescriptorProto, sf r
 	if !ptr && !isSlice && ft.Kind() != reflect.Map && !isBytes(ft) && spec[0] != "-" {
 		spec = append(spec, "nonnull")
 	}
-	fp, err := b.fieldType(f, m, ft, pt.num, pt.name, pt.wire, isSlice && (ft.Name() == "" || isBuiltinNamed(ft)), true)
+	// A named slice of structs (apiextensions' ValidationRules) is a
+	// repeated field, as go-to-protobuf writes it; a named slice of
+	// scalars (ExtraValue) a message of its own.
+	repeated := isSlice && (ft.Name() == "" || isBuiltinNamed(ft) || structElem(ft))
+	fp, err := b.fieldType(f, m, ft, pt.num, pt.name, pt.wire, repeated, true)
 	if err != nil {
 		return nil, err
 	}
 	fp.JsonName = proto.String(strings.Join(spec, ","))
 	return fp, nil
+}
+
+func structElem(t reflect.Type) bool {
+	e := t.Elem()
+	if e.Kind() == reflect.Pointer {
+		e = e.Elem()
+	}
+	return e.Kind() == reflect.Struct
 }
 
 func isBuiltinNamed(t reflect.Type) bool {

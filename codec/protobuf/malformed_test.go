@@ -58,10 +58,10 @@ func TestDecodeMalformed(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"empty", nil, 400, "not a Kubernetes protobuf message"},
-		{"short magic", []byte("k8s"), 400, "not a Kubernetes protobuf message"},
-		{"wrong magic", cat([]byte("k8s\x01"), msg(1, tm)), 400, "expected prefix 6b387300"},
-		{"JSON", []byte(`{"kind":"ConfigMap"}`), 400, "not a Kubernetes protobuf message"},
+		{"empty", nil, 400, "empty data"},
+		{"short magic", []byte("k8s"), 400, "provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]"},
+		{"wrong magic", cat([]byte("k8s\x01"), msg(1, tm)), 400, "expected prefix [107 56 115 0]"},
+		{"JSON", []byte(`{"kind":"ConfigMap"}`), 400, "provided data does not appear to be a protobuf message"},
 		{"magic only", magic, 400, "Object 'Kind' is missing"},
 		{"no apiVersion", cat(magic, msg(1, msg(2, "ConfigMap"))), 400, "'apiVersion' is missing"},
 		{"truncated varint", cat(magic, []byte{0x0a, 0x80}), 400, "unexpected EOF"},
