@@ -594,9 +594,16 @@ func validateCRD(obj, old meta.Object) (meta.FieldErrors, map[int]*schema.Schema
 		add(meta.ErrorInvalid, "spec.versions", []any{}, "must have exactly one version marked as storage version")
 	}
 	storage, seen := 0, map[string]bool{}
+	hoisted := schemasHoisted(versions)
 	for i, v := range versions {
 		vm, _ := v.(map[string]any)
 		base := fmt.Sprintf("spec.versions[%d]", i)
+		schemaPath := base + ".schema.openAPIV3Schema"
+		if hoisted {
+			// kube validates the internal form of a CRD, in which a
+			// schema every version shares is spec.validation's.
+			schemaPath = "spec.validation.openAPIV3Schema"
+		}
 		name := str(vm, "name")
 		if name == "" {
 			add(meta.ErrorRequired, base+".name", nil, "")
@@ -618,7 +625,7 @@ func validateCRD(obj, old meta.Object) (meta.FieldErrors, map[int]*schema.Schema
 		} else {
 			_, hasStatus := meta.NestedField(vm, "subresources", "status")
 			s, _, err := schema.ParseWithOptions(sch, schema.ParseOptions{
-				FieldPath: base + ".schema.openAPIV3Schema", StatusSubresource: hasStatus})
+				FieldPath: schemaPath, StatusSubresource: hasStatus})
 			parsed[i] = s
 			var fe meta.FieldErrors
 			var de *schema.DecodeError
@@ -626,9 +633,13 @@ func validateCRD(obj, old meta.Object) (meta.FieldErrors, map[int]*schema.Schema
 			case errors.As(err, &fe):
 				errs = append(errs, fe...)
 			case errors.As(err, &de):
-				add(meta.ErrorInvalid, base+".schema.openAPIV3Schema", meta.NoValue, de.Error())
+				add(meta.ErrorInvalid, schemaPath, meta.NoValue, de.Error())
 			case err != nil:
-				add(meta.ErrorInvalid, base+".schema.openAPIV3Schema", meta.NoValue, err.Error())
+				add(meta.ErrorInvalid, schemaPath, meta.NoValue, err.Error())
+			default:
+				if !hoisted || i == 0 {
+					errs = append(errs, compileRules(s, schemaPath, vm, old)...)
+				}
 			}
 		}
 		for j, col := range asMaps(vm["additionalPrinterColumns"]) {

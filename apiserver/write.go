@@ -205,7 +205,7 @@ func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOpti
 		strategy.PrepareForCreate(w, obj)
 		errs := append(q.res.createMetaErrors(obj), schemaErrs...)
 		errs = append(errs, strategy.Validate(w, obj)...)
-		errs = append(errs, q.res.validateSchema(obj)...)
+		errs = q.validateCustomResource(obj, nil, errs)
 		if len(errs) == 0 {
 			errs = q.res.genericMetaErrors(obj) // kube's registry checks, after the kind's
 		}
@@ -501,7 +501,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 		errs := q.res.updateMetaErrors(next, old)
 		errs = append(errs, schemaErrs...)
 		errs = append(errs, strategy.ValidateUpdate(w, next, old)...)
-		if errs = append(errs, q.res.validateSchema(next)...); len(errs) > 0 {
+		if errs = q.validateCustomResource(next, old, errs); len(errs) > 0 {
 			return meta.Invalid(q.gk(), q.info.Name, errs)
 		}
 		return nil
