@@ -394,7 +394,6 @@ func (r *Resource) goField(path string) (string, string) {
 	return owner + "." + strings.Join(names, "."), goType
 }
 
-
 // strategicMerge applies a strategic merge patch to the current object
 // using the type's schema patch metadata (x-kubernetes-patch-strategy and
 // -merge-key); without a schema, maps merge and lists are replaced.

@@ -24,8 +24,10 @@ type costEstimator struct {
 }
 
 var (
-	_ checker.CostEstimator            = (*costEstimator)(nil)
-	_ interface{ CallCost(string, string, []ref.Val, ref.Val) *uint64 } = (*costEstimator)(nil)
+	_ checker.CostEstimator = (*costEstimator)(nil)
+	_ interface {
+		CallCost(string, string, []ref.Val, ref.Val) *uint64
+	} = (*costEstimator)(nil)
 )
 
 func ceilCost(size uint64, factor float64) uint64 { return uint64(math.Ceil(float64(size) * factor)) }
@@ -348,9 +350,9 @@ type itemsNode struct {
 	t    *types.Type
 }
 
-func (i *itemsNode) Path() []string                     { return i.path }
-func (i *itemsNode) Type() *types.Type                  { return i.t }
-func (i *itemsNode) Expr() ast.Expr                     { return nil }
+func (i *itemsNode) Path() []string                      { return i.path }
+func (i *itemsNode) Type() *types.Type                   { return i.t }
+func (i *itemsNode) Expr() ast.Expr                      { return nil }
 func (i *itemsNode) ComputedSize() *checker.SizeEstimate { return nil }
 
 func actualSize(v ref.Val) uint64 {

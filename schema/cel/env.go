@@ -36,9 +36,9 @@ type library struct {
 	prog []cel.ProgramOption
 }
 
-func (l *library) LibraryName() string                  { return l.name }
-func (l *library) CompileOptions() []cel.EnvOption      { return l.env }
-func (l *library) ProgramOptions() []cel.ProgramOption  { return l.prog }
+func (l *library) LibraryName() string                 { return l.name }
+func (l *library) CompileOptions() []cel.EnvOption     { return l.env }
+func (l *library) ProgramOptions() []cel.ProgramOption { return l.prog }
 func lib(name string, env []cel.EnvOption, prog ...cel.ProgramOption) cel.EnvOption {
 	return cel.Lib(&library{name: name, env: env, prog: prog})
 }
