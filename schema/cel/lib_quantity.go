@@ -235,13 +235,26 @@ var bigTen = big.NewInt(10)
 
 func pow10(n int32) *big.Int { return new(big.Int).Exp(bigTen, big.NewInt(int64(n)), nil) }
 
+// maxRescale bounds the powers of ten kapi multiplies by: kube rescales
+// without bound, so that a quantity such as "1111111111111111111e999999999"
+// costs it memory and time to read; kapi keeps such values unscaled.
+const maxRescale = 1000
+
 // roundUpToScale rescales a non-negative unscaled×10^-scale to the given
 // scale, rounding away from zero when digits are dropped.
 func roundUpToScale(unscaled *big.Int, scale, to int32) (*big.Int, int32) {
 	switch {
 	case scale < to:
+		if int64(to)-int64(scale) > maxRescale {
+			return unscaled, scale
+		}
 		return new(big.Int).Mul(unscaled, pow10(to-scale)), to
 	case scale > to:
+		if int64(scale)-int64(to) > int64(len(unscaled.String())) {
+			// Every digit is dropped: a non-zero value rounds up to one
+			// unit of the scale (without building that power of ten).
+			return big.NewInt(1), to
+		}
 		q, r := new(big.Int).QuoRem(unscaled, pow10(scale-to), new(big.Int))
 		if r.Sign() != 0 {
 			q.Add(q, big.NewInt(1))
@@ -251,27 +264,50 @@ func roundUpToScale(unscaled *big.Int, scale, to int32) (*big.Int, int32) {
 	return unscaled, scale
 }
 
-// rat is the exact value.
-func (q quantity) rat() *big.Rat {
+// parts is the value as unscaled × 10^exp.
+func (q quantity) parts() (*big.Int, int64) {
 	if q.dec != nil {
-		r := new(big.Rat).SetInt(q.dec)
-		if q.decScale > 0 {
-			return r.Quo(r, new(big.Rat).SetInt(pow10(q.decScale)))
-		}
-		return r.Mul(r, new(big.Rat).SetInt(pow10(-q.decScale)))
+		return q.dec, -int64(q.decScale)
 	}
-	r := new(big.Rat).SetInt64(q.value)
-	if q.scale < 0 {
-		return r.Quo(r, new(big.Rat).SetInt(pow10(-q.scale)))
-	}
-	return r.Mul(r, new(big.Rat).SetInt(pow10(q.scale)))
+	return big.NewInt(q.value), int64(q.scale)
 }
 
 func decCmp(a *big.Int, as int32, b *big.Int, bs int32) int {
-	return quantity{dec: a, decScale: as}.rat().Cmp(quantity{dec: b, decScale: bs}.rat())
+	return quantity{dec: a, decScale: as}.cmp(quantity{dec: b, decScale: bs})
 }
 
-func (q quantity) cmp(o quantity) int { return q.rat().Cmp(o.rat()) }
+// cmp compares exactly, without building powers of ten larger than the
+// digits the two values have.
+func (q quantity) cmp(o quantity) int {
+	a, ae := q.parts()
+	b, be := o.parts()
+	if sa, sb := a.Sign(), b.Sign(); sa != sb || sa == 0 {
+		switch {
+		case sa < sb:
+			return -1
+		case sa > sb:
+			return 1
+		}
+		return 0
+	}
+	sign := a.Sign()
+	// The position of the most significant digit decides unless equal.
+	ma := int64(len(new(big.Int).Abs(a).String())) + ae
+	mb := int64(len(new(big.Int).Abs(b).String())) + be
+	if ma != mb {
+		if ma < mb {
+			return -sign
+		}
+		return sign
+	}
+	// Same magnitude: the exponents differ by at most the digits held.
+	if ae > be {
+		a = new(big.Int).Mul(a, pow10(int32(ae-be)))
+	} else if be > ae {
+		b = new(big.Int).Mul(b, pow10(int32(be-ae)))
+	}
+	return a.Cmp(b)
+}
 
 func (q quantity) sign() int {
 	if q.dec != nil {
@@ -296,6 +332,9 @@ func (q quantity) asInt64() (int64, bool) {
 	}
 	if q.scale < 0 {
 		return 0, false
+	}
+	if q.value == 0 {
+		return 0, true
 	}
 	v := q.value
 	for i := int32(0); i < q.scale; i++ {
@@ -352,6 +391,22 @@ decimal:
 	b, bs := o.toDec()
 	if neg {
 		b.Neg(b)
+	}
+	if d := int64(as) - int64(bs); d > maxRescale || d < -maxRescale {
+		// Aligning would build a power of ten of that many digits (kube
+		// does, at a cost without bound): the sum is the larger term's
+		// order of magnitude unless one term is zero.
+		if a.Sign() == 0 {
+			return quantity{dec: b, decScale: bs}
+		}
+		if b.Sign() == 0 {
+			return quantity{dec: a, decScale: as}
+		}
+		qa, qb := quantity{dec: a, decScale: as}, quantity{dec: b, decScale: bs}
+		if qa.cmpAbs(qb) >= 0 {
+			return qa
+		}
+		return qb
 	}
 	// Align scales (the larger keeps its digits).
 	switch {
@@ -517,4 +572,10 @@ func quantityLib() []cel.EnvOption {
 			binary("quantity_sub", qt, qt, withQuantity(func(a, b quantity) ref.Val { return quantityValue{a.add(b, true)} })),
 			binary("quantity_sub_int", cel.IntType, qt, withInt(true))),
 	}
+}
+
+func (q quantity) cmpAbs(o quantity) int {
+	a, ae := q.parts()
+	b, be := o.parts()
+	return quantity{dec: new(big.Int).Abs(a), decScale: int32(-ae)}.cmp(quantity{dec: new(big.Int).Abs(b), decScale: int32(-be)})
 }
