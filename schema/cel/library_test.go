@@ -76,7 +76,7 @@ func TestLibraryFunctionsAnswerAsKubes(t *testing.T) {
 		{"isQuantity('1.5Gb')", false},
 		{"isQuantity('')", false},
 		{"isQuantity('1e3')", true},
-		{"isQuantity('.')", true}, // kube reads "." as 0
+		{"isQuantity('.')", true},                    // kube reads "." as 0
 		{"quantity('0.1n') == quantity('1n')", true}, // rounded up to a whole nano
 		// IP and CIDR
 		{"ip('10.0.0.1').family()", int64(4)},
@@ -88,7 +88,7 @@ func TestLibraryFunctionsAnswerAsKubes(t *testing.T) {
 		{"ip('8.8.8.8').isGlobalUnicast()", true},
 		{"isIP('10.0.0.256')", false},
 		{"isIP('::ffff:10.0.0.1')", false}, // IPv4-mapped IPv6 is refused
-		{"isIP('fe80::1%eth0')", false},   // zones are refused
+		{"isIP('fe80::1%eth0')", false},    // zones are refused
 		{"ip.isCanonical('2001:db8::1')", true},
 		{"ip.isCanonical('2001:DB8::1')", false},
 		{"string(ip('2001:db8:0::1'))", "2001:db8::1"},
