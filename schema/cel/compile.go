@@ -110,7 +110,12 @@ type compiledRule struct {
 	maxCost, maxCardinality uint64
 	message                 cel.Program
 	messageCost             uint64
-	messageErr              string
+	// fast and fastMessage run without cost tracking, for validators whose
+	// worst case fits every limit (Validator.untracked).
+	fast, fastMessage cel.Program
+	env               *cel.Env
+	ast, messageAST   *cel.Ast
+	messageErr        string
 	// fieldPath is Rule.FieldPath normalized ("spec.x", "labels[a.b]").
 	fieldPath string
 	// err is the compile error; the rule reports it when run.
@@ -123,14 +128,16 @@ type node struct {
 	schema *schema.Schema
 	// self is the schema rules see the node's value with: at a resource's
 	// root, with apiVersion, kind and metadata declared.
-	self       *schema.Schema
-	root       bool
-	rules      []compiledRule
-	usesOld    bool
-	items      *node
-	additional *node
-	properties map[string]*node
-	names      []string // sorted keys of properties
+	self    *schema.Schema
+	root    bool
+	rules   []compiledRule
+	usesOld bool
+	// occurrences bounds how often the node occurs in one object.
+	occurrences uint64
+	items       *node
+	additional  *node
+	properties  map[string]*node
+	names       []string // sorted keys of properties
 }
 
 // Validator runs the x-kubernetes-validations rules of a schema.
@@ -138,6 +145,12 @@ type node struct {
 // schema); it is immutable and safe for concurrent use.
 type Validator struct {
 	root *node
+	// untracked: the estimated worst case of every rule is within
+	// PerCallLimit and of all of them within RuntimeCostBudget, so no
+	// object can reach a limit and the rules run as programs planned once,
+	// without cost tracking (cel-go plans a cost-tracking program again
+	// for every evaluation).
+	untracked bool
 }
 
 type validatorKey struct{}
@@ -189,7 +202,80 @@ func Compile(s *schema.Schema, opts Options) (*Validator, meta.FieldErrors) {
 	if root == nil {
 		return nil, errs
 	}
-	return &Validator{root: root}, errs
+	v := &Validator{root: root}
+	if worst, ok := worstCase(root); ok && worst <= RuntimeCostBudget {
+		v.untracked = planUntracked(root)
+	}
+	return v, errs
+}
+
+// worstCase is the estimated cost of every rule of the tree evaluated as
+// often as its node can occur; false when a rule could exceed the
+// per-call limit or did not compile.
+func worstCase(n *node) (uint64, bool) {
+	if n == nil {
+		return 0, true
+	}
+	var total uint64
+	add := func(c uint64) {
+		if math.MaxUint64-total < c {
+			total = math.MaxUint64
+		} else {
+			total += c
+		}
+	}
+	for _, r := range n.rules {
+		if r.err != "" || r.maxCost > PerCallLimit || r.messageCost > PerCallLimit {
+			return 0, false
+		}
+		add(mulNoOverflow(r.maxCost+r.messageCost, n.occurrences))
+	}
+	for _, ch := range append([]*node{n.items, n.additional}, mapValues(n.properties, n.names)...) {
+		c, ok := worstCase(ch)
+		if !ok {
+			return 0, false
+		}
+		add(c)
+	}
+	return total, true
+}
+
+func mapValues(m map[string]*node, names []string) []*node {
+	out := make([]*node, 0, len(names))
+	for _, k := range names {
+		out = append(out, m[k])
+	}
+	return out
+}
+
+// planUntracked plans every rule again without cost tracking.
+func planUntracked(n *node) bool {
+	if n == nil {
+		return true
+	}
+	opts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(CheckFrequency)}
+	for i := range n.rules {
+		r := &n.rules[i]
+		if r.ast == nil {
+			continue
+		}
+		p, err := r.env.Program(r.ast, opts...)
+		if err != nil {
+			return false
+		}
+		r.fast = p
+		if r.messageAST != nil {
+			if r.fastMessage, err = r.env.Program(r.messageAST, opts...); err != nil {
+				return false
+			}
+		}
+	}
+	for _, ch := range append([]*node{n.items, n.additional}, mapValues(n.properties, n.names)...) {
+		if !planUntracked(ch) {
+			return false
+		}
+	}
+	return true
 }
 
 type p string
@@ -283,6 +369,12 @@ func (c *compiler) node(s *schema.Schema, t *declType, root bool, at p, cardinal
 	}
 	if rules := Rules(s); len(rules) > 0 {
 		n.rules = c.rules(s, rules, t, at, cardinality, uncorrelatable)
+		n.occurrences = math.MaxUint64
+		if cardinality != nil {
+			n.occurrences = *cardinality
+		} else if len(n.rules) > 0 {
+			n.occurrences = n.rules[0].maxCardinality
+		}
 		for _, r := range n.rules {
 			n.usesOld = n.usesOld || r.usesOldSelf
 		}
@@ -482,7 +574,7 @@ func (c *compiler) compileRule(r Rule, envs *ruleEnvs, s *schema.Schema) compile
 		cr.err = "cost estimation failed: " + err.Error()
 		return cr
 	}
-	cr.program, cr.maxCost = prog, est.Max
+	cr.program, cr.maxCost, cr.env, cr.ast = prog, est.Max, env, ast
 	if r.MessageExpression != "" {
 		mast, iss := env.Compile(r.MessageExpression)
 		switch {
@@ -501,7 +593,7 @@ func (c *compiler) compileRule(r Rule, envs *ruleEnvs, s *schema.Schema) compile
 				cr.messageErr = "cost estimation failed for messageExpression: " + err.Error()
 				break
 			}
-			cr.message, cr.messageCost = mprog, mest.Max
+			cr.message, cr.messageCost, cr.messageAST = mprog, mest.Max, mast
 		}
 	}
 	if r.FieldPath != "" {

@@ -28,7 +28,7 @@ func (v *Validator) Validate(ctx context.Context, obj, old map[string]any) (meta
 	if v == nil || obj == nil {
 		return nil, nil
 	}
-	r := &run{ctx: ctx, budget: RuntimeCostBudget}
+	r := &run{ctx: ctx, budget: RuntimeCostBudget, untracked: v.untracked}
 	var c ratchet
 	if old != nil {
 		c.current = &correlation{value: obj, old: old, schema: v.root.schema}
@@ -45,10 +45,11 @@ func asAny(m map[string]any) any {
 }
 
 type run struct {
-	ctx      context.Context
-	budget   int64
-	errs     meta.FieldErrors
-	warnings []string
+	ctx       context.Context
+	untracked bool
+	budget    int64
+	errs      meta.FieldErrors
+	warnings  []string
 }
 
 // exhausted reports whether a previous step spent the budget.
@@ -198,6 +199,14 @@ func (r *run) rules(n *node, path string, obj, old any, c ratchet) {
 		a := act
 		if optional {
 			a = optAct
+		}
+		if r.untracked {
+			val, _, err := cr.fast.ContextEval(r.ctx, a)
+			if err == nil && val == types.True {
+				continue
+			}
+			// A failure is rare: run it again with cost tracking, so that
+			// what follows (messages, budget) is exactly kube's.
 		}
 		val, details, err := cr.program.ContextEval(r.ctx, a)
 		if details == nil || details.ActualCost() == nil {
