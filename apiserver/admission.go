@@ -43,6 +43,9 @@ type AdmissionRequest struct {
 	OldObject meta.Object
 	User      UserInfo
 	DryRun    bool
+	// Options are the write's options object (CreateOptions,
+	// UpdateOptions, PatchOptions, DeleteOptions), JSON-shaped, when known.
+	Options map[string]any
 }
 
 // MutatingAdmission may change objects before they are validated and
@@ -109,8 +112,14 @@ func (s *Server) runAdmission(ctx context.Context, req *AdmissionRequest, res *R
 			}
 		}
 	}
-	return nil
+	// kube's ValidatingAdmissionPolicy plugin follows the in-tree
+	// validating plugins.
+	return s.admitPolicies(ctx, req, res)
 }
+
+// hasAdmission reports whether any admission runs at all (a delete skips
+// building the request otherwise).
+func (s *Server) hasAdmission() bool { return len(s.admission) > 0 || s.policies != nil }
 
 func hasSideEffects(p any) bool {
 	se, ok := p.(SideEffecter)

@@ -430,7 +430,7 @@ func (s *Server) markDeleting(r *http.Request, res *Resource, key string, cur *s
 
 // admitDelete lets the admission plugins see and deny a delete.
 func (s *Server) admitDelete(r *http.Request, res *Resource, cur *store.Object, opts deleteOptions) error {
-	if len(s.admission) == 0 {
+	if !s.hasAdmission() {
 		return nil
 	}
 	req := &AdmissionRequest{

@@ -55,6 +55,11 @@ type Config struct {
 	// kube's 401. Nil, with a nil Authorizer, serves everyone as an
 	// anonymous superuser (no filter at all).
 	Authenticator authn.Authenticator
+	// ValidatingAdmissionPolicy enforces ValidatingAdmissionPolicies and
+	// their bindings (admissionregistration.k8s.io/v1, served by
+	// builtin.Resources) on every write of every kind, after the admission
+	// plugins, as kube-apiserver's ValidatingAdmissionPolicy plugin.
+	ValidatingAdmissionPolicy bool
 	// Authorizer decides what each user may do (authz.New: AlwaysAllow,
 	// RBAC...); a denied request gets kube's 403. It also authorizes
 	// impersonation headers. Nil allows everything.
@@ -110,6 +115,10 @@ type Server struct {
 	crds     *Resource
 	crdSpecs sync.Map
 
+	// policies keeps the ValidatingAdmissionPolicies in force; nil when
+	// they are not enforced.
+	policies *policySource
+
 	openAPIComponents map[string]any
 
 	bookmarkInterval  time.Duration
@@ -144,6 +153,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if s.store == nil {
 		s.store = memory.New(memory.Config{})
+	}
+	if cfg.ValidatingAdmissionPolicy {
+		s.policies = newPolicySource(s)
 	}
 	if s.codecs == nil {
 		s.codecs = codec.Default()
@@ -321,6 +333,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Add("Warning", fmt.Sprintf("299 - %q", res.Deprecated))
 	}
 	req := &request{s: s, w: w, r: r, info: info, res: res}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		// Writes collect admission warnings (AddWarning).
+		req.r = r.WithContext(withWarningSink(r.Context(), &req.warnings))
+	}
 	if !res.Namespaced {
 		req.info.Namespace = ""
 	}

@@ -1,0 +1,58 @@
+package cel
+
+import (
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+)
+
+// BaseEnv is kube-apiserver 1.33's environment for new expressions,
+// without variables: the base of CRD rules and of admission expressions
+// (ValidatingAdmissionPolicy, webhook matchConditions), which extend it
+// with their variables.
+func BaseEnv() (*cel.Env, error) { return baseEnv() }
+
+// ProgramOptions are kube's options for every program: cost tracking with
+// the costs of kube's library functions, the per-call limit, and the
+// context checked while comprehensions run.
+func ProgramOptions() []cel.ProgramOption { return programOptions(&costEstimator{}) }
+
+
+// Field is one field of an ObjectType.
+type Field struct {
+	Name string
+	Type *cel.Type
+}
+
+// ObjectType declares a message type to expressions, as kube declares
+// the types of variables that no schema describes (kubernetes.AdmissionRequest,
+// kubernetes.Namespace): fields are typed for the checker; at run time the
+// variable is a map.
+type ObjectType struct {
+	Name   string
+	Fields []Field
+}
+
+// CelType is the type's CEL type.
+func (o ObjectType) CelType() *cel.Type { return types.NewObjectType(o.Name) }
+
+// DeclareObjectTypes is an environment option that declares the object
+// types (over the environment's own type provider).
+func DeclareObjectTypes(objs ...ObjectType) cel.EnvOption {
+	return func(e *cel.Env) (*cel.Env, error) {
+		p := newProvider(e.CELTypeProvider())
+		for _, o := range objs {
+			t := &declType{name: o.Name, celType: types.NewObjectType(o.Name), fields: map[string]*declType{}, isObject: true}
+			for _, f := range o.Fields {
+				t.fields[f.Name] = &declType{name: f.Type.String(), celType: f.Type}
+			}
+			p.objects[o.Name] = t
+		}
+		for _, opt := range p.envOptions() {
+			var err error
+			if e, err = opt(e); err != nil {
+				return nil, err
+			}
+		}
+		return e, nil
+	}
+}
