@@ -194,7 +194,7 @@ func (s *Server) admitPolicies(ctx context.Context, req *AdmissionRequest, res *
 func (req *AdmissionRequest) attributes() *policy.Attributes {
 	a := &policy.Attributes{Operation: string(req.Operation), Kind: req.Kind, Resource: req.Resource,
 		Subresource: req.Subresource, Namespace: req.Namespace, Name: req.Name, DryRun: req.DryRun,
-		User: policy.User{Username: req.User.Username, UID: req.User.UID, Groups: req.User.Groups, Extra: req.User.Extra},
+		User:    policy.User{Username: req.User.Username, UID: req.User.UID, Groups: req.User.Groups, Extra: req.User.Extra},
 		Options: req.Options}
 	if req.Object != nil {
 		a.Object = map[string]any(req.Object)

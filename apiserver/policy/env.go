@@ -99,7 +99,6 @@ type variableField struct {
 	t    *cel.Type
 }
 
-
 // variablesEnv extends env with `variables` of the given fields.
 func variablesEnv(env *cel.Env, fields []variableField) (*cel.Env, error) {
 	vt := kcel.ObjectType{Name: "kubernetes.variables"}

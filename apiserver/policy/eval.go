@@ -259,8 +259,8 @@ func (v *lazyVariables) ConvertToType(t ref.Type) ref.Val {
 	return types.NewErr("type conversion error from '%s' to '%s'", types.MapType, t)
 }
 func (v *lazyVariables) Equal(other ref.Val) ref.Val { return types.Bool(v == other) }
-func (v *lazyVariables) Type() ref.Type             { return types.MapType }
-func (v *lazyVariables) Value() any                 { return v }
+func (v *lazyVariables) Type() ref.Type              { return types.MapType }
+func (v *lazyVariables) Value() any                  { return v }
 func (v *lazyVariables) Contains(key ref.Val) ref.Val {
 	s, ok := key.(types.String)
 	if !ok {

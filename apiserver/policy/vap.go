@@ -17,20 +17,20 @@ import (
 // Policy is a compiled ValidatingAdmissionPolicy: its expressions
 // compiled once per version of the object.
 type Policy struct {
-	Name          string
-	uid           string
-	resourceVer   string
-	failIgnore    bool // failurePolicy Ignore
-	failPolicy    string
-	paramKind     *paramKind
-	match         *MatchResources
-	matchErr      error
-	conditions    []namedCompiled
-	variables     []namedCompiled
-	validations   []validation
-	audits        []auditAnnotation
-	configErr     error
-	spec          any
+	Name        string
+	uid         string
+	resourceVer string
+	failIgnore  bool // failurePolicy Ignore
+	failPolicy  string
+	paramKind   *paramKind
+	match       *MatchResources
+	matchErr    error
+	conditions  []namedCompiled
+	variables   []namedCompiled
+	validations []validation
+	audits      []auditAnnotation
+	configErr   error
+	spec        any
 }
 
 // SameSpec reports whether obj, a version of the policy, has the spec it

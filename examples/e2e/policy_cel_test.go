@@ -156,7 +156,6 @@ func TestClientGoCELRulesAndRatcheting(t *testing.T) {
 	assert.Equal(t, `Widget.cel.example.com "w6" is invalid: spec.tags: Invalid value: "array": need more tags`, err.Error())
 }
 
-
 // mustKubectlStdin runs kubectl with stdin and fails the test on error.
 func (c *cluster) mustKubectlStdin(version, stdin string, args ...string) string {
 	c.t.Helper()

@@ -16,7 +16,6 @@ func BaseEnv() (*cel.Env, error) { return baseEnv() }
 // context checked while comprehensions run.
 func ProgramOptions() []cel.ProgramOption { return programOptions(&costEstimator{}) }
 
-
 // Field is one field of an ObjectType.
 type Field struct {
 	Name string

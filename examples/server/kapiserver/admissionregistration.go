@@ -69,7 +69,9 @@ func (policyStrategy) Default(o meta.Object) {
 	}
 }
 
-func (policyStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) { o["status"] = map[string]any{} }
+func (policyStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
+	o["status"] = map[string]any{}
+}
 
 func (policyStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
 	return policy.ValidatePolicy(o)

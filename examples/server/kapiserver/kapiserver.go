@@ -30,8 +30,8 @@ func Config() apiserver.Config {
 	return apiserver.Config{
 		Resources:                 withAdmissionRegistration(builtin.Resources()),
 		ValidatingAdmissionPolicy: true,
-		OpenAPIComponents: builtin.OpenAPIComponents(),
-		Codecs:            append(codec.Default(), protobuf.New(kubeproto.Resolver())),
+		OpenAPIComponents:         builtin.OpenAPIComponents(),
+		Codecs:                    append(codec.Default(), protobuf.New(kubeproto.Resolver())),
 	}
 }
 
