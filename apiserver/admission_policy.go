@@ -9,6 +9,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver/policy"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/store"
 )
 
@@ -328,4 +329,69 @@ func AddWarning(ctx context.Context, text string) {
 		}
 	}
 	*sink.list = append(*sink.list, text)
+}
+
+// WritePolicyStatus type-checks a stored ValidatingAdmissionPolicy
+// against the schemas of the kinds it matches and writes its status
+// (observedGeneration, typeChecking.expressionWarnings) as kube's
+// validatingadmissionpolicy-status-controller does, returning the version
+// to answer with. A ValidatingAdmissionPolicy strategy's AfterWrite calls
+// it, so that the status is there once the write is answered (kube's
+// controller writes it moments later).
+func WritePolicyStatus(w *Write, stored *store.Object) (*store.Object, error) {
+	data := stored.Data()
+	if data.DeletionTimestamp() != "" {
+		return stored, nil
+	}
+	status, _ := data["status"].(map[string]any)
+	if g, ok := meta.AsInt64(status["observedGeneration"]); ok && g == data.Generation() {
+		return stored, nil
+	}
+	warnings := policy.TypeCheck(map[string]any(data), policySchemas{w.s})
+	out, err := w.s.store.Update(w.Context, stored.Key(), store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
+		d := cur.Data()
+		if d.Generation() != data.Generation() {
+			return nil, store.ErrNoChange // a newer spec: its own write checks it
+		}
+		next := d.DeepCopy()
+		tc := map[string]any{}
+		if len(warnings) > 0 {
+			list := make([]any, len(warnings))
+			for i, w := range warnings {
+				list[i] = map[string]any{"fieldRef": w.FieldRef, "warning": w.Warning}
+			}
+			tc["expressionWarnings"] = list
+		}
+		st, _ := next["status"].(map[string]any)
+		if st == nil {
+			st = map[string]any{}
+		}
+		st["observedGeneration"] = d.Generation()
+		st["typeChecking"] = tc
+		next["status"] = st
+		return next, nil
+	})
+	if errors.Is(err, store.ErrNoChange) || errors.Is(err, store.ErrNotFound) {
+		return stored, nil
+	}
+	return out, err
+}
+
+// policySchemas resolves kinds and schemas from the registry.
+type policySchemas struct{ s *Server }
+
+func (p policySchemas) KindsFor(gvr meta.GroupVersionResource) []meta.GroupVersionKind {
+	if r := p.s.registry.Load().lookup(gvr.Group, gvr.Version, gvr.Resource); r != nil {
+		return []meta.GroupVersionKind{r.GroupVersionKind()}
+	}
+	return nil
+}
+
+func (p policySchemas) SchemaFor(gvk meta.GroupVersionKind) *schema.Schema {
+	for gvr, r := range p.s.registry.Load().byGVR {
+		if gvr.Group == gvk.Group && gvr.Version == gvk.Version && r.Kind == gvk.Kind {
+			return r.Schema
+		}
+	}
+	return nil
 }

@@ -3,6 +3,8 @@ package cel
 import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
+
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // BaseEnv is kube-apiserver 1.33's environment for new expressions,
@@ -54,4 +56,29 @@ func DeclareObjectTypes(objs ...ObjectType) cel.EnvOption {
 		}
 		return e, nil
 	}
+}
+
+// SchemaType declares the CEL type of values of a schema (root: a whole
+// resource, whose apiVersion, kind and metadata.name are always visible)
+// under a type name of the caller's, as kube types the objects of a kind
+// when it type-checks a ValidatingAdmissionPolicy. It returns the
+// environment option declaring the type and the type; nil when values of
+// the schema are invisible to expressions.
+func SchemaType(name string, s *schema.Schema, root bool) (cel.EnvOption, *cel.Type) {
+	t := typeOf(s, root)
+	if t == nil {
+		return nil, nil
+	}
+	t = t.named(name)
+	opt := func(e *cel.Env) (*cel.Env, error) {
+		p := newProvider(e.CELTypeProvider(), t)
+		for _, o := range p.envOptions() {
+			var err error
+			if e, err = o(e); err != nil {
+				return nil, err
+			}
+		}
+		return e, nil
+	}
+	return opt, t.celType
 }

@@ -70,9 +70,23 @@ func objectType(name string, fields map[string]*declType) *declType {
 // resource (the custom resource, or an embedded resource), whose
 // apiVersion, kind and metadata.name and generateName are always visible.
 func typeOf(s *schema.Schema, root bool) *declType {
+	return typeOfIn(s, root, map[*schema.Schema]bool{})
+}
+
+// typeOfIn is typeOf with the nodes being typed above s: a schema that
+// contains itself (a published schema may) is dyn below its first
+// occurrence.
+func typeOfIn(s *schema.Schema, root bool, inProgress map[*schema.Schema]bool) *declType {
 	if s == nil {
 		return nil
 	}
+	if inProgress[s] {
+		t := simpleType("dyn", types.DynType, 1)
+		t.maxElements = maxRequestSizeBytes - 2
+		return t
+	}
+	inProgress[s] = true
+	defer delete(inProgress, s)
 	if s.XIntOrString {
 		t := simpleType("dyn", types.DynType, 1)
 		t.maxElements = maxRequestSizeBytes - 2
@@ -86,7 +100,7 @@ func typeOf(s *schema.Schema, root bool) *declType {
 		if s.Items == nil {
 			return nil
 		}
-		items := typeOf(s.Items, s.Items.XEmbeddedResource)
+		items := typeOfIn(s.Items, s.Items.XEmbeddedResource, inProgress)
 		if items == nil {
 			return nil
 		}
@@ -99,7 +113,7 @@ func typeOf(s *schema.Schema, root bool) *declType {
 		return listType(items, maxItems)
 	case "object":
 		if ap := s.AdditionalPropertiesSchema(); ap != nil {
-			vt := typeOf(ap, ap.XEmbeddedResource)
+			vt := typeOfIn(ap, ap.XEmbeddedResource, inProgress)
 			if vt == nil {
 				return nil
 			}
@@ -117,7 +131,7 @@ func typeOf(s *schema.Schema, root bool) *declType {
 		// names are read from the map, not the parsed node's sorted list.)
 		for _, name := range sortedSchemaNames(s.Properties) {
 			prop := s.Properties[name]
-			ft := typeOf(prop, prop.XEmbeddedResource)
+			ft := typeOfIn(prop, prop.XEmbeddedResource, inProgress)
 			if ft == nil {
 				continue
 			}

@@ -4,6 +4,7 @@ import (
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/policy"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
 )
 
 // withAdmissionRegistration adds admissionregistration.k8s.io/v1's
@@ -71,6 +72,10 @@ func (policyStrategy) Default(o meta.Object) {
 
 func (policyStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 	o["status"] = map[string]any{}
+}
+
+func (policyStrategy) AfterWrite(w *apiserver.Write, stored *store.Object) (*store.Object, error) {
+	return apiserver.WritePolicyStatus(w, stored)
 }
 
 func (policyStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
