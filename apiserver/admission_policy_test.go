@@ -68,7 +68,9 @@ func (testPolicyStrategy) Default(o meta.Object) {
 		defaultMatch(mc)
 	}
 }
-func (testPolicyStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) { o["status"] = map[string]any{} }
+func (testPolicyStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
+	o["status"] = map[string]any{}
+}
 func (testPolicyStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
 	return policy.ValidatePolicy(o)
 }

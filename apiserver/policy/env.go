@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/google/cel-go/cel"
@@ -116,7 +117,14 @@ func variablesEnv(env *cel.Env, fields []variableField) (*cel.Env, error) {
 type compiled struct {
 	expr    string
 	program cel.Program
-	out     *cel.Type
+	// fast runs without cost tracking; estimate is the expression's
+	// estimated worst cost (math.MaxUint64 when unknown).
+	fast     cel.Program
+	estimate uint64
+	// namespace and request: the expression reads namespaceObject or
+	// request.
+	namespace, request bool
+	out       *cel.Type
 	// err is kube's compile error detail ("compilation failed: ...",
 	// "must evaluate to bool but got string").
 	err string
@@ -153,7 +161,18 @@ func compileExpr(env *cel.Env, expr string, want ...*cel.Type) compiled {
 		return c
 	}
 	c.program, c.out = prog, ast.OutputType()
+	c.estimate = math.MaxUint64
+	if est, err := kcel.EstimateCost(env, ast); err == nil {
+		c.estimate = est
+	}
+	if c.estimate <= kcel.PerCallLimit {
+		c.fast, _ = env.Program(ast, kcel.UntrackedProgramOptions()...)
+	}
+	c.namespace = kcel.References(ast, varNamespace)
+	c.request = kcel.References(ast, varRequest)
 	return c
 }
 
 var nullType = types.NullType
+
+const kcelPerCallLimit = kcel.PerCallLimit

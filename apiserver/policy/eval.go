@@ -64,10 +64,13 @@ func jsonValue(v map[string]any) any {
 }
 
 // newActivation builds the variables of one evaluation.
-func newActivation(a *Attributes, m Match, object, oldObject, params, namespace map[string]any, hasParams bool) *activation {
-	return &activation{object: jsonValue(object), oldObject: jsonValue(oldObject), params: jsonValue(params),
-		request: types.DefaultTypeAdapter.NativeToValue(requestValue(a, m)), namespace: namespaceValue(namespace),
-		hasParams: hasParams}
+func newActivation(a *Attributes, m Match, object, oldObject, params, namespace map[string]any, hasParams, request bool) *activation {
+	act := &activation{object: jsonValue(object), oldObject: jsonValue(oldObject), params: jsonValue(params),
+		namespace: namespaceValue(namespace), hasParams: hasParams}
+	if request {
+		act.request = types.DefaultTypeAdapter.NativeToValue(requestValue(a, m))
+	}
+	return act
 }
 
 // requestValue is the request variable: the AdmissionRequest's JSON.
@@ -151,7 +154,18 @@ type evaluation struct {
 	ctx    context.Context
 	act    *activation
 	budget int64
+	// exact runs every expression with cost tracking; otherwise an
+	// expression whose estimated worst cost fits what is left of the
+	// budget runs untracked (planned once) and is charged its estimate,
+	// and charged records that: a tracked expression that then finds the
+	// budget spent asks for the whole evaluation again, exactly
+	// (errRetryExact), so that answers are kube's.
+	exact   bool
+	charged bool
 }
+
+// errRetryExact asks for an evaluation again with exact costs.
+var errRetryExact = &evalError{msg: "retry with exact costs"}
 
 // result is one expression's outcome.
 type result struct {
@@ -171,11 +185,41 @@ func (e *evaluation) run(c compiled) (result, error) {
 	if c.program == nil {
 		return result{err: "unexpected internal error compiling expression"}, nil
 	}
+	outOfBudget := func() (result, error) {
+		if e.charged {
+			return result{}, errRetryExact
+		}
+		return result{}, &evalError{msg: "validation failed due to running out of cost budget, no further validation rules will be run", budget: true}
+	}
+	if !e.exact && c.fast != nil && c.estimate <= uint64(max(e.budget, 0)) {
+		if v := e.act.variables; v != nil {
+			v.exact = false
+		}
+		val, _, err := c.fast.ContextEval(e.ctx, e.act)
+		e.budget -= int64(c.estimate)
+		e.charged = true
+		if e.act.variables != nil {
+			cost, charged := e.act.variables.takeCost()
+			e.charged = e.charged || charged
+			if cost > e.budget {
+				return outOfBudget()
+			}
+			e.budget -= cost
+		}
+		if err != nil {
+			return result{err: fmt.Sprintf("expression '%v' resulted in error: %v", c.expr, err)}, nil
+		}
+		return result{val: val}, nil
+	}
+	if v := e.act.variables; v != nil {
+		v.exact = e.exact
+	}
 	val, details, err := c.program.ContextEval(e.ctx, e.act)
 	if e.act.variables != nil {
-		cost := e.act.variables.takeCost()
+		cost, charged := e.act.variables.takeCost()
+		e.charged = e.charged || charged
 		if cost > e.budget {
-			return result{}, &evalError{msg: "validation failed due to running out of cost budget, no further validation rules will be run", budget: true}
+			return outOfBudget()
 		}
 		e.budget -= cost
 	}
@@ -184,7 +228,7 @@ func (e *evaluation) run(c compiled) (result, error) {
 	}
 	cost := *details.ActualCost()
 	if cost > math.MaxInt64 || int64(cost) > e.budget {
-		return result{}, &evalError{msg: "validation failed due to running out of cost budget, no further validation rules will be run", budget: true}
+		return outOfBudget()
 	}
 	e.budget -= int64(cost)
 	if err != nil {
@@ -197,15 +241,24 @@ func (e *evaluation) run(c compiled) (result, error) {
 // use (once per evaluation), its cost charged to the expression that used
 // it first.
 type lazyVariables struct {
-	ctx    context.Context
-	act    *activation
-	vars   []compiled
-	names  map[string]int
-	values []ref.Val
-	cost   int64
+	// exact evaluates with cost tracking (set by the expression that
+	// reads the variables); charged records that a variable ran untracked
+	// and was charged its estimate.
+	exact   bool
+	charged bool
+	ctx     context.Context
+	act     *activation
+	vars    []compiled
+	names   map[string]int
+	values  []ref.Val
+	cost    int64
 }
 
-func (v *lazyVariables) takeCost() int64 { c := v.cost; v.cost = 0; return c }
+func (v *lazyVariables) takeCost() (int64, bool) {
+	c, charged := v.cost, v.charged
+	v.cost, v.charged = 0, false
+	return c, charged
+}
 
 func (v *lazyVariables) get(name string) (ref.Val, bool) {
 	i, ok := v.names[name]
@@ -220,6 +273,15 @@ func (v *lazyVariables) get(name string) (ref.Val, bool) {
 	switch {
 	case c.err != "":
 		out = types.NewErr("composited variable %q fails to compile: %v", name, c.err)
+	case !v.exact && c.fast != nil:
+		val, _, err := c.fast.ContextEval(v.ctx, v.act)
+		v.cost += int64(min(c.estimate, math.MaxInt64))
+		v.charged = true
+		if err != nil {
+			out = types.NewErr("composited variable %q fails to evaluate: %v", name, err)
+		} else {
+			out = val
+		}
 	default:
 		val, details, err := c.program.ContextEval(v.ctx, v.act)
 		switch {

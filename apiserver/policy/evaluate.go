@@ -29,7 +29,20 @@ const maxAuditAnnotationValueLength = 10 * 1024
 // added to audits.
 func (p *Policy) evaluate(ctx context.Context, a *Attributes, m Match, object, oldObject, param, namespace map[string]any,
 	audits map[string][]string) ([]decision, []string) {
-	act := newActivation(a, m, object, oldObject, param, namespace, p.paramKind != nil)
+	decisions, auditErrs, retry := p.evaluateOnce(ctx, a, m, object, oldObject, param, namespace, audits, false)
+	if retry {
+		decisions, auditErrs, _ = p.evaluateOnce(ctx, a, m, object, oldObject, param, namespace, audits, true)
+	}
+	return decisions, auditErrs
+}
+
+// evaluateOnce is evaluate with untracked expressions charged their
+// estimates (exact false) or every cost measured; retry reports that the
+// budget ran out where estimates were charged, so the evaluation must run
+// again exactly.
+func (p *Policy) evaluateOnce(ctx context.Context, a *Attributes, m Match, object, oldObject, param, namespace map[string]any,
+	audits map[string][]string, exact bool) (_ []decision, _ []string, retry bool) {
+	act := newActivation(a, m, object, oldObject, param, namespace, p.paramKind != nil, p.request)
 	if len(p.variables) > 0 {
 		names := make(map[string]int, len(p.variables))
 		vars := make([]compiled, len(p.variables))
@@ -44,14 +57,20 @@ func (p *Policy) evaluate(ctx context.Context, a *Attributes, m Match, object, o
 		}
 		return []decision{{message: msg, errored: true}}
 	}
+	newEval := func() *evaluation {
+		return &evaluation{ctx: ctx, act: act, budget: runtimeCostBudget, exact: exact}
+	}
 	// matchConditions: all must hold; an error decides by failurePolicy.
 	if len(p.conditions) > 0 {
-		e := &evaluation{ctx: ctx, act: act, budget: runtimeCostBudget}
+		e := newEval()
 		var condErr error
 		for _, c := range p.conditions {
 			r, err := e.run(c.compiled)
+			if err == errRetryExact {
+				return nil, nil, true
+			}
 			if err != nil {
-				return failed(err.Error()), nil
+				return failed(err.Error()), nil, false
 			}
 			if r.err != "" {
 				if condErr == nil {
@@ -60,22 +79,25 @@ func (p *Policy) evaluate(ctx context.Context, a *Attributes, m Match, object, o
 				continue
 			}
 			if r.val != types.True {
-				return nil, nil
+				return nil, nil, false
 			}
 		}
 		if condErr != nil {
-			return failed(condErr.Error()), nil
+			return failed(condErr.Error()), nil, false
 		}
 	}
 	if act.variables != nil { // each evaluation pass sees fresh variable costs
 		act.variables.takeCost()
 	}
-	e := &evaluation{ctx: ctx, act: act, budget: runtimeCostBudget}
+	e := newEval()
 	results := make([]result, len(p.validations))
 	for i, v := range p.validations {
 		r, err := e.run(v.compiled)
+		if err == errRetryExact {
+			return nil, nil, true
+		}
 		if err != nil {
-			return failed(err.Error()), nil
+			return failed(err.Error()), nil, false
 		}
 		results[i] = r
 	}
@@ -88,6 +110,9 @@ func (p *Policy) evaluate(ctx context.Context, a *Attributes, m Match, object, o
 			continue
 		}
 		r, err := e.run(*v.msgExpr)
+		if err == errRetryExact {
+			return nil, nil, true
+		}
 		if err != nil {
 			msgErr = err
 			break
@@ -127,11 +152,14 @@ func (p *Policy) evaluate(ctx context.Context, a *Attributes, m Match, object, o
 		}
 	}
 	var auditErrs []string
-	ae := &evaluation{ctx: ctx, act: act, budget: runtimeCostBudget}
+	ae := newEval()
 	for _, an := range p.audits {
 		r, err := ae.run(an.compiled)
+		if err == errRetryExact {
+			return nil, nil, true
+		}
 		if err != nil {
-			return append(decisions, failed(err.Error())...), auditErrs
+			return append(decisions, failed(err.Error())...), auditErrs, false
 		}
 		if r.err != "" {
 			if !p.failIgnore {
@@ -157,7 +185,7 @@ func (p *Policy) evaluate(ctx context.Context, a *Attributes, m Match, object, o
 				"Return type must be either string or null.", an.expr, r.val.Type()))
 		}
 	}
-	return decisions, auditErrs
+	return decisions, auditErrs, false
 }
 
 // MaxMessageExpressionBytes bounds an evaluated messageExpression.

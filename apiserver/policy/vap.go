@@ -31,6 +31,10 @@ type Policy struct {
 	audits      []auditAnnotation
 	configErr   error
 	spec        any
+	// namespace: some expression reads namespaceObject (otherwise the
+	// request's namespace is not read for it); request: some expression
+	// reads request (otherwise it is not built).
+	namespace, request bool
 }
 
 // SameSpec reports whether obj, a version of the policy, has the spec it
@@ -130,7 +134,30 @@ func CompilePolicy(obj map[string]any) *Policy {
 		p.audits = append(p.audits, auditAnnotation{key: str(a, "key"),
 			compiled: compileExpr(venv, str(a, "valueExpression"), cel.StringType, cel.NullType)})
 	}
+	p.each(func(c *compiled) {
+		p.namespace = p.namespace || c.namespace || c.err != ""
+		p.request = p.request || c.request || c.err != ""
+	})
 	return p
+}
+
+// each visits every compiled expression of the policy.
+func (p *Policy) each(fn func(*compiled)) {
+	for i := range p.variables {
+		fn(&p.variables[i].compiled)
+	}
+	for i := range p.conditions {
+		fn(&p.conditions[i].compiled)
+	}
+	for i := range p.validations {
+		fn(&p.validations[i].compiled)
+		if p.validations[i].msgExpr != nil {
+			fn(p.validations[i].msgExpr)
+		}
+	}
+	for i := range p.audits {
+		fn(&p.audits[i].compiled)
+	}
 }
 
 // declaredType is how a variable's type is declared to later
@@ -308,7 +335,7 @@ func (s *Set) Validate(ctx context.Context, h Host, a *Attributes, gr meta.Group
 			if a.Kind.Group == "" && a.Kind.Version == "v1" && a.Kind.Kind == "Namespace" {
 				nsName = ""
 			}
-			if nsName != "" {
+			if nsName != "" && p.namespace {
 				if namespace, err = ns.Get(ctx, nsName); err != nil {
 					out.Denied = meta.Internal(err)
 					return out

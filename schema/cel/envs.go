@@ -82,3 +82,35 @@ func SchemaType(name string, s *schema.Schema, root bool) (cel.EnvOption, *cel.T
 	}
 	return opt, t.celType
 }
+
+// EstimateCost is the worst-case cost of a checked expression with
+// kube's library costs, the sizes of variables unknown (unbounded).
+func EstimateCost(env *cel.Env, ast *cel.Ast) (uint64, error) {
+	est, err := env.EstimateCost(ast, &costEstimator{})
+	if err != nil {
+		return 0, err
+	}
+	return est.Max, nil
+}
+
+// UntrackedProgramOptions are the options of a program that runs without
+// cost tracking (planned once), for expressions whose estimated cost is
+// within every limit: the context is still checked while comprehensions
+// run.
+func UntrackedProgramOptions() []cel.ProgramOption {
+	return []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(CheckFrequency)}
+}
+
+// References reports whether a checked expression refers to a variable.
+func References(ast *cel.Ast, name string) bool {
+	checked, err := cel.AstToCheckedExpr(ast)
+	if err != nil {
+		return true
+	}
+	for _, ref := range checked.GetReferenceMap() {
+		if ref.GetName() == name {
+			return true
+		}
+	}
+	return false
+}
