@@ -75,8 +75,12 @@ func BenchmarkCustomResourceCreateRules(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	without, with := benchkit.Paired(b.N,
-		func(i int) { benchkit.MustServe(b, plain, http.StatusCreated, "POST", plainPath, "application/json", pb[i]) },
-		func(i int) { benchkit.MustServe(b, ruled, http.StatusCreated, "POST", ruledPath, "application/json", rb[i]) })
+		func(i int) {
+			benchkit.MustServe(b, plain, http.StatusCreated, "POST", plainPath, "application/json", pb[i])
+		},
+		func(i int) {
+			benchkit.MustServe(b, ruled, http.StatusCreated, "POST", ruledPath, "application/json", rb[i])
+		})
 	reportPaired(b, without, with)
 }
 
@@ -118,7 +122,11 @@ func BenchmarkConfigMapCreatePolicy(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	without, with := benchkit.Paired(b.N,
-		func(i int) { benchkit.MustServe(b, plain, http.StatusCreated, "POST", path, "application/json", bodies[i]) },
-		func(i int) { benchkit.MustServe(b, ruled, http.StatusCreated, "POST", path, "application/json", bodies[i]) })
+		func(i int) {
+			benchkit.MustServe(b, plain, http.StatusCreated, "POST", path, "application/json", bodies[i])
+		},
+		func(i int) {
+			benchkit.MustServe(b, ruled, http.StatusCreated, "POST", path, "application/json", bodies[i])
+		})
 	reportPaired(b, without, with)
 }

@@ -124,7 +124,7 @@ type compiled struct {
 	// namespace and request: the expression reads namespaceObject or
 	// request.
 	namespace, request bool
-	out       *cel.Type
+	out                *cel.Type
 	// err is kube's compile error detail ("compilation failed: ...",
 	// "must evaluate to bool but got string").
 	err string
