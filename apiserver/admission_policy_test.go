@@ -16,87 +16,10 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
-	"github.com/kapi-dev/kapi/apiserver/policy"
-	"github.com/kapi-dev/kapi/meta"
-	"github.com/kapi-dev/kapi/store"
 )
 
 // The answers below are kube-apiserver 1.33.13's to the same requests
 // (docs/kube-behaviour/12-policy.md).
-
-// admissionRegistration registers the policy kinds the way the example
-// server does when apiserver/builtin does not serve them: kube's defaults,
-// its validation of the specs, and the status type checking.
-func admissionRegistration(resources []apiserver.Resource) []apiserver.Resource {
-	for _, r := range resources {
-		if r.Group == "admissionregistration.k8s.io" && r.Plural == "validatingadmissionpolicies" {
-			return resources
-		}
-	}
-	return append(resources,
-		apiserver.Resource{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicy",
-			Plural: "validatingadmissionpolicies", StatusSubresource: true, Strategy: testPolicyStrategy{}},
-		apiserver.Resource{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicyBinding",
-			Plural: "validatingadmissionpolicybindings", Strategy: testBindingStrategy{}})
-}
-
-func defaultMatch(mr map[string]any) {
-	for k, v := range map[string]any{"matchPolicy": "Equivalent", "namespaceSelector": map[string]any{}, "objectSelector": map[string]any{}} {
-		if _, ok := mr[k]; !ok {
-			mr[k] = v
-		}
-	}
-	rules, _ := mr["resourceRules"].([]any)
-	for _, r := range rules {
-		if rm := r.(map[string]any); rm["scope"] == nil {
-			rm["scope"] = "*"
-		}
-	}
-}
-
-type testPolicyStrategy struct{ apiserver.GenericStrategy }
-
-func (testPolicyStrategy) Default(o meta.Object) {
-	spec, _ := o["spec"].(map[string]any)
-	if spec == nil {
-		return
-	}
-	if spec["failurePolicy"] == nil {
-		spec["failurePolicy"] = "Fail"
-	}
-	if mc, ok := spec["matchConstraints"].(map[string]any); ok {
-		defaultMatch(mc)
-	}
-}
-func (testPolicyStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
-	o["status"] = map[string]any{}
-}
-func (testPolicyStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	return policy.ValidatePolicy(o)
-}
-func (testPolicyStrategy) ValidateUpdate(w *apiserver.Write, o, _ meta.Object) meta.FieldErrors {
-	if w.Subresource != "" {
-		return nil
-	}
-	return policy.ValidatePolicy(o)
-}
-func (testPolicyStrategy) AfterWrite(w *apiserver.Write, stored *store.Object) (*store.Object, error) {
-	return apiserver.WritePolicyStatus(w, stored)
-}
-
-type testBindingStrategy struct{ apiserver.GenericStrategy }
-
-func (testBindingStrategy) Default(o meta.Object) {
-	if mr, ok := o["spec"].(map[string]any)["matchResources"].(map[string]any); ok {
-		defaultMatch(mr)
-	}
-}
-func (testBindingStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	return policy.ValidateBinding(o)
-}
-func (testBindingStrategy) ValidateUpdate(_ *apiserver.Write, o, _ meta.Object) meta.FieldErrors {
-	return policy.ValidateBinding(o)
-}
 
 type policyServer struct {
 	t   *testing.T
@@ -105,7 +28,7 @@ type policyServer struct {
 
 func newPolicyServer(t *testing.T) *policyServer {
 	t.Helper()
-	srv, err := apiserver.New(apiserver.Config{Resources: admissionRegistration(builtin.Resources()), ValidatingAdmissionPolicy: true})
+	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(), ValidatingAdmissionPolicy: true})
 	require.NoError(t, err)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)

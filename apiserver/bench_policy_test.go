@@ -102,7 +102,7 @@ func reportPaired(b *testing.B, without, with time.Duration) {
 // thread CPU time with the policy over the time without.
 func BenchmarkConfigMapCreatePolicy(b *testing.B) {
 	cfg := func(vap bool) apiserver.Config {
-		return apiserver.Config{Resources: admissionRegistration(builtin.Resources()), ValidatingAdmissionPolicy: vap}
+		return apiserver.Config{Resources: builtin.Resources(), ValidatingAdmissionPolicy: vap}
 	}
 	plain, ruled := newBenchServer(b, cfg(false)), newBenchServer(b, cfg(true))
 	benchkit.MustServe(b, ruled, http.StatusCreated, "POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", "application/json",

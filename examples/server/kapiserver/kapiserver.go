@@ -28,7 +28,7 @@ func New() (*apiserver.Server, error) { return apiserver.New(Config()) }
 // the secure server from it.
 func Config() apiserver.Config {
 	return apiserver.Config{
-		Resources:                 withAdmissionRegistration(builtin.Resources()),
+		Resources:                 builtin.Resources(),
 		ValidatingAdmissionPolicy: true,
 		OpenAPIComponents:         builtin.OpenAPIComponents(),
 		Codecs:                    append(codec.Default(), protobuf.New(kubeproto.Resolver())),
