@@ -27,148 +27,168 @@ var (
 	bindingsGR = meta.GroupResource{Group: "admissionregistration.k8s.io", Resource: "validatingadmissionpolicybindings"}
 )
 
-// policySource keeps the compiled policies and bindings in force.
-type policySource struct {
-	s *Server
+// watched keeps the objects of some kinds parsed, in step with the
+// store: a watch cursor per kind is advanced, without waiting, whenever a
+// request asks for the current value and the store has moved since, and
+// the value is rebuilt from the parsed objects when they changed. No
+// goroutine, no polling; a write of one of the kinds is in force for the
+// next request. A cursor that falls out of the store's history reads
+// everything again.
+type watched struct {
+	s   *Server
+	grs []meta.GroupResource
+	// parse reads one object of kind i (prev: its previous parse, nil).
+	parse func(kind int, obj map[string]any, prev any) any
+	// build makes the value from every parsed object, by kind and key.
+	build func(items []map[string]any) any
 
 	mu       sync.Mutex
-	watchers [2]store.Watcher // policies, bindings; nil until served
-	policies map[string]*policy.Policy
-	bindings map[string]*policy.Binding
+	watchers []store.Watcher
+	items    []map[string]any
 
-	set    atomic.Pointer[policy.Set]
-	synced atomic.Int64 // the store revision the set reflects
+	value  atomic.Pointer[any]
+	synced atomic.Int64 // the store revision the value reflects
 }
 
-func newPolicySource(s *Server) *policySource {
-	ps := &policySource{s: s}
-	ps.set.Store(policy.NewSet(nil, nil))
-	return ps
+func newWatched(s *Server, grs []meta.GroupResource, parse func(int, map[string]any, any) any, build func([]map[string]any) any) *watched {
+	w := &watched{s: s, grs: grs, parse: parse, build: build}
+	empty := build(make([]map[string]any, len(grs)))
+	w.value.Store(&empty)
+	return w
 }
 
-// current is the set in force at the store's current revision.
-func (ps *policySource) current(ctx context.Context) (*policy.Set, error) {
-	rev := ps.s.store.Revision()
-	if ps.synced.Load() >= rev {
-		return ps.set.Load(), nil
+// current is the value at the store's current revision.
+func (w *watched) current(ctx context.Context) (any, error) {
+	rev := w.s.store.Revision()
+	if w.synced.Load() >= rev {
+		return *w.value.Load(), nil
 	}
-	ps.mu.Lock()
-	defer ps.mu.Unlock()
-	if ps.synced.Load() >= rev {
-		return ps.set.Load(), nil
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.synced.Load() >= rev {
+		return *w.value.Load(), nil
 	}
-	if err := ps.syncLocked(ctx); err != nil {
+	if err := w.syncLocked(ctx); err != nil {
 		return nil, err
 	}
-	return ps.set.Load(), nil
+	return *w.value.Load(), nil
 }
 
-func (ps *policySource) syncLocked(ctx context.Context) error {
-	if ps.watchers[0] == nil {
-		return ps.relistLocked(ctx)
+func (w *watched) syncLocked(ctx context.Context) error {
+	if w.watchers == nil {
+		return w.relistLocked(ctx)
 	}
 	changed := false
 	done, cancel := context.WithCancel(ctx)
 	cancel() // a done context drains what is available without waiting
-	for i, w := range ps.watchers {
+	synced := int64(-1)
+	for i, wt := range w.watchers {
 		for {
-			events, err := w.Next(done)
+			events, err := wt.Next(done)
 			for _, ev := range events {
 				changed = true
-				ps.applyLocked(i, ev)
+				w.applyLocked(i, ev)
 			}
 			if err != nil {
 				var expired *store.ExpiredError
 				if errors.As(err, &expired) {
-					return ps.relistLocked(ctx)
+					return w.relistLocked(ctx)
 				}
 				break // no more events now
 			}
 		}
+		if r := wt.Revision(); synced < 0 || r < synced {
+			synced = r
+		}
 	}
 	if changed {
-		ps.publishLocked()
+		v := w.build(w.items)
+		w.value.Store(&v)
 	}
-	ps.synced.Store(min(ps.watchers[0].Revision(), ps.watchers[1].Revision()))
+	w.synced.Store(synced)
 	return nil
 }
 
-func (ps *policySource) applyLocked(kind int, ev store.Event) {
+func (w *watched) applyLocked(kind int, ev store.Event) {
 	key := ev.Object.Key()
 	if ev.Type == store.Deleted {
-		if kind == 0 {
-			delete(ps.policies, key)
-		} else {
-			delete(ps.bindings, key)
-		}
+		delete(w.items[kind], key)
 		return
 	}
-	data := map[string]any(ev.Object.Data())
-	if kind == 0 {
-		ps.policies[key] = ps.compilePolicy(key, data)
-	} else {
-		ps.bindings[key] = policy.CompileBinding(data)
-	}
+	w.items[kind][key] = w.parse(kind, map[string]any(ev.Object.Data()), w.items[kind][key])
 }
 
-// compilePolicy compiles a policy version, reusing the previous compile
-// when only the status or metadata changed.
-func (ps *policySource) compilePolicy(key string, data map[string]any) *policy.Policy {
-	if prev := ps.policies[key]; prev != nil && prev.SameSpec(data) {
-		return prev
+// relistLocked reads every object of the kinds and watches from there.
+func (w *watched) relistLocked(ctx context.Context) error {
+	for _, wt := range w.watchers {
+		wt.Stop()
 	}
-	return policy.CompilePolicy(data)
-}
-
-// relistLocked reads every policy and binding and watches from there.
-func (ps *policySource) relistLocked(ctx context.Context) error {
-	for _, w := range ps.watchers {
-		if w != nil {
-			w.Stop()
-		}
-	}
-	ps.watchers = [2]store.Watcher{}
-	ps.policies, ps.bindings = map[string]*policy.Policy{}, map[string]*policy.Binding{}
-	rev := ps.s.store.Revision()
-	for i, gr := range []meta.GroupResource{policiesGR, bindingsGR} {
-		prefix := ps.prefix(gr)
-		page, err := ps.s.store.List(ctx, prefix, store.ListOptions{Revision: rev})
+	w.watchers = nil
+	w.items = make([]map[string]any, len(w.grs))
+	rev := w.s.store.Revision()
+	var watchers []store.Watcher
+	for i, gr := range w.grs {
+		w.items[i] = map[string]any{}
+		prefix := w.prefix(gr)
+		page, err := w.s.store.List(ctx, prefix, store.ListOptions{Revision: rev})
 		if err != nil {
 			return err
 		}
 		for _, it := range page.Items {
-			ps.applyLocked(i, store.Event{Type: store.Added, Object: it})
+			w.applyLocked(i, store.Event{Type: store.Added, Object: it})
 		}
-		w, err := ps.s.store.Watch(ctx, prefix, store.WatchOptions{Revision: page.Revision})
+		wt, err := w.s.store.Watch(ctx, prefix, store.WatchOptions{Revision: page.Revision})
 		if err != nil {
+			for _, o := range watchers {
+				o.Stop()
+			}
 			return err
 		}
-		ps.watchers[i] = w
+		watchers = append(watchers, wt)
 	}
-	ps.publishLocked()
-	ps.synced.Store(rev)
+	w.watchers = watchers
+	v := w.build(w.items)
+	w.value.Store(&v)
+	w.synced.Store(rev)
 	return nil
 }
 
 // prefix is where a kind's objects are stored (their default prefix when
 // the kind is not served: nothing is stored there).
-func (ps *policySource) prefix(gr meta.GroupResource) string {
-	if res, err := ps.s.served(gr); err == nil {
+func (w *watched) prefix(gr meta.GroupResource) string {
+	if res, err := w.s.served(gr); err == nil {
 		return res.collectionPrefix("")
 	}
 	return "/" + gr.String() + "/"
 }
 
-func (ps *policySource) publishLocked() {
-	policies := make([]*policy.Policy, 0, len(ps.policies))
-	for _, p := range ps.policies {
-		policies = append(policies, p)
-	}
-	bindings := make([]*policy.Binding, 0, len(ps.bindings))
-	for _, b := range ps.bindings {
-		bindings = append(bindings, b)
-	}
-	ps.set.Store(policy.NewSet(policies, bindings))
+// newPolicySource keeps the compiled ValidatingAdmissionPolicies and
+// bindings in force (each policy version compiled once; a status write
+// keeps the compiled policy).
+func newPolicySource(s *Server) *watched {
+	return newWatched(s, []meta.GroupResource{policiesGR, bindingsGR},
+		func(kind int, obj map[string]any, prev any) any {
+			if kind == 1 {
+				return policy.CompileBinding(obj)
+			}
+			if p, ok := prev.(*policy.Policy); ok && p.SameSpec(obj) {
+				return p
+			}
+			return policy.CompilePolicy(obj)
+		},
+		func(items []map[string]any) any {
+			var policies []*policy.Policy
+			var bindings []*policy.Binding
+			if len(items) == 2 {
+				for _, p := range items[0] {
+					policies = append(policies, p.(*policy.Policy))
+				}
+				for _, b := range items[1] {
+					bindings = append(bindings, b.(*policy.Binding))
+				}
+			}
+			return policy.NewSet(policies, bindings)
+		})
 }
 
 // admitPolicies applies the policies in force to one admission request:
@@ -177,10 +197,11 @@ func (s *Server) admitPolicies(ctx context.Context, req *AdmissionRequest, res *
 	if s.policies == nil {
 		return nil
 	}
-	set, err := s.policies.current(ctx)
+	v, err := s.policies.current(ctx)
 	if err != nil {
 		return meta.Internal(err)
 	}
+	set := v.(*policy.Set)
 	if set.Empty() {
 		return nil
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/apiserver/impersonation"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
+	"github.com/kapi-dev/kapi/apiserver/webhook"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -60,6 +61,10 @@ type Config struct {
 	// builtin.Resources) on every write of every kind, after the admission
 	// plugins, as kube-apiserver's ValidatingAdmissionPolicy plugin.
 	ValidatingAdmissionPolicy bool
+	// Webhooks calls admission webhooks (Mutating- and
+	// ValidatingWebhookConfigurations, admissionregistration.k8s.io/v1)
+	// and CRD conversion webhooks, as kube-apiserver does; nil calls none.
+	Webhooks *WebhookOptions
 	// Authorizer decides what each user may do (authz.New: AlwaysAllow,
 	// RBAC...); a denied request gets kube's 403. It also authorizes
 	// impersonation headers. Nil allows everything.
@@ -117,7 +122,11 @@ type Server struct {
 
 	// policies keeps the ValidatingAdmissionPolicies in force; nil when
 	// they are not enforced.
-	policies *policySource
+	policies *watched
+	// webhooks keeps the admission webhook configurations in force and
+	// webhookCalls calls them; nil without Config.Webhooks.
+	webhooks     *watched
+	webhookCalls *webhook.Dispatcher
 
 	openAPIComponents map[string]any
 
@@ -156,6 +165,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.ValidatingAdmissionPolicy {
 		s.policies = newPolicySource(s)
+	}
+	if cfg.Webhooks != nil {
+		s.webhooks = newWebhookSource(s)
+		s.webhookCalls = &webhook.Dispatcher{Clients: &webhook.Clients{Resolver: cfg.Webhooks.ServiceResolver,
+			Transport: cfg.Webhooks.Transport}}
 	}
 	if s.codecs == nil {
 		s.codecs = codec.Default()

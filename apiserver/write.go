@@ -227,7 +227,7 @@ func (q *request) admit(ctx context.Context, op Operation, obj, old meta.Object,
 	req := &AdmissionRequest{
 		Operation: op, Resource: meta.GroupVersionResource{Group: q.res.Group, Version: q.res.Version, Resource: q.res.Plural},
 		Kind: q.res.GroupVersionKind(), Subresource: q.info.Subresource, Namespace: q.info.Namespace,
-		Name: obj.Name(), Object: obj, OldObject: old, DryRun: wo.dryRun,
+		Name: obj.Name(), Object: obj, OldObject: old, DryRun: wo.dryRun, Options: q.admissionOptions(),
 	}
 	return q.s.runAdmission(ctx, req, q.res, validate)
 }

@@ -30,6 +30,7 @@ func Config() apiserver.Config {
 	return apiserver.Config{
 		Resources:                 builtin.Resources(),
 		ValidatingAdmissionPolicy: true,
+		Webhooks:                  &apiserver.WebhookOptions{},
 		OpenAPIComponents:         builtin.OpenAPIComponents(),
 		Codecs:                    append(codec.Default(), protobuf.New(kubeproto.Resolver())),
 	}
