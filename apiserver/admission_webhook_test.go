@@ -206,7 +206,9 @@ func TestAHangingWebhookTimesOutAndTheServerStaysResponsive(t *testing.T) {
 		hooks.configuration("ValidatingWebhookConfiguration", "validator", "hang")).code)
 	done := make(chan answer, 4)
 	for i := range 4 {
-		go func() { done <- ps.do("POST", "/api/v1/namespaces/default/configmaps", labelled(fmt.Sprintf("h%d", i), "hang")) }()
+		go func() {
+			done <- ps.do("POST", "/api/v1/namespaces/default/configmaps", labelled(fmt.Sprintf("h%d", i), "hang"))
+		}()
 	}
 	start := time.Now()
 	for range 10 { // reads and other writes are served meanwhile
