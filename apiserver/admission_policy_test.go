@@ -252,3 +252,17 @@ func TestValidatingAdmissionPolicyOnCustomResourcesMatchesEquivalentVersions(t *
 	assert.Equal(t, `things.cel.example.com "t1" is forbidden: ValidatingAdmissionPolicy 'things' with binding 'things' denied request: seen as v2/cel.example.com/v2 from v1: size over small`, a.body["message"])
 	assert.True(t, slices.Contains([]string{"things"}, a.body["details"].(map[string]any)["kind"].(string)))
 }
+
+// A CRD's schema unions (items, additionalProperties) decode without strict
+// checks in kube, so kubectl's fieldValidation=Strict reports only the
+// unknown fields outside them (kube-apiserver 1.33's answer).
+func TestCRDStrictDecodingSkipsSchemaUnions(t *testing.T) {
+	ps := newPolicyServer(t)
+	crd := `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"stricts.s.example.com"},
+	"spec":{"group":"s.example.com","names":{"plural":"stricts","kind":"Strict"},"scope":"Namespaced","versions":[{"name":"v1","served":true,"storage":true,
+	"schema":{"openAPIV3Schema":{"type":"object","bogus1":1,"properties":{"a":{"type":"array","items":{"type":"string","bogus2":1}},
+	"m":{"type":"object","additionalProperties":{"type":"string","bogus3":1}}}}}}]}}`
+	a := ps.do("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?fieldValidation=Strict&dryRun=All", crd)
+	require.Equal(t, http.StatusBadRequest, a.code)
+	assert.Equal(t, `CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: strict decoding error: unknown field "spec.versions[0].schema.openAPIV3Schema.bogus1"`, a.body["message"])
+}

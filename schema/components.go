@@ -11,6 +11,12 @@ var arbitraryObjects = map[string]bool{
 	"io.k8s.apimachinery.pkg.runtime.RawExtension":                  true,
 	"io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1":                 true,
 	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON": true,
+	// A CRD schema's unions decode with json.Unmarshal inside their own
+	// UnmarshalJSON, so kube's strict decoding reports no unknown field
+	// under items, additionalProperties or dependencies.
+	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray":       true,
+	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool":        true,
+	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray": true,
 }
 
 // ParseComponents parses the component schemas of an OpenAPI v3 document
@@ -24,7 +30,8 @@ var arbitraryObjects = map[string]bool{
 //   - {"allOf": [{"$ref": X}], "description": …, "default": …}, kube's way
 //     of annotating a reference, becomes X with that description and default;
 //   - IntOrString (format "int-or-string") becomes x-kubernetes-int-or-string;
-//   - RawExtension and FieldsV1 keep unknown fields;
+//   - RawExtension, FieldsV1 and a CRD schema's JSON values and unions
+//     keep unknown fields;
 //   - Validate does not check the uniqueness of list-type set and map
 //     items: kube validates built-in kinds with Go code, which accepts
 //     duplicate finalizers or owner references (the list types stay for
