@@ -281,7 +281,10 @@ func (h admissionHost) Get(ctx context.Context, r policy.ResourceKind, namespace
 	if err != nil {
 		return nil, err
 	}
-	return res.present(obj).Data(), nil
+	if obj, err = res.present(ctx, obj); err != nil {
+		return nil, err
+	}
+	return obj.Data(), nil
 }
 
 func (h admissionHost) List(ctx context.Context, r policy.ResourceKind, namespace string, sel policy.LabelSelector) ([]map[string]any, error) {
@@ -295,8 +298,14 @@ func (h admissionHost) List(ctx context.Context, r policy.ResourceKind, namespac
 	}
 	var out []map[string]any
 	for _, it := range page.Items {
-		d := res.present(it).Data()
-		if sel.Matches(d.Labels()) {
+		if !sel.Matches(it.Data().Labels()) {
+			continue // labels are the same at every version
+		}
+		v, err := res.present(ctx, it)
+		if err != nil {
+			return nil, err
+		}
+		if d := v.Data(); sel.Matches(d.Labels()) {
 			out = append(out, d)
 		}
 	}

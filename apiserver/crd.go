@@ -43,6 +43,31 @@ const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io"
 // initial status.
 func (CRDStrategy) PrepareForCreate(_ *Write, obj meta.Object) { prepareCRD(obj) }
 
+// Default gives spec.conversion kube's defaults when a CRD is decoded
+// (create and update): strategy None when it has none, a webhook
+// service's port 443.
+func (CRDStrategy) Default(obj meta.Object) {
+	if spec, ok := obj["spec"].(map[string]any); ok {
+		defaultConversion(spec)
+	}
+}
+
+// defaultConversion sets spec.conversion's defaults.
+func defaultConversion(spec map[string]any) {
+	conv, ok := spec["conversion"].(map[string]any)
+	if !ok {
+		if _, set := spec["conversion"]; !set {
+			spec["conversion"] = map[string]any{"strategy": "None"}
+		}
+		return
+	}
+	if svc, ok := meta.NestedField(conv, "webhook", "clientConfig", "service"); ok {
+		if m, ok := svc.(map[string]any); ok && m["port"] == nil {
+			m["port"] = int64(443)
+		}
+	}
+}
+
 // Validate checks a new CRD.
 // Validate checks a new CRD. The schemas it parses to check them serve the
 // CRD once it is stored, unless it is a dry run.
@@ -110,6 +135,8 @@ type crdSpec struct {
 	shortNames, categories           []string
 	namespaced                       bool
 	versions                         []crdVersion
+	// conversion is the conversion webhook (nil: strategy None).
+	conversion *crdConversion
 }
 
 func stringsOf(v any) []string {
@@ -142,6 +169,7 @@ func readCRD(obj meta.Object, parsed map[int]*schema.Schema) (crdSpec, error) {
 	if c.listKind == "" {
 		c.listKind = c.kind + "List"
 	}
+	c.conversion = readConversion(spec, c.group, c.kind)
 	versions, _ := spec["versions"].([]any)
 	for i, v := range versions {
 		vm, _ := v.(map[string]any)
@@ -217,7 +245,7 @@ func (c crdSpec) resources(schemaRevision int64) []Resource {
 			ListKind: c.listKind, ShortNames: c.shortNames, Categories: c.categories, Namespaced: c.namespaced,
 			StatusSubresource: v.status, Schema: v.schema, PrinterColumns: v.columns,
 			SelectableFields: v.selectableFields, customResource: true, storageVersion: c.storageVersion(),
-			Scale: v.scale, schemaRevision: schemaRevision,
+			Scale: v.scale, schemaRevision: schemaRevision, conversion: c.conversion,
 			Strategy: customResourceStrategy{},
 		}
 		for _, other := range c.versions {
@@ -272,6 +300,9 @@ func (s *Server) servedCRDOf(obj *store.Object) *servedCRD {
 			sc.unreadable = true
 		}
 		if !sc.unreadable && sc.resources == nil {
+			if sc.spec.conversion != nil && s.webhookCalls != nil {
+				sc.spec.conversion.hook.Clients = s.webhookCalls.Clients
+			}
 			sc.resources = sc.spec.resources(obj.Revision())
 			for i := range sc.resources {
 				var err error
@@ -365,9 +396,7 @@ func prepareCRD(obj meta.Object) {
 	if spec == nil {
 		return
 	}
-	if _, ok := spec["conversion"]; !ok {
-		spec["conversion"] = map[string]any{"strategy": "None"}
-	}
+	defaultConversion(spec)
 	// The list kind defaults to the kind's, as kube's CRD defaulting does.
 	if names, ok := spec["names"].(map[string]any); ok {
 		if kind, _ := names["kind"].(string); kind != "" && names["listKind"] == nil {
@@ -695,8 +724,12 @@ func validateCRD(obj, old meta.Object) (meta.FieldErrors, map[int]*schema.Schema
 			add(meta.ErrorInvalid, fmt.Sprintf("spec.names.categories[%d]", i), v, strings.Join(msgs, ","))
 		}
 	}
+	var oldSpec map[string]any
 	if old != nil {
-		oldSpec, _ := old["spec"].(map[string]any)
+		oldSpec, _ = old["spec"].(map[string]any)
+	}
+	errs = append(errs, validateConversion(spec, oldSpec)...)
+	if old != nil {
 		if og := str(oldSpec, "group"); og != group {
 			add(meta.ErrorInvalid, "spec.group", group, "field is immutable")
 		}

@@ -228,7 +228,11 @@ func (q *request) delete() {
 		q.s.writeValue(q.w, q.r, http.StatusOK, statusKind, meta.Success(q.gr(), q.info.Name, out.Data().UID()))
 		return
 	}
-	q.s.writeObject(q.w, q.r, http.StatusOK, q.res.GroupVersionKind(), q.res.present(out))
+	if out, err = q.res.present(q.r.Context(), out); err != nil {
+		q.fail(err)
+		return
+	}
+	q.s.writeObject(q.w, q.r, http.StatusOK, q.res.GroupVersionKind(), out)
 }
 
 // deleteObject deletes or marks for deletion one object. It reports
@@ -253,7 +257,13 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 		if err != nil {
 			return nil, false, err
 		}
-		if err := s.admitDelete(r, res, cur, opts); err != nil {
+		// The object as the request's version reads it: a custom
+		// resource's conversion webhook fails the delete, as in kube.
+		view, err := res.present(r.Context(), cur)
+		if err != nil {
+			return nil, false, err
+		}
+		if err := s.admitDelete(r, res, view, opts); err != nil {
 			return nil, false, err
 		}
 		if opts.dryRun {

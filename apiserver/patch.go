@@ -100,11 +100,15 @@ func (q *request) patch() {
 			// The usual case, a patch that is an object: merged into a
 			// copy of the decoded object (see mergePatch).
 			merge := func(cur *store.Object) meta.Object {
-				obj := q.res.present(cur).Data().DeepCopy()
+				obj := cur.Data().DeepCopy()
 				mergePatch(obj, d.Object)
 				return obj
 			}
 			apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
+				cur, err := q.res.present(q.r.Context(), cur)
+				if err != nil {
+					return nil, nil, err
+				}
 				// The merged document before pruning, merged again when
 				// field validation needs it.
 				patched := func() []byte {
@@ -145,7 +149,11 @@ func (q *request) patch() {
 		patchDesc := func() []byte { return []byte(fmt.Sprint(map[string]any(patchObj.Object))) }
 		duplicates = patchObj.Duplicates
 		apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
-			out, err := q.s.strategicMerge(q.res, q.res.present(cur).Data(), patchObj.Object)
+			cur, err := q.res.present(q.r.Context(), cur)
+			if err != nil {
+				return nil, nil, err
+			}
+			out, err := q.s.strategicMerge(q.res, cur.Data(), patchObj.Object)
 			return out, patchDesc, err
 		}
 	case applyPatchType:
@@ -162,7 +170,11 @@ func (q *request) patch() {
 		apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
 			var live meta.Object
 			if cur != nil {
-				live = q.res.present(cur).Data()
+				cur, err := q.res.present(q.r.Context(), cur)
+				if err != nil {
+					return nil, nil, err
+				}
+				live = cur.Data()
 			}
 			o := q.mo
 			o.Now = q.s.now()
@@ -334,7 +346,11 @@ func patchError(err error) func(cur *store.Object) (meta.Object, func() []byte, 
 // document field validation reports against.
 func (q *request) bytePatch(patchBytes func(current []byte) ([]byte, error)) func(cur *store.Object) (meta.Object, func() []byte, error) {
 	return func(cur *store.Object) (meta.Object, func() []byte, error) {
-		current, err := encodeObject(codec.JSONCodec{}, q.res.present(cur))
+		cur, err := q.res.present(q.r.Context(), cur)
+		if err != nil {
+			return nil, nil, err
+		}
+		current, err := encodeObject(codec.JSONCodec{}, cur)
 		if err != nil {
 			return nil, nil, meta.Internal(err)
 		}

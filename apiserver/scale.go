@@ -76,7 +76,11 @@ func (q *request) serveScale() {
 			q.fail(storeError(err, q.gr(), q.info.Name))
 			return
 		}
-		q.s.writeValue(q.w, q.r, http.StatusOK, scaleKind, scaleOf(q.res, q.res.present(obj).Data()))
+		if obj, err = q.res.present(q.r.Context(), obj); err != nil {
+			q.fail(err)
+			return
+		}
+		q.s.writeValue(q.w, q.r, http.StatusOK, scaleKind, scaleOf(q.res, obj.Data()))
 	case VerbUpdate, VerbPatch:
 		q.writeScale()
 	default:
@@ -118,6 +122,10 @@ func (q *request) writeScale() {
 		if cur == nil {
 			return nil, store.ErrNotFound
 		}
+		cur, err := q.res.present(q.r.Context(), cur)
+		if err != nil {
+			return nil, err
+		}
 		scaleJSON := body
 		if patchType != "" {
 			current, _ := json.Marshal(scaleOf(q.res, cur.Data()))
@@ -157,7 +165,11 @@ func (q *request) writeScale() {
 		return
 	}
 	_ = created
-	q.s.writeValue(q.w, q.r, http.StatusOK, scaleKind, scaleOf(q.res, q.res.present(stored).Data()))
+	if stored, err = q.res.present(q.r.Context(), stored); err != nil {
+		q.fail(err)
+		return
+	}
+	q.s.writeValue(q.w, q.r, http.StatusOK, scaleKind, scaleOf(q.res, stored.Data()))
 }
 
 // setNested sets a value at a dotted path, creating maps on the way.

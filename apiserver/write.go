@@ -156,7 +156,11 @@ func (q *request) create() {
 		}
 		compact(stored)
 		q.flushWarnings()
-		q.s.writeObject(q.w, q.r, http.StatusCreated, q.res.GroupVersionKind(), q.res.present(stored))
+		if stored, err = q.res.present(ctx, stored); err != nil {
+			q.fail(err)
+			return
+		}
+		q.s.writeObject(q.w, q.r, http.StatusCreated, q.res.GroupVersionKind(), stored)
 		return
 	}
 }
@@ -186,7 +190,11 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 		}
 		return store.NewObject(key, 0, obj), nil
 	}
-	return q.s.store.Create(ctx, key, q.res.storageForm(obj))
+	obj, err = q.res.storageForm(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	return q.s.store.Create(ctx, key, obj)
 }
 
 // admitCreate runs a new object through preparation, defaulting,
@@ -323,7 +331,21 @@ func (q *request) respondUpdate(stored *store.Object, created bool, err error) {
 	}
 	compact(stored)
 	q.flushWarnings()
-	q.s.writeObject(q.w, q.r, code, q.res.GroupVersionKind(), q.res.present(stored))
+	if stored, err = q.res.present(q.r.Context(), stored); err != nil {
+		q.fail(err)
+		return
+	}
+	q.s.writeObject(q.w, q.r, code, q.res.GroupVersionKind(), stored)
+}
+
+// storageForm is what an update stores: a dry run is not converted by a
+// custom resource's conversion webhook (kube's dry run never encodes for
+// storage).
+func (q *request) storageForm(ctx context.Context, obj meta.Object, wo writeOptions) (meta.Object, error) {
+	if wo.dryRun && q.res.conversion != nil {
+		return obj, nil
+	}
+	return q.res.storageForm(ctx, obj)
 }
 
 // afterWrite runs the strategy's AfterWrite on a stored write (a CRD's
@@ -358,10 +380,14 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 			if err != nil {
 				return nil, err
 			}
-			return q.res.storageForm(obj), nil
+			return q.storageForm(ctx, obj, wo)
 		}
 		created = false
-		old := q.res.present(cur).Data()
+		view, err := q.res.present(ctx, cur)
+		if err != nil {
+			return nil, err
+		}
+		old := view.Data()
 		next, err := q.prepareForUpdate(ctx, obj, old, wo)
 		if err != nil {
 			return nil, err
@@ -369,7 +395,7 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 		if old.DeletionTimestamp() != "" && !q.res.held(next) {
 			return nil, &lastFinalizerRemoved{current: cur, next: next}
 		}
-		return q.res.storageForm(next), nil
+		return q.storageForm(ctx, next, wo)
 	}
 	for {
 		if wo.dryRun {

@@ -1,0 +1,412 @@
+package apiserver_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// convHook is a CRD conversion webhook on loopback TLS: /convert renames
+// spec.color (v1) to spec.colour (v2) and back, and fails objects
+// labelled convert=fail with "cannot convert this one"; /conv/<mode>
+// answers wrongly in one of the ways kube's answers were recorded for
+// (docs/kube-behaviour/12-policy.md).
+type convHook struct {
+	*httptest.Server
+	caBundle string
+	calls    atomic.Int64 // reviews received
+	objects  atomic.Int64 // objects received
+}
+
+func newConvHook(t *testing.T) *convHook {
+	h := &convHook{}
+	mux := http.NewServeMux()
+	handle := func(w http.ResponseWriter, r *http.Request, mode string) {
+		h.calls.Add(1)
+		var review map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&review)
+		_, _ = io.Copy(io.Discard, r.Body) // so the server notices a client that leaves
+		req, _ := review["request"].(map[string]any)
+		to, _ := req["desiredAPIVersion"].(string)
+		objs, _ := req["objects"].([]any)
+		h.objects.Add(int64(len(objs)))
+		result := map[string]any{"status": "Success"}
+		var out []any
+		for _, o := range objs {
+			m := o.(map[string]any)
+			md, _ := m["metadata"].(map[string]any)
+			if l, _ := md["labels"].(map[string]any); l["convert"] == "fail" {
+				result, out = map[string]any{"status": "Failure", "message": "cannot convert this one"}, nil
+				break
+			}
+			if spec, ok := m["spec"].(map[string]any); ok {
+				from, into := "colour", "color"
+				if strings.HasSuffix(to, "/v2") {
+					from, into = "color", "colour"
+				}
+				if c, ok := spec[from]; ok {
+					spec[into] = c
+					delete(spec, from)
+				}
+			}
+			m["apiVersion"] = to
+			switch mode {
+			case "badav":
+				m["apiVersion"] = "conv.example.com/v9"
+			case "badkind":
+				m["kind"] = "Other"
+			case "rename":
+				md["name"] = "renamed"
+			case "badlabels":
+				md["labels"] = map[string]any{"bad key!": "x"}
+			case "meta":
+				md["labels"] = map[string]any{"added": "yes"}
+				md["generation"] = 99
+				md["finalizers"] = []any{"x/y"}
+			}
+			out = append(out, m)
+		}
+		resp := map[string]any{"uid": req["uid"], "result": result}
+		if out != nil {
+			resp["convertedObjects"] = out
+		}
+		answer := map[string]any{"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview", "response": resp}
+		switch mode {
+		case "v1beta1":
+			answer["apiVersion"] = "apiextensions.k8s.io/v1beta1"
+		case "missingkind":
+			delete(answer, "kind")
+		case "admissionreview":
+			answer["apiVersion"], answer["kind"] = "admission.k8s.io/v1", "AdmissionReview"
+		case "noresponse":
+			delete(answer, "response")
+		case "wronguid":
+			resp["uid"] = "nope"
+		case "failnomsg":
+			resp["result"] = map[string]any{"status": "Failure"}
+		case "count":
+			resp["convertedObjects"] = []any{}
+		case "garbage":
+			_, _ = w.Write([]byte("this is not json"))
+			return
+		case "status500":
+			http.Error(w, "boom", 500)
+			return
+		case "hang":
+			select {
+			case <-r.Context().Done():
+			case <-time.After(10 * time.Second):
+			}
+			return
+		}
+		_ = json.NewEncoder(w).Encode(answer)
+	}
+	mux.HandleFunc("/convert", func(w http.ResponseWriter, r *http.Request) { handle(w, r, "") })
+	mux.HandleFunc("/conv/", func(w http.ResponseWriter, r *http.Request) { handle(w, r, strings.TrimPrefix(r.URL.Path, "/conv/")) })
+	h.Server = httptest.NewTLSServer(mux)
+	t.Cleanup(h.Close)
+	h.caBundle = base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: h.Certificate().Raw}))
+	return h
+}
+
+// crd is paints.conv.example.com (v1 stored, v2 served) converted at path.
+func (h *convHook) crd(path string) string {
+	return fmt.Sprintf(`{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"paints.conv.example.com"},
+"spec":{"group":"conv.example.com","scope":"Namespaced","names":{"plural":"paints","kind":"Paint"},
+"conversion":{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1"],"clientConfig":{"url":"%s%s","caBundle":"%s"}}},
+"versions":[
+ {"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"color":{"type":"string"}}}}}},
+  "additionalPrinterColumns":[{"name":"Color","type":"string","jsonPath":".spec.color"}]},
+ {"name":"v2","served":true,"storage":false,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"colour":{"type":"string"}}}}}},
+  "additionalPrinterColumns":[{"name":"Colour","type":"string","jsonPath":".spec.colour"}]}]}}`, h.URL, path, h.caBundle)
+}
+
+const (
+	crdsURL  = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
+	paintsV1 = "/apis/conv.example.com/v1/namespaces/default/paints"
+	paintsV2 = "/apis/conv.example.com/v2/namespaces/default/paints"
+)
+
+func paint(version, name, colour string, labels string) string {
+	field := "colour"
+	if version == "v1" {
+		field = "color"
+	}
+	return fmt.Sprintf(`{"apiVersion":"conv.example.com/%s","kind":"Paint","metadata":{"name":"%s","labels":{%s}},"spec":{"%s":"%s"}}`,
+		version, name, labels, field, colour)
+}
+
+// conversionFailure is kube's answer to a failed conversion: 500, no reason.
+func conversionFailure(msg string) map[string]any {
+	return map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Failure",
+		"message": msg, "code": float64(500)}
+}
+
+func TestConversionWebhookServesEveryVersion(t *testing.T) {
+	hook := newConvHook(t)
+	ps := newWebhookServer(t)
+	require.Equal(t, http.StatusCreated, ps.do("POST", crdsURL, hook.crd("/convert")).code)
+
+	// A create at v2 is stored at v1, converted by the webhook; each
+	// version reads its own fields.
+	a := ps.do("POST", paintsV2, paint("v2", "p1", "red", ""))
+	require.Equal(t, http.StatusCreated, a.code, a.body)
+	assert.Equal(t, "conv.example.com/v2", a.body["apiVersion"])
+	assert.Equal(t, map[string]any{"colour": "red"}, a.body["spec"])
+	a = ps.do("GET", paintsV1+"/p1", "")
+	assert.Equal(t, map[string]any{"color": "red"}, a.body["spec"])
+	assert.Equal(t, "conv.example.com/v1", a.body["apiVersion"])
+	a = ps.do("GET", paintsV2+"/p1", "")
+	assert.Equal(t, map[string]any{"colour": "red"}, a.body["spec"])
+
+	// An update and a patch at v2.
+	a.body["spec"] = map[string]any{"colour": "green"}
+	body, _ := json.Marshal(a.body)
+	a = ps.do("PUT", paintsV2+"/p1", string(body))
+	require.Equal(t, http.StatusOK, a.code, a.body)
+	assert.Equal(t, map[string]any{"colour": "green"}, a.body["spec"])
+	a = ps.do("PATCH", paintsV2+"/p1", `{"spec":{"colour":"blue"}}`)
+	require.Equal(t, http.StatusOK, a.code, a.body)
+	assert.Equal(t, map[string]any{"colour": "blue"}, a.body["spec"])
+	assert.Equal(t, map[string]any{"color": "blue"}, ps.do("GET", paintsV1+"/p1", "").body["spec"])
+
+	// A list converts the objects it has not converted before in one review.
+	for _, n := range []string{"p2", "p3", "p4"} {
+		require.Equal(t, http.StatusCreated, ps.do("POST", paintsV1, paint("v1", n, "white", "")).code)
+	}
+	calls, objects := hook.calls.Load(), hook.objects.Load()
+	a = ps.do("GET", paintsV2, "")
+	require.Equal(t, http.StatusOK, a.code, a.body)
+	items := a.body["items"].([]any)
+	require.Len(t, items, 4)
+	for _, it := range items {
+		assert.Equal(t, "conv.example.com/v2", it.(map[string]any)["apiVersion"])
+		assert.Contains(t, it.(map[string]any)["spec"], "colour")
+	}
+	assert.Equal(t, calls+1, hook.calls.Load(), "one review for the list")
+	assert.Equal(t, objects+3, hook.objects.Load(), "p1 was converted when read before")
+	a = ps.do("GET", paintsV2, "")
+	assert.Equal(t, calls+1, hook.calls.Load(), "converted objects are kept with the stored ones")
+
+	// A dry run at v2 is not converted for storage; a create at the storage
+	// version calls nobody.
+	calls = hook.calls.Load()
+	require.Equal(t, http.StatusCreated, ps.do("POST", paintsV2+"?dryRun=All", paint("v2", "dry", "red", "")).code)
+	require.Equal(t, http.StatusCreated, ps.do("POST", paintsV1, paint("v1", "p5", "red", "")).code)
+	assert.Equal(t, calls, hook.calls.Load())
+
+	// A delete at v2 answers with the object at v2.
+	a = ps.do("DELETE", paintsV2+"/p5", "")
+	require.Equal(t, http.StatusOK, a.code, a.body)
+	assert.Equal(t, "Success", a.body["status"])
+}
+
+func TestConversionWebhookFailuresAnswerAsKube(t *testing.T) {
+	hook := newConvHook(t)
+	ps := newWebhookServer(t)
+	require.Equal(t, http.StatusCreated, ps.do("POST", crdsURL, hook.crd("/convert")).code)
+
+	// Writing at v2 converts to v1: the failure names v2.
+	a := ps.do("POST", paintsV2, paint("v2", "pf", "blue", `"convert":"fail"`))
+	assert.Equal(t, http.StatusInternalServerError, a.code)
+	assert.Equal(t, conversionFailure("conversion webhook for conv.example.com/v2, Kind=Paint failed: cannot convert this one"), a.body)
+	// Stored at v1 (no conversion), it cannot be read, listed, updated or
+	// deleted at v2: those failures name v1.
+	require.Equal(t, http.StatusCreated, ps.do("POST", paintsV1, paint("v1", "pf", "blue", `"convert":"fail"`)).code)
+	fromV1 := conversionFailure("conversion webhook for conv.example.com/v1, Kind=Paint failed: cannot convert this one")
+	for _, req := range []struct{ method, path, body string }{
+		{"GET", paintsV2 + "/pf", ""},
+		{"GET", paintsV2, ""},
+		{"GET", paintsV2 + "?limit=500", ""},
+		{"PATCH", paintsV2 + "/pf", `{"spec":{"colour":"red"}}`},
+		{"DELETE", paintsV2 + "/pf", ""},
+	} {
+		a := ps.do(req.method, req.path, req.body)
+		assert.Equal(t, http.StatusInternalServerError, a.code, req)
+		assert.Equal(t, fromV1, a.body, req)
+	}
+	// The object is still there, and readable at v1.
+	assert.Equal(t, http.StatusOK, ps.do("GET", paintsV1+"/pf", "").code)
+
+	// Webhooks that answer wrongly, as kube words each.
+	require.Equal(t, http.StatusCreated, ps.do("POST", paintsV1, paint("v1", "p1", "red", "")).code)
+	prefix := "conversion webhook for conv.example.com/v1, Kind=Paint "
+	for mode, want := range map[string]string{
+		"garbage":         `failed: couldn't get version/kind; json parse error: json: cannot unmarshal string into Go value of type struct { APIVersion string "json:\"apiVersion,omitempty\""; Kind string "json:\"kind,omitempty\"" }`,
+		"status500":       `failed: an error on the server ("boom") has prevented the request from succeeding`,
+		"admissionreview": `failed: no kind "AdmissionReview" is registered for version "admission.k8s.io/v1" in scheme "pkg/runtime/scheme.go:110"`,
+		"v1beta1":         `failed: converting (v1beta1.ConversionReview) to (v1.ConversionReview): unknown conversion`,
+		"missingkind":     `failed: expected webhook response of apiextensions.k8s.io/v1, Kind=ConversionReview, got apiextensions.k8s.io/v1, Kind=`,
+		"noresponse":      `failed: no response provided`,
+		"failnomsg":       `failed: response.result.status was 'Failure', not 'Success'`,
+		"count":           `returned 0 objects, expected 1`,
+		"badav":           `returned invalid object at index 0: invalid groupVersion (expected conv.example.com/v2, received conv.example.com/v9)`,
+		"badkind":         `returned invalid object at index 0: invalid kind (expected Paint, received Other)`,
+		"rename":          `returned invalid object: must have the same name: p1 != renamed`,
+		"badlabels":       `returned invalid metadata: metadata.labels: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+	} {
+		t.Run(mode, func(t *testing.T) {
+			a := ps.do("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/paints.conv.example.com", "")
+			crd := a.body
+			crd["spec"].(map[string]any)["conversion"].(map[string]any)["webhook"].(map[string]any)["clientConfig"].(map[string]any)["url"] = hook.URL + "/conv/" + mode
+			body, _ := json.Marshal(crd)
+			require.Equal(t, http.StatusOK, ps.do("PUT", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/paints.conv.example.com", string(body)).code)
+			a = ps.do("GET", paintsV2+"/p1", "")
+			assert.Equal(t, conversionFailure(prefix+want), a.body)
+		})
+	}
+}
+
+// A conversion webhook may change labels and annotations only: kube keeps
+// the rest of the stored metadata.
+func TestConversionWebhookKeepsMetadata(t *testing.T) {
+	hook := newConvHook(t)
+	ps := newWebhookServer(t)
+	require.Equal(t, http.StatusCreated, ps.do("POST", crdsURL, hook.crd("/conv/meta")).code)
+	created := ps.do("POST", paintsV1, paint("v1", "p1", "red", `"a":"b"`))
+	require.Equal(t, http.StatusCreated, created.code)
+	a := ps.do("GET", paintsV2+"/p1", "")
+	require.Equal(t, http.StatusOK, a.code, a.body)
+	md := a.body["metadata"].(map[string]any)
+	assert.Equal(t, map[string]any{"added": "yes"}, md["labels"])
+	assert.Equal(t, float64(1), md["generation"])
+	assert.Nil(t, md["finalizers"])
+	assert.Equal(t, created.body["metadata"].(map[string]any)["uid"], md["uid"])
+}
+
+// A watch at v2 sees every event converted; an object that does not
+// convert ends it with kube's message as an ERROR event (kube's watch
+// cache stops delivering instead).
+func TestConversionWebhookWatch(t *testing.T) {
+	hook := newConvHook(t)
+	ps := newWebhookServer(t)
+	require.Equal(t, http.StatusCreated, ps.do("POST", crdsURL, hook.crd("/convert")).code)
+	require.Equal(t, http.StatusCreated, ps.do("POST", paintsV1, paint("v1", "p1", "red", "")).code)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", ps.url+paintsV2+"?watch=1", nil)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	events := bufio.NewScanner(resp.Body)
+	next := func() map[string]any {
+		require.True(t, events.Scan())
+		var ev map[string]any
+		require.NoError(t, json.Unmarshal(events.Bytes(), &ev))
+		return ev
+	}
+	ev := next()
+	assert.Equal(t, "ADDED", ev["type"])
+	assert.Equal(t, map[string]any{"colour": "red"}, ev["object"].(map[string]any)["spec"])
+	require.Equal(t, http.StatusOK, ps.do("PATCH", paintsV1+"/p1", `{"spec":{"color":"green"}}`).code)
+	ev = next()
+	assert.Equal(t, "MODIFIED", ev["type"])
+	assert.Equal(t, "conv.example.com/v2", ev["object"].(map[string]any)["apiVersion"])
+	assert.Equal(t, map[string]any{"colour": "green"}, ev["object"].(map[string]any)["spec"])
+
+	require.Equal(t, http.StatusCreated, ps.do("POST", paintsV1, paint("v1", "pf", "red", `"convert":"fail"`)).code)
+	ev = next()
+	assert.Equal(t, "ERROR", ev["type"])
+	assert.Equal(t, conversionFailure("conversion webhook for conv.example.com/v1, Kind=Paint failed: cannot convert this one"), ev["object"])
+	assert.False(t, events.Scan(), "the watch ends")
+}
+
+// A conversion webhook that hangs holds only the requests that need it:
+// the same object is served at its storage version meanwhile.
+func TestConversionWebhookHangingLeavesServerResponsive(t *testing.T) {
+	hook := newConvHook(t)
+	ps := newWebhookServer(t)
+	require.Equal(t, http.StatusCreated, ps.do("POST", crdsURL, hook.crd("/conv/hang")).code)
+	require.Equal(t, http.StatusCreated, ps.do("POST", paintsV1, paint("v1", "p1", "red", "")).code)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, "GET", ps.url+paintsV2+"/p1", nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	for range 20 {
+		require.Equal(t, http.StatusOK, ps.do("GET", paintsV1+"/p1", "").code)
+		require.Equal(t, http.StatusOK, ps.do("GET", "/api/v1/namespaces", "").code)
+	}
+	assert.Less(t, time.Since(start), time.Second)
+	<-done
+}
+
+func TestCRDConversionValidatedAsKube(t *testing.T) {
+	ps := newWebhookServer(t)
+	crd := func(conversion string) string {
+		return `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"brushes.conv.example.com"},
+"spec":{"group":"conv.example.com","scope":"Namespaced","names":{"plural":"brushes","kind":"Brush"},"conversion":` + conversion + `,
+"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}`
+	}
+	for _, tc := range []struct {
+		conversion string
+		causes     []string
+	}{
+		{`{"strategy":"Webhook"}`, []string{
+			"spec.conversion.conversionReviewVersions: Required value",
+			"spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook"}},
+		{`{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v3"],"clientConfig":{"url":"http://x/y"}}}`, []string{
+			`spec.conversion.conversionReviewVersions: Invalid value: []string{"v3"}: must include at least one of v1, v1beta1`,
+			`spec.conversion.webhookClientConfig.url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]`}},
+		{`{"strategy":"None","webhook":{"conversionReviewVersions":["v1"],"clientConfig":{"url":"https://x/y"}}}`, []string{
+			"spec.conversion.conversionReviewVersions: Forbidden: should not be set when strategy is not set to Webhook",
+			"spec.conversion.webhookClientConfig: Forbidden: should not be set when strategy is not set to Webhook"}},
+		{`{"strategy":"Bad"}`, []string{`spec.conversion.strategy: Unsupported value: "Bad": supported values: "None", "Webhook"`}},
+		{`{}`, []string{"spec.conversion.strategy: Required value"}},
+		{`{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1","v1"],"clientConfig":{"url":"https://x/y?a=b#f","service":{"namespace":"ns","name":"s"}}}}`, []string{
+			`spec.conversion.conversionReviewVersions[1]: Invalid value: "v1": duplicate version`,
+			"spec.conversion.webhookClientConfig: Required value: exactly one of url or service is required"}},
+		{`{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1beta1","v1"],"clientConfig":{"service":{"namespace":"","name":"","path":"a","port":0}}}}`, []string{
+			`spec.conversion.webhookClientConfig.service.name: Required value: service name is required`,
+			`spec.conversion.webhookClientConfig.service.namespace: Required value: service namespace is required`,
+			`spec.conversion.webhookClientConfig.service.path: Invalid value: "a": must start with a '/'`,
+			`spec.conversion.webhookClientConfig.service.path: Invalid value: "a": segment[0] may not be empty`,
+			`spec.conversion.webhookClientConfig.service.port: Invalid value: 0: port is not valid: must be between 1 and 65535, inclusive`}},
+		{`{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1"],"clientConfig":{"url":"https://u:p@x/y","caBundle":"eA=="}}}`, []string{
+			`spec.conversion.webhookClientConfig.url: Invalid value: "u:p": user information is not permitted in the URL`}},
+		{`{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1"],"clientConfig":{"url":"https://x/y?a=b"}}}`, []string{
+			`spec.conversion.webhookClientConfig.url: Invalid value: "a=b": query parameters are not permitted in the URL`}},
+	} {
+		a := ps.do("POST", crdsURL+"?dryRun=All", crd(tc.conversion))
+		assert.Equal(t, http.StatusUnprocessableEntity, a.code, tc.conversion)
+		assert.ElementsMatch(t, tc.causes, fieldCauses(a.body), tc.conversion)
+	}
+	// A service's port defaults to 443.
+	a := ps.do("POST", crdsURL+"?dryRun=All", crd(`{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1"],"clientConfig":{"service":{"namespace":"ns","name":"s"}}}}`))
+	require.Equal(t, http.StatusCreated, a.code, a.body)
+	assert.Equal(t, map[string]any{"name": "s", "namespace": "ns", "port": float64(443)},
+		a.body["spec"].(map[string]any)["conversion"].(map[string]any)["webhook"].(map[string]any)["clientConfig"].(map[string]any)["service"])
+}
+
+func fieldCauses(body map[string]any) []string {
+	var out []string
+	details, _ := body["details"].(map[string]any)
+	causes, _ := details["causes"].([]any)
+	for _, c := range causes {
+		m := c.(map[string]any)
+		out = append(out, fmt.Sprint(m["field"])+": "+fmt.Sprint(m["message"]))
+	}
+	return out
+}
