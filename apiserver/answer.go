@@ -19,11 +19,26 @@ type CreateOnlyFunc func(ctx context.Context, namespace string, obj meta.Object)
 // them), goes to the type's CreateOnly; its answer is sent with 201.
 func (q *request) answerCreate(obj meta.Object) {
 	obj = q.trackUpdate(nil, obj)
-	out, err := q.res.CreateOnly(q.r.Context(), q.info.Namespace, obj)
+	ctx := context.WithValue(q.r.Context(), writeKey{}, q.newWrite(OperationCreate, q.wo.dryRun))
+	out, err := q.res.CreateOnly(ctx, q.info.Namespace, obj)
 	if err != nil {
 		q.fail(err)
 		return
 	}
 	q.flushWarnings()
-	q.s.writeObject(q.w, q.r, http.StatusCreated, q.res.GroupVersionKind(), store.NewObject("", 0, out))
+	gvk := gvkOf(out) // a review echoes its kind; a core Binding answers a Status
+	if gvk.Kind == "" {
+		gvk = q.res.GroupVersionKind()
+	}
+	q.s.writeObject(q.w, q.r, http.StatusCreated, gvk, store.NewObject("", 0, out))
+}
+
+type writeKey struct{}
+
+// WriteFrom returns the create a CreateOnlyFunc answers, from its context:
+// its namespace, dry run and user, and the server's other objects (a core
+// Binding binds a pod).
+func WriteFrom(ctx context.Context) (*Write, bool) {
+	w, ok := ctx.Value(writeKey{}).(*Write)
+	return w, ok
 }

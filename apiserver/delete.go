@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/codec"
@@ -245,15 +246,16 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 	strategy := res.strategy()
 	w := &Write{Context: r.Context(), Operation: OperationDelete, Namespace: ns, Name: name, DryRun: opts.dryRun,
 		Now: s.now(), GracePeriodSeconds: opts.gracePeriodSeconds, res: res, s: s}
+	pre := opts.preconditions
 	for {
 		cur, err := s.store.Get(r.Context(), key)
 		if err != nil {
 			return nil, false, storeError(err, gr, name)
 		}
-		if err := opts.preconditions.Check(cur); err != nil {
+		if err := pre.Check(cur); err != nil {
 			return nil, false, deletePreconditionError(err, res, name)
 		}
-		marked, keep, err := s.markedForDeletion(w, cur.Data(), opts)
+		marked, keep, storeFirst, err := s.markedForDeletion(w, cur.Data(), opts)
 		if err != nil {
 			return nil, false, err
 		}
@@ -267,10 +269,24 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 			return nil, false, err
 		}
 		if opts.dryRun {
-			if keep {
-				return store.NewObject(key, cur.Revision(), marked), false, nil
+			if keep || storeFirst {
+				return store.NewObject(key, cur.Revision(), marked), !keep, nil
 			}
 			return cur, true, nil
+		}
+		if storeFirst {
+			// A graceful kind's marked version is stored, then removed.
+			out, err := s.markDeleting(r, res, key, cur, marked, opts)
+			if errors.Is(err, errRetry) {
+				continue
+			}
+			if err != nil {
+				return nil, false, err
+			}
+			cur = out
+			if pre.ResourceVersion != "" {
+				pre.ResourceVersion = out.Data().ResourceVersion() // the precondition held on what was marked
+			}
 		}
 		if keep {
 			out, err := s.markDeleting(r, res, key, cur, marked, opts)
@@ -285,7 +301,7 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 			}
 			return out, false, nil
 		}
-		out, err := s.store.Delete(r.Context(), key, opts.preconditions, func(o *store.Object) error {
+		out, err := s.store.Delete(r.Context(), key, pre, func(o *store.Object) error {
 			if o != cur {
 				return errRetry // gained finalizers or changed: decide again
 			}
@@ -301,6 +317,7 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 		if err != nil {
 			return nil, false, storeError(err, gr, name)
 		}
+		s.release(w, res, out.Data())
 		return out, true, nil
 	}
 }
@@ -330,15 +347,23 @@ func (r *Resource) held(obj meta.Object) bool {
 	return len(obj.Finalizers()) > 0 || r.strategy().Held(obj)
 }
 
-// markedForDeletion returns what a DELETE makes of obj if it is kept, and
-// whether it is kept, as kube's registry decides: first the deletion's
-// propagation policy sets the garbage collector's finalizers
-// (propagationFinalizers); then a copy is marked (once) as kube marks an
-// object whose deletion waits: deletionTimestamp, deletionGracePeriodSeconds
-// 0 and generation + 1 when it has one; then the kind's strategy prepares
-// it (a graceful kind sets its own grace period from the Write). An object
-// left with finalizers, or held by its strategy, is kept.
-func (s *Server) markedForDeletion(w *Write, obj meta.Object, opts deleteOptions) (meta.Object, bool, error) {
+// markedForDeletion returns what a DELETE makes of obj, as kube's
+// registry decides: a marked copy, whether it is kept, and whether the
+// marked copy is stored before the object is removed (a graceful kind's,
+// as kube's pods: watchers see it MODIFIED, then DELETED).
+//
+// First the deletion's propagation policy sets the garbage collector's
+// finalizers (propagationFinalizers). A kind without a grace period (not a
+// GracefulDeleter) is then marked once as kube marks an object whose
+// deletion waits: deletionTimestamp now, deletionGracePeriodSeconds 0
+// whatever the options say, generation + 1 when it has one. A graceful
+// kind follows kube's BeforeDelete: the first DELETE sets deletionTimestamp
+// now + the period the strategy gives (negative periods count as 1) and
+// bumps a set generation; a later one may only shorten the period (never
+// moving deletionTimestamp into the past); one that does not is answered
+// with the object unchanged. The kind's strategy then prepares the copy;
+// an object left with finalizers, or held by its strategy, is kept.
+func (s *Server) markedForDeletion(w *Write, obj meta.Object, opts deleteOptions) (meta.Object, bool, bool, error) {
 	next := obj.DeepCopy()
 	if finalizers, changed := propagationFinalizers(obj, opts); changed {
 		if len(finalizers) == 0 {
@@ -347,18 +372,81 @@ func (s *Server) markedForDeletion(w *Write, obj meta.Object, opts deleteOptions
 			next.SetMetadataField("finalizers", toAny(finalizers))
 		}
 	}
-	if obj.DeletionTimestamp() == "" {
-		next.SetMetadataField("deletionTimestamp", meta.FormatTime(w.Now))
-		next.SetMetadataField("deletionGracePeriodSeconds", int64(0))
+	graceful, isGraceful := strategyAs[GracefulDeleter](w.res.strategy())
+	storeFirst := false
+	switch {
+	case !isGraceful:
+		if obj.DeletionTimestamp() == "" {
+			next.SetMetadataField("deletionTimestamp", meta.FormatTime(w.Now))
+			next.SetMetadataField("deletionGracePeriodSeconds", int64(0))
+			if g := obj.Generation(); g > 0 {
+				next.SetMetadataField("generation", g+1)
+			}
+		}
+	case obj.DeletionTimestamp() == "":
+		period := graceful.GracePeriod(w, obj, opts.gracePeriodSeconds)
+		if period < 0 {
+			period = 1
+		}
+		next.SetMetadataField("deletionTimestamp", meta.FormatTime(w.Now.Add(time.Duration(period)*time.Second)))
+		next.SetMetadataField("deletionGracePeriodSeconds", period)
 		if g := obj.Generation(); g > 0 {
 			next.SetMetadataField("generation", g+1)
 		}
+		storeFirst = period == 0
+	default:
+		cur, _ := meta.AsInt64(obj.Metadata()["deletionGracePeriodSeconds"])
+		if cur <= 0 {
+			break // pending with no grace left: removed at once, as kube recovers a half-done deletion
+		}
+		period := int64(0)
+		if opts.gracePeriodSeconds == nil {
+			return next, true, false, nil // pending: nothing changes
+		}
+		if period = *opts.gracePeriodSeconds; period < 0 {
+			period = 1
+		}
+		if period >= cur {
+			return next, true, false, nil // only a shorter period is taken
+		}
+		ts, err := time.Parse(time.RFC3339, obj.DeletionTimestamp())
+		if err != nil {
+			return nil, false, false, meta.Internal(err)
+		}
+		ts = ts.Add(time.Duration(period-cur) * time.Second)
+		if ts.Before(w.Now) {
+			ts = w.Now
+			if period != 0 {
+				period = 1
+			}
+		}
+		next.SetMetadataField("deletionTimestamp", meta.FormatTime(ts))
+		next.SetMetadataField("deletionGracePeriodSeconds", period)
+		storeFirst = period == 0
 	}
 	keep, err := w.res.strategy().PrepareForDelete(w, next)
 	if err != nil {
-		return nil, false, err
+		return nil, false, false, err
 	}
-	return next, keep || w.res.held(next), nil
+	if isGraceful {
+		if p, _ := meta.AsInt64(next.Metadata()["deletionGracePeriodSeconds"]); p > 0 {
+			keep = true
+		}
+	}
+	keep = keep || w.res.held(next)
+	return next, keep, storeFirst && !keep, nil
+}
+
+// GracefulDeleter is a Strategy whose objects are given time to go, as
+// kube's pods (its RESTGracefulDeleteStrategy): a DELETE keeps the object
+// with deletionTimestamp and deletionGracePeriodSeconds set to the period
+// GracePeriod returns, until a DELETE with a period of 0 (a kubelet's, or
+// a client's --grace-period=0) removes it; a period of 0 removes it at
+// once, after storing the marked version (see markedForDeletion).
+type GracefulDeleter interface {
+	// GracePeriod is the period of deleting obj, given the DeleteOptions'
+	// gracePeriodSeconds (nil when it sets none).
+	GracePeriod(w *Write, obj meta.Object, requested *int64) int64
 }
 
 // Garbage-collection finalizers a deletion's propagation policy sets.

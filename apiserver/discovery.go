@@ -131,8 +131,19 @@ func wantsAggregated(r *http.Request) bool {
 // serveNonResource answers discovery, version and health paths.
 func (s *Server) serveNonResource(w http.ResponseWriter, r *http.Request, info requestinfo.Info) {
 	p := info.Path
-	if len(p) >= 1 && (p[0] == "healthz" || p[0] == "livez" || p[0] == "readyz") {
+	if isHealthPath(p) {
+		if len(p) == 1 && !strings.HasSuffix(r.URL.Path, "/") {
+			c := s.metrics.begin(&instrumentedWriter{}, w, r, info)
+			defer s.metrics.end(&c)
+			s.serveHealth(c.w, r, p)
+			return
+		}
 		s.serveHealth(w, r, p)
+		return
+	}
+	if len(p) == 1 && p[0] == "metrics" && r.URL.Path == "/metrics" { // any method, as kube
+		w.Header()["Cache-Control"] = cacheControlValue
+		s.metrics.registry.ServeHTTP(w, r)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -322,13 +333,15 @@ type subresourceInfo struct {
 	kind meta.GroupVersionKind
 	// serve answers a subresource that serves itself (Subresource.Serve).
 	serve func(*SubresourceCall) (int, meta.Object, error)
+	// def is the strategy's declaration (none for status and scale).
+	def Subresource
 }
 
 // subresources lists the subresources a type serves, for discovery.
 func (r *Resource) subresources() []subresourceInfo {
 	var out []subresourceInfo
 	for _, sub := range r.strategy().Subresources() {
-		out = append(out, subresourceInfo{name: sub.Name, verbs: sub.Verbs, kind: sub.Kind, serve: sub.Serve})
+		out = append(out, subresourceInfo{name: sub.Name, verbs: sub.Verbs, kind: sub.Kind, serve: sub.Serve, def: sub})
 	}
 	if r.Scale != nil {
 		out = append(out, subresourceInfo{name: "scale", verbs: []string{VerbGet, VerbPatch, VerbUpdate}, kind: scaleKind})

@@ -62,4 +62,25 @@
 // sends the events after its start revision, translated for its selectors,
 // with bookmarks when asked, until the client leaves, timeoutSeconds pass
 // or the history window overtakes it (a final 410 ERROR event).
+//
+// # Start-up, health and metrics
+//
+// New runs Config.PostStartHooks before it returns (package builtin's
+// create the default/kubernetes Service and the APIServices kube
+// registers); a hook talks to the server through Server.Do (the whole
+// pipeline, as the privileged loopback user) or stores start-up objects
+// directly (Server.Preload). /livez, /readyz and /healthz list kube's named
+// checks (health.go; Config.HealthChecks adds or replaces one, a store's
+// "etcd"); /metrics serves kube's apiserver_* families from a
+// metrics.Registry others register on (instrument.go, package metrics).
+//
+// # Writes that take more than the object
+//
+// A Strategy that is an Allocator (a Service's cluster IPs and node ports)
+// allocates after mutating admission and has the allocation committed or
+// reverted with the store write (allocation.go); one that is a
+// GracefulDeleter (pods) is kept for a grace period when deleted
+// (delete.go). Subresources that serve themselves (binding, eviction,
+// log, exec, proxy…) get the object, other objects (Write.Get, List,
+// Update, Create, Delete) and the request (SubresourceCall).
 package apiserver

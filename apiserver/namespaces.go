@@ -102,7 +102,11 @@ func (NamespaceStrategy) PrepareForUpdate(w *Write, obj, old meta.Object) meta.O
 func (NamespaceStrategy) NameErrors(name string) []string { return schema.DNS1123Label(name) }
 
 // PrepareForDelete refuses the protected namespaces and turns the others
-// Terminating; a namespace is kept while spec.finalizers remain.
+// Terminating. As kube's namespace registry, the first DELETE only marks
+// the namespace, even without spec.finalizers (the namespace controller
+// then finds it finalized and leaves it: it stays until a later write);
+// a DELETE of a namespace already Terminating removes it once no
+// spec.finalizers remain.
 func (NamespaceStrategy) PrepareForDelete(w *Write, obj meta.Object) (bool, error) {
 	if protectedNamespaces[obj.Name()] {
 		return false, meta.Forbidden(meta.GroupResource{Resource: "namespaces"}, obj.Name(), "this namespace may not be deleted")
@@ -114,8 +118,9 @@ func (NamespaceStrategy) PrepareForDelete(w *Write, obj meta.Object) (bool, erro
 		status = map[string]any{}
 		obj["status"] = status
 	}
+	first := status["phase"] != "Terminating"
 	status["phase"] = "Terminating"
-	return len(namespaceSpecFinalizers(obj)) > 0, nil
+	return first || len(namespaceSpecFinalizers(obj)) > 0, nil
 }
 
 // Held keeps a namespace being deleted while spec.finalizers remain.
@@ -148,21 +153,30 @@ func namespaceSpecFinalizers(obj meta.Object) []any {
 
 func (reg *registry) namespaces() *Resource { return reg.lookup("", "v1", "namespaces") }
 
-// checkNamespaceOpen refuses writes into a namespace that does not exist
-// (404 for the namespace) or is being deleted (403), as kube-apiserver's
-// NamespaceLifecycle admission does.
-func (s *Server) checkNamespaceOpen(r *http.Request, ns string) error {
+// checkNamespaceOpen refuses a create into a namespace that does not
+// exist (404 for the namespace) or is being deleted, as kube-apiserver's
+// NamespaceLifecycle admission does: 403 about the object created (named by
+// its generateName when it was sent without a name), with the NamespaceTerminating
+// cause that controllers look for to stop retrying.
+func (s *Server) checkNamespaceOpen(r *http.Request, res *Resource, ns, name string) error {
 	nsRes := s.registry.Load().namespaces()
-	obj, err := s.store.Get(r.Context(), nsRes.key("", ns))
+	cur, err := s.store.Get(r.Context(), nsRes.key("", ns))
 	if err != nil {
 		return storeError(err, nsRes.GroupResource(), ns)
 	}
-	if obj.Data().DeletionTimestamp() != "" {
-		return meta.Forbidden(meta.GroupResource{Resource: "namespaces"}, ns,
-			fmt.Sprintf("unable to create new content in namespace %s because it is being terminated", ns))
+	if cur.Data().DeletionTimestamp() == "" {
+		return nil
 	}
-	return nil
+	st := meta.Forbidden(res.GroupResource(), name,
+		fmt.Sprintf("unable to create new content in namespace %s because it is being terminated", ns))
+	st.Details.Causes = append(st.Details.Causes, meta.StatusCause{Type: CauseNamespaceTerminating,
+		Message: fmt.Sprintf("namespace %s is being terminated", ns), Field: "metadata.namespace"})
+	return st
 }
+
+// CauseNamespaceTerminating is the cause of the 403 refusing a create into
+// a namespace being deleted.
+const CauseNamespaceTerminating meta.CauseType = "NamespaceTerminating"
 
 // createInitialNamespaces makes sure the standard namespaces exist.
 func (s *Server) createInitialNamespaces() error {

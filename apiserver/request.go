@@ -33,6 +33,10 @@ type request struct {
 	applying bool
 	// warnings are sent as Warning headers with the response.
 	warnings []string
+	// alloc is what the write being prepared allocated (Allocator).
+	alloc Allocation
+	// counted is w as the request's metrics count it (instrument.go).
+	counted instrumentedWriter
 }
 
 // flushWarnings sets the Warning headers of the response.

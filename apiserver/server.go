@@ -14,6 +14,7 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/authz"
 	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/apiserver/impersonation"
+	"github.com/kapi-dev/kapi/apiserver/metrics"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/apiserver/webhook"
 
@@ -69,15 +70,23 @@ type Config struct {
 	// RBAC...); a denied request gets kube's 403. It also authorizes
 	// impersonation headers. Nil allows everything.
 	Authorizer authz.Authorizer
-	// HealthChecks run on /healthz, /livez and /readyz besides kube's
-	// always-passing ping and log, as kube-apiserver's etcd check.
-	HealthChecks []HealthCheck
 	// FlowControl turns API Priority and Fairness on (nil: off): requests
 	// are classified by the stored FlowSchemas and queued or rejected by
 	// their priority levels, and the bootstrap configuration is created
 	// (serve the flowcontrol kinds, as builtin.Resources does, to let
 	// clients see and change it).
 	FlowControl *flowcontrol.Options
+	// Metrics is the registry served at /metrics, where the server adds
+	// kube's apiserver_* families; nil means a new one. Components add
+	// their own families to it (see package metrics).
+	Metrics *metrics.Registry
+	// HealthChecks are checks of /livez, /readyz and /healthz besides
+	// kube's defaults; one named as a default ("etcd") replaces it.
+	HealthChecks []HealthCheck
+	// PostStartHooks run in order once the server is built, before New
+	// returns (builtin.PostStartHooks creates the default/kubernetes
+	// Service); each is listed as the health check poststarthook/NAME.
+	PostStartHooks []PostStartHook
 }
 
 // VersionInfo is the body of /version.
@@ -108,7 +117,6 @@ type Server struct {
 	version   VersionInfo
 	registry  atomic.Pointer[registry]
 	admission []any
-	health    []HealthCheck
 
 	// registryMu serialises registry rebuilds (CRD writes); readers never
 	// take it.
@@ -137,6 +145,14 @@ type Server struct {
 	// neither authentication, authorization nor flow control).
 	handler     http.Handler
 	flowControl *flowcontrol.Controller
+	metrics     *serverMetrics
+	health      *healthChecks
+	// local is the per-server state of strategies (Write.Local).
+	local sync.Map
+
+	// servedView caches the view of the served types (Served) for the current
+	// registry.
+	servedView atomic.Pointer[Served]
 }
 
 // New validates cfg and returns a ready Server. The namespaces "default",
@@ -149,7 +165,6 @@ func New(cfg Config) (*Server, error) {
 		maxBody:   cfg.MaxRequestBodyBytes,
 		version:   cfg.Version.withDefaults(),
 		admission: cfg.Admission,
-		health:    cfg.HealthChecks,
 
 		openAPIComponents: cfg.OpenAPIComponents,
 	}
@@ -212,6 +227,24 @@ func New(cfg Config) (*Server, error) {
 		resources[i] = r
 	}
 	linkViewVersions(resources)
+	reg := cfg.Metrics
+	if reg == nil {
+		reg = metrics.NewRegistry()
+	}
+	var err error
+	if s.metrics, err = newServerMetrics(reg); err != nil {
+		return nil, err
+	}
+	if err := s.registerStorageObjects(); err != nil {
+		return nil, err
+	}
+	checks := slices.Clone(cfg.HealthChecks)
+	for _, h := range cfg.PostStartHooks {
+		checks = append(checks, HealthCheck{Name: "poststarthook/" + h.Name, Check: func(context.Context) error { return nil }})
+	}
+	if s.health, err = newHealthChecks(checks); err != nil {
+		return nil, err
+	}
 	s.staticResources = resources
 	s.crds = &s.staticResources[1]
 	s.addIndexes()
@@ -223,12 +256,16 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.FlowControl != nil {
 		s.flowControl = s.newFlowControl(*cfg.FlowControl)
+		s.metrics.registry.RegisterText(s.flowControl.WritePrometheus)
 	}
 	s.handler = s.filters(cfg, http.HandlerFunc(s.serve))
 	if s.flowControl != nil {
 		if err := s.flowControl.Start(); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.runPostStartHooks(cfg.PostStartHooks); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -346,16 +383,23 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if res.Deprecated != "" {
 		w.Header().Add("Warning", fmt.Sprintf("299 - %q", res.Deprecated))
 	}
-	req := &request{s: s, w: w, r: r, info: info, res: res}
+	if !res.Namespaced {
+		info.Namespace = ""
+	}
+	q := &request{s: s, r: r, info: info, res: res}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		// Writes collect admission warnings (AddWarning).
-		req.r = r.WithContext(withWarningSink(r.Context(), &req.warnings))
+		q.r = r.WithContext(withWarningSink(r.Context(), &q.warnings))
 	}
-	if !res.Namespaced {
-		req.info.Namespace = ""
-	}
-	req.serve()
+	c := s.metrics.begin(&q.counted, w, r, info)
+	q.w = c.w
+	defer s.metrics.end(&c)
+	q.serve()
 }
+
+// Metrics is the registry served at /metrics: register a component's
+// metric families on it (see package metrics).
+func (s *Server) Metrics() *metrics.Registry { return s.metrics.registry }
 
 // notFoundPath is kube-apiserver's answer to a path it does not serve.
 func notFoundPath(r *http.Request) *meta.Status {

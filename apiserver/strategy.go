@@ -93,6 +93,25 @@ type Strategy interface {
 	Subresources() []Subresource
 }
 
+// strategyAs finds an optional capability (Allocator, GracefulDeleter) of
+// a strategy, or of the strategy it wraps: a Strategy that wraps another
+// (adding to some of its hooks) has an Unwrap method returning it, so that
+// the wrapped one's capabilities are still found.
+func strategyAs[T any](s Strategy) (T, bool) {
+	for s != nil {
+		if t, ok := s.(T); ok {
+			return t, true
+		}
+		u, ok := s.(interface{ Unwrap() Strategy })
+		if !ok {
+			break
+		}
+		s = u.Unwrap()
+	}
+	var zero T
+	return zero, false
+}
+
 // GenericStrategy is the generic behaviour of every Strategy hook; kinds
 // embed it and override what they do differently.
 type GenericStrategy struct{}
@@ -215,6 +234,14 @@ type Subresource struct {
 	// update or patch runs the update pipeline with Write.Subresource set
 	// to Name, the strategy's PrepareForUpdate deciding what may change.
 	Serve func(c *SubresourceCall) (code int, out meta.Object, err error)
+	// Connect marks a subresource answered from its request's query and
+	// headers, as kube's connect subresources (log, exec, attach,
+	// portforward, proxy, whose path may go on): Serve gets no decoded
+	// body and reads SubresourceCall.Request.
+	Connect bool
+	// AcceptedVersions are other versions of Kind a request body may come
+	// in (kube takes policy/v1beta1 Evictions besides policy/v1).
+	AcceptedVersions []string
 }
 
 // SubresourceCall is one request to a subresource that serves itself.
@@ -227,6 +254,16 @@ type SubresourceCall struct {
 	// Body is the request body decoded as the subresource's kind (its
 	// apiVersion and kind checked and defaulted); nil when there is none.
 	Body meta.Object
+	// Request is the HTTP request, for a Connect subresource's headers
+	// and path.
+	Request *http.Request
+}
+
+// Do sends one request to the server itself, through its whole pipeline
+// as the server (Server.Do): a PodDisruptionBudget's status written as
+// kube's eviction writes it, say. Its context outlives the client's.
+func (w *Write) Do(method, path string, body any) (int, []byte, error) {
+	return w.s.Do(context.WithoutCancel(w.Context), method, path, body)
 }
 
 // Object reads the object whose subresource is called.

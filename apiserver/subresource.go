@@ -3,6 +3,7 @@ package apiserver
 import (
 	"fmt"
 	"net/http"
+	"slices"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -16,7 +17,10 @@ func (q *request) serveSubresource(sub subresourceInfo) {
 	if kind.Kind == "" {
 		kind = q.res.GroupVersionKind()
 	}
-	call := &SubresourceCall{Verb: q.info.Verb, Query: q.r.URL.Query()}
+	if kind.Version == "" { // a kind of the resource's own group version, as discovery shows it
+		kind.Group, kind.Version = q.res.Group, q.res.Version
+	}
+	call := &SubresourceCall{Verb: q.info.Verb, Query: q.r.URL.Query(), Request: q.r}
 	op := map[string]Operation{VerbCreate: OperationCreate, VerbUpdate: OperationUpdate, VerbPatch: OperationUpdate,
 		VerbDelete: OperationDelete}[q.info.Verb]
 	dryRun := false
@@ -30,8 +34,8 @@ func (q *request) serveSubresource(sub subresourceInfo) {
 		dryRun = wo.dryRun
 	}
 	call.Write = q.newWrite(op, dryRun)
-	if q.r.Method == http.MethodPost || q.r.Method == http.MethodPut {
-		body, err := q.decodeSubresourceBody(kind)
+	if (q.r.Method == http.MethodPost || q.r.Method == http.MethodPut) && !sub.def.Connect {
+		body, err := q.decodeSubresourceBody(kind, sub.def.AcceptedVersions)
 		if err != nil {
 			q.fail(err)
 			return
@@ -53,7 +57,7 @@ func (q *request) serveSubresource(sub subresourceInfo) {
 
 // decodeSubresourceBody decodes a request body as an object of kind,
 // defaulting a missing apiVersion and kind to kind's.
-func (q *request) decodeSubresourceBody(kind meta.GroupVersionKind) (meta.Object, error) {
+func (q *request) decodeSubresourceBody(kind meta.GroupVersionKind, otherVersions []string) (meta.Object, error) {
 	body, err := q.readBody()
 	if err != nil {
 		return nil, err
@@ -70,7 +74,7 @@ func (q *request) decodeSubresourceBody(kind meta.GroupVersionKind) (meta.Object
 	apiVersion := kind.GroupVersion().String()
 	if v := d.Object.APIVersion(); v == "" {
 		d.Object["apiVersion"] = apiVersion
-	} else if v != apiVersion {
+	} else if v != apiVersion && !slices.Contains(otherVersions, v) {
 		return nil, meta.BadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)",
 			v, apiVersion))
 	}

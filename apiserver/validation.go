@@ -185,3 +185,36 @@ func sortedKeys(m map[string]any) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// withoutOverlaps drops the schema's errors about a field the kind's own
+// validation reports on (that field, one inside it or one enclosing it):
+// for a built-in kind the schema's checks (enums, required fields) stand
+// in for kube's Go validation, and where the kind makes kube's own check,
+// kube's words win.
+func withoutOverlaps(schemaErrs, own meta.FieldErrors) meta.FieldErrors {
+	if len(own) == 0 {
+		return schemaErrs
+	}
+	var out meta.FieldErrors
+	for _, e := range schemaErrs {
+		overlaps := false
+		for _, o := range own {
+			if pathWithin(e.Field, o.Field) || pathWithin(o.Field, e.Field) {
+				overlaps = true
+				break
+			}
+		}
+		if !overlaps {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// pathWithin reports whether field path p is q or inside it.
+func pathWithin(p, q string) bool {
+	if !strings.HasPrefix(p, q) {
+		return false
+	}
+	return len(p) == len(q) || p[len(q)] == '.' || p[len(q)] == '['
+}

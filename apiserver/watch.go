@@ -64,7 +64,7 @@ func (q *request) watch() {
 		start = q.s.store.Revision()
 	}
 
-	w := &watchStream{q: q, enc: enc, opts: opts}
+	w := &watchStream{q: q, enc: enc, opts: opts, events: q.s.metrics.watchEventCells(q.res)}
 	watcher, err := q.s.store.Watch(ctx, prefix, store.WatchOptions{Revision: start})
 	var future *store.FutureRevisionError
 	for errors.As(err, &future) {
@@ -229,6 +229,8 @@ type watchStream struct {
 	buf   bytes.Buffer
 	err   error
 	begun bool
+	// events count what is sent (apiserver_watch_events_total).
+	events watchEventCells
 }
 
 func (w *watchStream) begin() {
@@ -281,7 +283,9 @@ func (w *watchStream) send(t store.EventType, obj *store.Object) {
 		w.err = err
 		return
 	}
+	n := w.buf.Len()
 	w.enc.event(&w.buf, string(t), b)
+	w.events.observe(w.buf.Len() - n)
 }
 
 // sendBookmark reports progress: an object of the watched kind carrying

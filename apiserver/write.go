@@ -138,6 +138,7 @@ func (q *request) create() {
 			next = obj.DeepCopy()
 		}
 		stored, err := q.createObject(ctx, next, wo)
+		q.settleAllocation(err == nil)
 		if errors.Is(err, store.ErrExists) && generated && attempt < generateNameAttempts {
 			continue
 		}
@@ -172,11 +173,6 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 	if err != nil {
 		return nil, err
 	}
-	if q.res.Namespaced {
-		if err := q.s.checkNamespaceOpen(q.r, q.info.Namespace); err != nil {
-			return nil, err
-		}
-	}
 	key := q.res.key(q.info.Namespace, obj.Name())
 	if rv, err := strconv.ParseUint(obj.ResourceVersion(), 10, 64); err == nil && rv != 0 && !wo.dryRun {
 		// kube's storage refuses a create that names a version, as its
@@ -201,18 +197,32 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 // admission and validation.
 func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOptions) (meta.Object, error) {
 	strategy, w := q.res.strategy(), q.newWrite(OperationCreate, wo.dryRun)
+	sentName := obj.Name() // before a generated one: admission sees what was sent
+	if sentName == "" {
+		sentName = obj.GenerateName()
+	}
 	q.prepareForCreate(obj)
 	schemaErrs := q.res.applyDefaults(obj)
 	if err := q.res.typedDecodeError(schemaErrs); err != nil {
 		return nil, err
 	}
 	obj = q.trackUpdate(nil, obj)
+	if q.res.Namespaced {
+		// kube's NamespaceLifecycle is the first admission plugin.
+		if err := q.s.checkNamespaceOpen(q.r, q.res, q.info.Namespace, sentName); err != nil {
+			return nil, err
+		}
+	}
 	return obj, q.admit(ctx, OperationCreate, obj, nil, wo, func() error {
-		// As in kube, the kind's preparation follows field tracking and
-		// mutating admission: what it sets is nobody's field.
+		// As in kube, allocation and the kind's preparation follow field
+		// tracking and mutating admission: what they set is nobody's field.
+		if err := q.allocate(w, obj, nil); err != nil {
+			return err
+		}
 		strategy.PrepareForCreate(w, obj)
-		errs := append(q.res.createMetaErrors(obj), schemaErrs...)
-		errs = append(errs, strategy.Validate(w, obj)...)
+		own := strategy.Validate(w, obj)
+		errs := append(q.res.createMetaErrors(obj), withoutOverlaps(schemaErrs, own)...)
+		errs = append(errs, own...)
 		errs = q.validateCustomResource(obj, nil, errs)
 		if len(errs) == 0 {
 			errs = q.res.genericMetaErrors(obj) // kube's registry checks, after the kind's
@@ -399,12 +409,14 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 	}
 	for {
 		if wo.dryRun {
+			defer q.settleAllocation(false)
 			return q.dryRunUpdate(key, tryUpdate, &created)
 		}
 		// The store calls tryUpdate for a missing object too: preconditions are
 		// checked before NotFound, which tryUpdate answers.
 		stored, err := q.s.store.Update(ctx, key, store.UpdateOptions{AllowCreate: true}, tryUpdate)
 		var last *lastFinalizerRemoved
+		q.settleAllocation(err == nil)
 		if errors.As(err, &last) {
 			// kube deletes the object instead of storing the finalizer-free
 			// version, and answers with that version.
@@ -416,6 +428,7 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 				}
 				return nil, false, err
 			}
+			q.s.release(q.newWrite(OperationDelete, false), q.res, last.current.Data())
 			return store.NewObject(key, last.current.Revision(), last.next), false, nil
 		}
 		return stored, created, err
@@ -524,9 +537,12 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 	}
 	next = q.trackUpdate(old, next)
 	validate := func() error {
+		if err := q.allocate(w, next, old); err != nil {
+			return err
+		}
 		errs := q.res.updateMetaErrors(next, old)
-		errs = append(errs, schemaErrs...)
-		errs = append(errs, strategy.ValidateUpdate(w, next, old)...)
+		own := strategy.ValidateUpdate(w, next, old)
+		errs = append(append(errs, withoutOverlaps(schemaErrs, own)...), own...)
 		if errs = q.validateCustomResource(next, old, errs); len(errs) > 0 {
 			return meta.Invalid(q.gk(), q.info.Name, errs)
 		}

@@ -34,6 +34,10 @@ func DNS1123Label(v string) []string {
 		msgs = append(msgs, maxLength(labelMaxLength))
 	}
 	if !dns1123LabelRE.MatchString(v) {
+		if dns1123SubdomainRE.MatchString(v) {
+			// A valid subdomain of a valid length: its dots are the fault.
+			return append(msgs, "must not contain dots")
+		}
 		msgs = append(msgs, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "+
 			"and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', "+
 			"regex used for validation is '"+dns1123LabelFmt+"')")

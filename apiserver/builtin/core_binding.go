@@ -6,5 +6,5 @@ import "github.com/kapi-dev/kapi/apiserver"
 // stored (a scheduler binds a pod to a node with one).
 func bindingResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "Binding", Plural: "bindings", Namespaced: true,
-		Verbs: []string{"create"}, Ephemeral: true}
+		Verbs: []string{"create"}, Ephemeral: true, CreateOnly: createBinding}
 }

@@ -51,7 +51,7 @@ func (nodeStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 
 // Subresources are a node's proxy.
 func (nodeStrategy) Subresources() []apiserver.Subresource {
-	return []apiserver.Subresource{proxySubresource("NodeProxyOptions")}
+	return nodeSubresources
 }
 
 var nodeColumns = []apiserver.PrinterColumn{

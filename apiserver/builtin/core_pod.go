@@ -66,22 +66,6 @@ func (podStrategy) Default(o meta.Object) {
 	}
 }
 
-// Subresources are what a pod serves besides status, as discovery lists
-// them (answered by their own handlers).
-func (podStrategy) Subresources() []apiserver.Subresource {
-	return []apiserver.Subresource{
-		{Name: "attach", Verbs: verbsCreateGet, Kind: coreKind("PodAttachOptions")},
-		{Name: "binding", Verbs: verbsCreate, Kind: coreKind("Binding")},
-		{Name: "ephemeralcontainers", Verbs: verbsReadWrite},
-		{Name: "eviction", Verbs: verbsCreate, Kind: meta.GroupVersionKind{Group: "policy", Version: "v1", Kind: "Eviction"}},
-		{Name: "exec", Verbs: verbsCreateGet, Kind: coreKind("PodExecOptions")},
-		{Name: "log", Verbs: verbsGet},
-		{Name: "portforward", Verbs: verbsCreateGet, Kind: coreKind("PodPortForwardOptions")},
-		proxySubresource("PodProxyOptions"),
-		{Name: "resize", Verbs: verbsReadWrite},
-	}
-}
-
 // PrepareForCreate gives a new pod what kube's default admission plugins
 // and pod strategy give it: priority 0, the not-ready and unreachable
 // tolerations, and a Pending status with its QoS class.
@@ -89,14 +73,7 @@ func (podStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 	spec := obj(o, "spec")
 	setDefault(spec, "priority", int64(0))
 	setDefault(spec, "preemptionPolicy", "PreemptLowerPriority")
-	tolerations := asList(spec["tolerations"])
-	for _, key := range []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"} {
-		if !hasToleration(tolerations, key) {
-			tolerations = append(tolerations, map[string]any{"key": key, "operator": "Exists",
-				"effect": "NoExecute", "tolerationSeconds": int64(300)})
-		}
-	}
-	spec["tolerations"] = tolerations
+	addDefaultTolerations(spec)
 	status := obj(o, "status")
 	setDefault(status, "phase", "Pending")
 	setDefault(status, "qosClass", qosClass(spec))
@@ -105,11 +82,33 @@ func (podStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 // PrepareForUpdate: a write to /status keeps the stored spec and
 // ownerReferences (kube's pod status strategy), the rest as generic.
 func (podStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
+	switch w.Subresource {
+	case "ephemeralcontainers":
+		return prepareEphemeralContainersUpdate(o, old)
+	case "resize":
+		return prepareResizeUpdate(o, old)
+	}
 	o = apiserver.PrepareStatusUpdate(w, o, old)
+	if w.Subresource == "" {
+		addDefaultTolerations(obj(o, "spec")) // kube's DefaultTolerationSeconds admits updates too
+	}
 	if w.Subresource == "status" {
 		keepMetadata(o, old, "ownerReferences")
 	}
 	return o
+}
+
+// addDefaultTolerations gives a pod the not-ready and unreachable
+// tolerations kube's DefaultTolerationSeconds admission plugin gives it.
+func addDefaultTolerations(spec map[string]any) {
+	tolerations := asList(spec["tolerations"])
+	for _, key := range []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"} {
+		if !hasToleration(tolerations, key) {
+			tolerations = append(tolerations, map[string]any{"key": key, "operator": "Exists",
+				"effect": "NoExecute", "tolerationSeconds": int64(300)})
+		}
+	}
+	spec["tolerations"] = tolerations
 }
 
 func hasToleration(list []any, key string) bool {

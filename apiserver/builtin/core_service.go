@@ -18,8 +18,13 @@ func serviceResource() apiserver.Resource {
 		SelectableFields: []string{"spec.clusterIP", "spec.type"}}
 }
 
-// serviceStrategy is what a Service does differently.
-type serviceStrategy struct{ apiserver.GenericStrategy }
+// serviceStrategy is what a Service does differently; its cluster IPs and
+// node ports are allocated from ranges (nil: the defaults) in
+// core_service_allocation.go.
+type serviceStrategy struct {
+	apiserver.GenericStrategy
+	ranges *serviceRanges
+}
 
 // Default mirrors SetDefaults_Service: type ClusterIP, no session
 // affinity (three hours of it for ClientIP), TCP ports aimed at themselves,
@@ -70,11 +75,6 @@ func (serviceStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 	if ip, _ := spec["clusterIP"].(string); ip != "" && len(asList(spec["clusterIPs"])) == 0 {
 		spec["clusterIPs"] = []any{ip}
 	}
-}
-
-// Subresources are a service's proxy.
-func (serviceStrategy) Subresources() []apiserver.Subresource {
-	return []apiserver.Subresource{proxySubresource("ServiceProxyOptions")}
 }
 
 var serviceColumns = []apiserver.PrinterColumn{

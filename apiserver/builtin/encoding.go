@@ -255,3 +255,12 @@ func withKubeEncoding(r *apiserver.Resource) {
 	}
 	r.Strategy = kubeEncoded{Strategy: inner, rules: rules}
 }
+
+// Unwrap is the kind's own strategy, whose capabilities (a Service's
+// allocation, a Pod's graceful deletion) apiserver finds through it.
+func (s kubeEncoded) Unwrap() apiserver.Strategy { return s.Strategy }
+
+func (s kubeEncoded) withInner(inner apiserver.Strategy) apiserver.Strategy {
+	s.Strategy = inner
+	return s
+}

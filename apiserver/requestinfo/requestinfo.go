@@ -36,6 +36,7 @@ var namespaceSubresources = map[string]bool{"status": true, "finalize": true}
 //	/api/v1/namespaces/{ns}/configmaps[/{name}]     namespaced collection or object
 //	/apis/{group}/{version}/{resource}[/{name}[/{subresource}]]
 //	/api/v1/watch/...                               legacy watch prefix
+//	.../{name}/proxy/{path...}                      a proxy subresource, whatever the path
 //
 // Anything else (discovery, /version, /healthz...) is a non-resource request.
 func Parse(r *http.Request) Info {
@@ -77,8 +78,8 @@ func Parse(r *http.Request) Info {
 	if len(rest) >= 3 {
 		info.Subresource = rest[2]
 	}
-	if len(rest) > 3 {
-		info.IsResource = false // deeper paths (proxy and friends) are not served
+	if len(rest) > 3 && info.Subresource != "proxy" {
+		info.IsResource = false // deeper paths are only a proxy's
 		return info
 	}
 

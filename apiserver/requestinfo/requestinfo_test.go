@@ -28,6 +28,11 @@ func TestParse(t *testing.T) {
 			Info{IsResource: true, Verb: "patch", Group: "apps", Version: "v1", Namespace: "ns", Resource: "deployments", Name: "d", Subresource: "scale"}},
 		{"DELETE of a collection is deletecollection", "DELETE", "/api/v1/namespaces/ns/secrets",
 			Info{IsResource: true, Verb: "deletecollection", Version: "v1", Namespace: "ns", Resource: "secrets"}},
+		{"a proxy subresource takes a path", "GET", "/api/v1/namespaces/ns/pods/p/proxy/a/b",
+			Info{IsResource: true, Verb: "get", Version: "v1", Namespace: "ns", Resource: "pods", Name: "p", Subresource: "proxy"}},
+		{"another subresource takes none", "GET", "/api/v1/namespaces/ns/pods/p/log/a",
+			Info{Path: []string{"api", "v1", "namespaces", "ns", "pods", "p", "log", "a"}, Version: "v1", Namespace: "ns",
+				Resource: "pods", Name: "p", Subresource: "log"}},
 		{"discovery is not a resource request", "GET", "/apis/apps",
 			Info{Path: []string{"apis", "apps"}}},
 	}

@@ -9,7 +9,10 @@
 // with RBAC, as kube-apiserver does; the kubeconfig holds the CA and an
 // admin credential (a client certificate in system:masters). The security
 // flags are kube-apiserver's; -insecure serves plain HTTP with no
-// authentication at all.
+// authentication at all. What a cluster does on its own runs in-process:
+// kube-controller-manager's namespace, garbage-collector, serviceaccount
+// and root-ca-cert-publisher controllers, chosen with -controllers as
+// kube-controller-manager's --controllers.
 //
 // With -etcd-servers (kube-apiserver's flag) it keeps its objects in etcd,
 // in kube-apiserver's layout and encodings, instead of in memory.
@@ -33,6 +36,7 @@ import (
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/codec/protobuf"
+	"github.com/kapi-dev/kapi/controllers"
 	"github.com/kapi-dev/kapi/examples/protobuf/kubeproto"
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
 	"github.com/kapi-dev/kapi/store/etcd"
@@ -73,7 +77,12 @@ func main() {
 	services := kapiserver.ServiceURLs{}
 	flag.Var(services, "webhook-service", "namespace/name[:port]=URL: where a webhook's service reference is reached (repeatable); "+
 		"other services resolve to https://<name>.<namespace>.svc:<port>")
+	controllerList := flag.String("controllers", "*", "controllers to run in-process, as kube-controller-manager's --controllers: '*' runs all (namespace, garbagecollector, serviceaccount, root-ca-cert-publisher), 'foo' runs foo, '-foo' does not")
 	flag.Parse()
+	selected, err := controllers.ParseControllers(*controllerList)
+	if err != nil {
+		log.Fatalf("-controllers: %v", err)
+	}
 
 	// Every write allocates its decoded object, encoding and managed
 	// fields; the collector's pace is most of what a busy server spends
@@ -97,6 +106,7 @@ func main() {
 	}
 	var server *apiserver.Server
 	var url string
+	var rootCA []byte
 	if *insecure {
 		cfg := kapiserver.Config()
 		defer onEtcd(ctx, &cfg, *etcdServers, *etcdPrefix)()
@@ -126,27 +136,22 @@ func main() {
 		if server, err = apiserver.New(sec.Config); err != nil {
 			log.Fatal(err)
 		}
+		rootCA = sec.CAData
 		ln = tls.NewListener(ln, sec.TLS)
 		url = "https://" + ln.Addr().String()
-		err = sec.WriteKubeconfig(*kubeconfig, url)
+		if err := sec.WriteKubeconfig(*kubeconfig, url); err != nil {
+			log.Fatal(err)
+		}
 	}
 	if err != nil {
 		log.Fatal(err)
 	}
+	if _, err := controllers.Start(ctx, server, controllers.Options{Controllers: selected, RootCA: rootCA}); err != nil {
+		log.Fatal(err)
+	}
 	fmt.Printf("kapi serving on %s (kubeconfig: %s)\n", url, *kubeconfig)
 
-	var handler http.Handler = server
-	if fc := server.FlowControl(); fc != nil {
-		// Flow control's metrics, until the server serves /metrics itself.
-		mux := http.NewServeMux()
-		mux.Handle("/", server)
-		mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-			_ = fc.WritePrometheus(w)
-		})
-		handler = mux
-	}
-	srv := &http.Server{Handler: handler}
+	srv := &http.Server{Handler: server}
 	go func() {
 		<-ctx.Done()
 		_ = srv.Shutdown(context.Background())

@@ -21,18 +21,24 @@ func New() (*apiserver.Server, error) { return apiserver.New(Config()) }
 // HTTP, everyone an anonymous superuser: the -insecure mode): the built-in
 // kinds (RBAC's and API Priority and Fairness's FlowSchemas and
 // PriorityLevelConfigurations among them) on the default in-memory store,
+// with the default/kubernetes Service kube-apiserver creates at start,
 // served in JSON, YAML and protobuf (with message descriptors built from
 // the k8s.io/api types). Flow control itself is off (FlowControl nil): the
 // command turns it on. Tests adjust it (a store they control, a short
 // bookmark interval) before passing it to apiserver.New. NewSecure builds
 // the secure server from it.
 func Config() apiserver.Config {
+	hooks, err := builtin.PostStartHooks(builtin.Options{})
+	if err != nil {
+		panic(err) // the default options always parse
+	}
 	return apiserver.Config{
 		Resources:                 builtin.Resources(),
 		ValidatingAdmissionPolicy: true,
 		Webhooks:                  &apiserver.WebhookOptions{},
 		OpenAPIComponents:         builtin.OpenAPIComponents(),
 		Codecs:                    append(codec.Default(), protobuf.New(kubeproto.Resolver())),
+		PostStartHooks:            hooks,
 	}
 }
 

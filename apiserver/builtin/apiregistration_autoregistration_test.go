@@ -1,0 +1,64 @@
+package builtin_test
+
+import (
+	"net/http"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/builtin"
+)
+
+// TestAPIServicesForEveryServedGroupVersion: a server serving APIServices
+// has one for each group version it serves, as kube-apiserver 1.33
+// registers them (docs/kube-behaviour/11-apiservices.md).
+func TestAPIServicesForEveryServedGroupVersion(t *testing.T) {
+	now := time.Date(2026, 11, 24, 21, 12, 21, 0, time.UTC)
+	rs := builtin.Resources()
+	served := false
+	for _, r := range rs {
+		served = served || r.Plural == "apiservices"
+	}
+	if !served {
+		rs = append(rs, apiserver.Resource{Group: "apiregistration.k8s.io", Version: "v1", Kind: "APIService", Plural: "apiservices",
+			StatusSubresource: true, WithoutGeneration: true})
+	}
+	hooks, err := builtin.PostStartHooks(builtin.Options{})
+	require.NoError(t, err)
+	srv, err := apiserver.New(apiserver.Config{Resources: rs, OpenAPIComponents: builtin.OpenAPIComponents(), PostStartHooks: hooks,
+		Now: func() time.Time { return now }})
+	require.NoError(t, err)
+
+	code, list := serve(t, srv, "GET", "/apis/apiregistration.k8s.io/v1/apiservices", "", "")
+	require.Equal(t, http.StatusOK, code)
+	var names []string
+	for _, it := range list["items"].([]any) {
+		names = append(names, md(it.(map[string]any))["name"].(string))
+	}
+	sort.Strings(names)
+	assert.Contains(t, names, "v1.")
+	assert.Contains(t, names, "v1.apps")
+	assert.Contains(t, names, "v1.coordination.k8s.io")
+	assert.NotContains(t, names, "v1.apiregistration.k8s.io", "kube registers none for the aggregator's own group")
+
+	code, svc := serve(t, srv, "GET", "/apis/apiregistration.k8s.io/v1/apiservices/v1.apps", "", "")
+	require.Equal(t, http.StatusOK, code)
+	m := md(svc)
+	assert.Equal(t, map[string]any{"kube-aggregator.kubernetes.io/automanaged": "onstart"}, m["labels"])
+	assert.Equal(t, []any{map[string]any{"manager": "kube-apiserver", "operation": "Update", "apiVersion": "apiregistration.k8s.io/v1",
+		"time": "2026-11-24T21:12:21Z", "fieldsType": "FieldsV1", "fieldsV1": map[string]any{
+			"f:metadata": map[string]any{"f:labels": map[string]any{".": map[string]any{}, "f:kube-aggregator.kubernetes.io/automanaged": map[string]any{}}},
+			"f:spec": map[string]any{"f:group": map[string]any{}, "f:groupPriorityMinimum": map[string]any{}, "f:version": map[string]any{},
+				"f:versionPriority": map[string]any{}}}}}, m["managedFields"])
+	assert.Equal(t, map[string]any{"group": "apps", "version": "v1", "groupPriorityMinimum": float64(17800), "versionPriority": float64(15)}, svc["spec"])
+	assert.Equal(t, map[string]any{"conditions": []any{map[string]any{"type": "Available", "status": "True",
+		"lastTransitionTime": "2026-11-24T21:12:21Z", "reason": "Local", "message": "Local APIServices are always available"}}}, svc["status"])
+
+	code, core := serve(t, srv, "GET", "/apis/apiregistration.k8s.io/v1/apiservices/v1.", "", "")
+	require.Equal(t, http.StatusOK, code)
+	assert.Equal(t, map[string]any{"version": "v1", "groupPriorityMinimum": float64(18000), "versionPriority": float64(1)}, core["spec"])
+}

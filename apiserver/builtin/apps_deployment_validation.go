@@ -1,0 +1,134 @@
+package builtin
+
+import (
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// Validate is kube's ValidateDeploymentSpec (pkg/apis/apps/validation).
+func (deploymentStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
+	var e fieldErrs
+	spec := asMap(o["spec"])
+	e.nonNegative("spec.replicas", spec["replicas"])
+	e.workloadSelector("spec", spec, "deployment")
+	e.replicaTemplate("spec.template", spec)
+	if strategy, ok := spec["strategy"].(map[string]any); ok {
+		e.deploymentStrategy("spec.strategy", strategy)
+	}
+	e.nonNegative("spec.minReadySeconds", spec["minReadySeconds"])
+	e.nonNegative("spec.revisionHistoryLimit", spec["revisionHistoryLimit"])
+	if p, ok := meta.AsInt64(spec["progressDeadlineSeconds"]); ok {
+		e.nonNegative("spec.progressDeadlineSeconds", p)
+		if m, _ := meta.AsInt64(spec["minReadySeconds"]); p <= m {
+			e.invalid("spec.progressDeadlineSeconds", p, "must be greater than minReadySeconds")
+		}
+	}
+	return e.list
+}
+
+// ValidateUpdate adds to Validate that the selector stays, as kube's
+// apps/v1 Deployments keep it.
+func (s deploymentStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
+	var e fieldErrs
+	e.immutableSelector("spec.selector", field(o, "spec", "selector"), field(old, "spec", "selector"))
+	return append(s.Validate(w, o), e.list...)
+}
+
+// workloadSelector: a workload's selector is required, valid, not empty.
+func (e *fieldErrs) workloadSelector(path string, spec map[string]any, kind string) {
+	sel, ok := spec["selector"].(map[string]any)
+	if !ok {
+		e.required(path + ".selector")
+		return
+	}
+	e.labelSelector(path+".selector", sel)
+	if len(asMap(sel["matchLabels"]))+len(asList(sel["matchExpressions"])) == 0 {
+		e.invalid(path+".selector", goValue(goLabelSelector(sel)), "empty selector is invalid for "+kind)
+	}
+}
+
+// replicaTemplate is kube's ValidatePodTemplateSpecForReplicaSet: labels
+// the selector selects, a valid pod template that always restarts.
+func (e *fieldErrs) replicaTemplate(path string, spec map[string]any) {
+	tmpl := asMap(spec["template"])
+	sel := spec["selector"]
+	labels := asMap(tmpl["metadata"])["labels"]
+	if sel == nil || len(asMap(asMap(sel)["matchLabels"]))+len(asList(asMap(sel)["matchExpressions"])) > 0 {
+		if !selectorMatches(sel, labels) {
+			e.invalid(path+".metadata.labels", goValue(goStringMap(labels)), "`selector` does not match template `labels`")
+		}
+	}
+	e.podTemplate(path, tmpl)
+	podSpec := asMap(tmpl["spec"])
+	if rp, _ := podSpec["restartPolicy"].(string); rp != "Always" {
+		e.notSupported(path+".spec.restartPolicy", rp, "Always")
+	}
+	if _, ok := podSpec["activeDeadlineSeconds"]; ok {
+		e.forbidden(path+".spec.activeDeadlineSeconds", "activeDeadlineSeconds in ReplicaSet is not Supported")
+	}
+}
+
+// immutableSelector is kube's ValidateImmutableField on a selector.
+func (e *fieldErrs) immutableSelector(path string, sel, old any) {
+	if !equalJSON(sel, old) {
+		e.invalid(path, goValue(goLabelSelector(sel)), "field is immutable")
+	}
+}
+
+// deploymentStrategy is kube's ValidateDeploymentStrategy.
+func (e *fieldErrs) deploymentStrategy(path string, s map[string]any) {
+	typ, _ := s["type"].(string)
+	ru, hasRU := s["rollingUpdate"].(map[string]any)
+	switch typ {
+	case "Recreate":
+		if hasRU {
+			e.forbidden(path+".rollingUpdate", "may not be specified when strategy `type` is 'Recreate'")
+		}
+	case "RollingUpdate":
+		if hasRU {
+			e.rollingUpdate(path+".rollingUpdate", ru)
+		}
+	default:
+		ruText := "(*apps.RollingUpdateDeployment)(nil)"
+		if hasRU {
+			ruText = "&apps.RollingUpdateDeployment{...}"
+		}
+		e.notSupported(path, goValue(`apps.DeploymentStrategy{Type:"`+typ+`", RollingUpdate:`+ruText+`}`), "Recreate", "RollingUpdate")
+	}
+}
+
+// rollingUpdate is kube's ValidateRollingUpdateDeployment.
+func (e *fieldErrs) rollingUpdate(path string, ru map[string]any) {
+	unavailable, surge := ru["maxUnavailable"], ru["maxSurge"]
+	e.intOrPercent(path+".maxUnavailable", unavailable)
+	e.intOrPercent(path+".maxSurge", surge)
+	if isZeroIntOrPercent(unavailable) && isZeroIntOrPercent(surge) {
+		e.invalid(path+".maxUnavailable", goValue(goIntOrString(unavailable)), "may not be 0 when `maxSurge` is 0")
+	}
+	if s, ok := unavailable.(string); ok && percentOver100(s) {
+		e.invalid(path+".maxUnavailable", s, "must not be greater than 100%")
+	}
+}
+
+func (e *fieldErrs) intOrPercent(path string, v any) {
+	if n, ok := meta.AsInt64(v); ok {
+		e.nonNegative(path, n)
+		return
+	}
+	if s, ok := v.(string); ok {
+		if !percentRE.MatchString(s) {
+			e.invalid(path, s, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")
+		}
+	}
+}
+
+func isZeroIntOrPercent(v any) bool {
+	if v == nil {
+		return false
+	}
+	if n, ok := meta.AsInt64(v); ok {
+		return n == 0
+	}
+	s, _ := v.(string)
+	return s == "0%"
+}
