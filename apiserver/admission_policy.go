@@ -323,6 +323,20 @@ func (h admissionHost) Equivalents(gvr meta.GroupVersionResource) []policy.Resou
 }
 
 func (h admissionHost) Convert(ctx context.Context, obj map[string]any, apiVersion string) (map[string]any, error) {
+	if from, _ := obj["apiVersion"].(string); from != apiVersion {
+		// A custom resource whose CRD converts through a webhook is
+		// converted by it, as kube converts for an equivalent match.
+		kind, _ := obj["kind"].(string)
+		if rk, ok := h.ResourceForKind(apiVersion, kind); ok {
+			if res, err := h.resource(rk); err == nil && res.conversion != nil {
+				out, err := res.conversion.convert(ctx, []map[string]any{obj}, apiVersion)
+				if err != nil {
+					return nil, err
+				}
+				return out[0], nil
+			}
+		}
+	}
 	out := make(map[string]any, len(obj))
 	for k, v := range obj {
 		out[k] = v

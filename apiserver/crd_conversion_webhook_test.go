@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/builtin"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -394,4 +396,35 @@ func TestCRDConversionValidatedAsKube(t *testing.T) {
 	require.Equal(t, http.StatusCreated, a.code, a.body)
 	assert.Equal(t, map[string]any{"name": "s", "namespace": "ns", "port": float64(443)},
 		a.body["spec"].(map[string]any)["conversion"].(map[string]any)["webhook"].(map[string]any)["clientConfig"].(map[string]any)["service"])
+}
+
+// A policy that matches the storage version (v1) sees a write at v2
+// converted by the CRD's webhook (matchPolicy Equivalent), and an object
+// that does not convert fails the binding, as kube answered.
+func TestConversionWebhookForEquivalentPolicies(t *testing.T) {
+	hook := newConvHook(t)
+	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(), Webhooks: &apiserver.WebhookOptions{}, ValidatingAdmissionPolicy: true})
+	require.NoError(t, err)
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	ps := &policyServer{t: t, url: hs.URL}
+	require.Equal(t, http.StatusCreated, ps.do("POST", crdsURL, hook.crd("/convert")).code)
+	require.Equal(t, http.StatusCreated, ps.do("POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies",
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy","metadata":{"name":"no-black"},"spec":{"failurePolicy":"Fail",
+"matchConstraints":{"resourceRules":[{"apiGroups":["conv.example.com"],"apiVersions":["v1"],"operations":["CREATE","UPDATE"],"resources":["paints"]}]},
+"validations":[{"expression":"object.spec.color != \"black\"","messageExpression":"\"paint \" + object.metadata.name + \" at \" + object.apiVersion + \" is black\""}]}}`).code)
+	require.Equal(t, http.StatusCreated, ps.do("POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings",
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"no-black"},"spec":{"policyName":"no-black","validationActions":["Deny"]}}`).code)
+
+	denied := func(name, msg string) map[string]any {
+		msg = "ValidatingAdmissionPolicy 'no-black' with binding 'no-black' denied request: " + msg
+		return map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Failure",
+			"message": `paints.conv.example.com "` + name + `" is forbidden: ` + msg, "reason": "Invalid", "code": float64(422),
+			"details": map[string]any{"name": name, "group": "conv.example.com", "kind": "paints", "causes": []any{map[string]any{"message": msg}}}}
+	}
+	a := ps.do("POST", paintsV2, paint("v2", "pb", "black", ""))
+	assert.Equal(t, denied("pb", "paint pb at conv.example.com/v1 is black"), a.body)
+	a = ps.do("POST", paintsV2, paint("v2", "pf", "black", `"convert":"fail"`))
+	assert.Equal(t, denied("pf", "failed to configure binding: failed to convert object version: conversion webhook for conv.example.com/v2, Kind=Paint failed: cannot convert this one"), a.body)
+	assert.Equal(t, http.StatusCreated, ps.do("POST", paintsV2, paint("v2", "pw", "white", "")).code)
 }
