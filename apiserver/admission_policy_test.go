@@ -2,6 +2,7 @@ package apiserver_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -265,4 +266,34 @@ func TestCRDStrictDecodingSkipsSchemaUnions(t *testing.T) {
 	a := ps.do("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?fieldValidation=Strict&dryRun=All", crd)
 	require.Equal(t, http.StatusBadRequest, a.code)
 	assert.Equal(t, `CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: strict decoding error: unknown field "spec.versions[0].schema.openAPIV3Schema.bogus1"`, a.body["message"])
+}
+
+// A validation that runs past kube's per-call cost limit on the object it
+// is given fails as kube's does (the binding's failurePolicy Fail denies),
+// and the server goes on answering.
+func TestValidatingAdmissionPolicyOverItsCostLimitIsStopped(t *testing.T) {
+	ps := newPolicyServer(t)
+	const expr = `!has(object.data) || object.data.all(k, object.data.all(j, k.size() + j.size() > 0))`
+	policy, _ := json.Marshal(map[string]any{"apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy",
+		"metadata": map[string]any{"name": "costly"}, "spec": map[string]any{"failurePolicy": "Fail",
+			"matchConstraints": map[string]any{"resourceRules": []any{map[string]any{"apiGroups": []any{""}, "apiVersions": []any{"v1"},
+				"operations": []any{"CREATE"}, "resources": []any{"configmaps"}}}},
+			"validations": []any{map[string]any{"expression": expr}}}})
+	require.Equal(t, http.StatusCreated, ps.do("POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", string(policy)).code)
+	require.Equal(t, http.StatusCreated, ps.do("POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings",
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"costly"},
+"spec":{"policyName":"costly","validationActions":["Deny"],"matchResources":{"objectSelector":{"matchLabels":{"costly":"yes"}}}}}`).code)
+	data := map[string]any{}
+	for i := range 1500 {
+		data[fmt.Sprintf("k%04d", i)] = "v"
+	}
+	cm, _ := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "big", "labels": map[string]any{"costly": "yes"}}, "data": data})
+	a := ps.do("POST", "/api/v1/namespaces/default/configmaps?dryRun=All", string(cm))
+	msg := "ValidatingAdmissionPolicy 'costly' with binding 'costly' denied request: expression '" + expr +
+		"' resulted in error: operation cancelled: actual cost limit exceeded"
+	assert.Equal(t, map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Failure",
+		"message": `configmaps "big" is forbidden: ` + msg, "reason": "Invalid", "code": float64(422),
+		"details": map[string]any{"name": "big", "kind": "configmaps", "causes": []any{map[string]any{"message": msg}}}}, a.body)
+	assert.Equal(t, http.StatusOK, ps.do("GET", "/api/v1/namespaces", "").code)
 }
