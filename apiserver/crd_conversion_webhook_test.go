@@ -428,3 +428,62 @@ func TestConversionWebhookForEquivalentPolicies(t *testing.T) {
 	assert.Equal(t, denied("pf", "failed to configure binding: failed to convert object version: conversion webhook for conv.example.com/v2, Kind=Paint failed: cannot convert this one"), a.body)
 	assert.Equal(t, http.StatusCreated, ps.do("POST", paintsV2, paint("v2", "pw", "white", "")).code)
 }
+
+// Server-side apply compares the managers recorded at another version at
+// theirs, converting through the webhook, as kube does: a conflict names
+// the other version's field, and a change at one version takes the field
+// from the managers of the other.
+func TestConversionWebhookFieldManagersAcrossVersions(t *testing.T) {
+	hook := newConvHook(t)
+	ps := newWebhookServer(t)
+	require.Equal(t, http.StatusCreated, ps.do("POST", crdsURL, hook.crd("/convert")).code)
+	send := func(method, path, contentType, body string) (int, map[string]any) {
+		req, err := http.NewRequest(method, ps.url+path, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", contentType)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		var out map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+		return resp.StatusCode, out
+	}
+	apply := func(path, manager, body string) (int, map[string]any) {
+		return send("PATCH", path+"?fieldManager="+manager, "application/apply-patch+yaml", body)
+	}
+	managers := func(obj map[string]any) []string {
+		var out []string
+		for _, e := range obj["metadata"].(map[string]any)["managedFields"].([]any) {
+			m := e.(map[string]any)
+			fields, _ := json.Marshal(m["fieldsV1"])
+			out = append(out, fmt.Sprintf("%s %s %s %s timed=%v", m["manager"], m["operation"], m["apiVersion"], fields, m["time"] != nil))
+		}
+		return out
+	}
+
+	applied := func(version, colour, labels string) string {
+		field := map[string]string{"v1": "color", "v2": "colour"}[version]
+		return fmt.Sprintf(`{"apiVersion":"conv.example.com/%s","kind":"Paint","metadata":{"name":"ssa"%s},"spec":{"%s":"%s"}}`, version, labels, field, colour)
+	}
+	code, _ := apply(paintsV1+"/ssa", "alice", applied("v1", "red", ""))
+	require.Equal(t, http.StatusCreated, code)
+	code, body := apply(paintsV2+"/ssa", "bob", applied("v2", "blue", ""))
+	assert.Equal(t, http.StatusConflict, code)
+	assert.Equal(t, map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Failure",
+		"message": `Apply failed with 1 conflict: conflict with "alice": .spec.color`, "reason": "Conflict", "code": float64(409),
+		"details": map[string]any{"causes": []any{map[string]any{"reason": "FieldManagerConflict", "message": `conflict with "alice"`, "field": ".spec.color"}}}}, body)
+
+	code, body = apply(paintsV2+"/ssa", "bob", applied("v2", "red", `,"labels":{"convert":"fail"}`))
+	assert.Equal(t, http.StatusInternalServerError, code)
+	assert.Equal(t, conversionFailure("failed to convert new object: conversion webhook for conv.example.com/v2, Kind=Paint failed: cannot convert this one"), body)
+
+	// The same value at the other version: ownership is shared.
+	code, body = apply(paintsV2+"/ssa", "bob", applied("v2", "red", ""))
+	require.Equal(t, http.StatusOK, code, body)
+	assert.Equal(t, []string{`bob Apply conv.example.com/v2 {"f:spec":{"f:colour":{}}} timed=false`, `alice Apply conv.example.com/v1 {"f:spec":{"f:color":{}}} timed=true`}, managers(body))
+
+	// An update at v2 takes the field from both.
+	code, body = send("PATCH", paintsV2+"/ssa?fieldManager=carol", "application/merge-patch+json", `{"spec":{"colour":"green"}}`)
+	require.Equal(t, http.StatusOK, code, body)
+	assert.Equal(t, []string{`carol Update conv.example.com/v2 {"f:spec":{"f:colour":{}}} timed=true`}, managers(body))
+}
