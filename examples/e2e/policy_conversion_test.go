@@ -205,4 +205,13 @@ func TestConversionWebhookServesTwoVersions(t *testing.T) {
 			t.Fatalf("no %s event for %s", want.typ, want.name)
 		}
 	}
+
+	// Server-side apply at v2 conflicts with the manager that wrote the
+	// field at v1, named at its version, as kube names it.
+	manifest := "apiVersion: conv.example.com/v2\nkind: Paint\nmetadata: {name: blue}\nspec: {colour: teal}\n"
+	out, err := c.kubectlStdin("1.33", manifest, "apply", "--server-side", "--field-manager=painter", "-f", "-")
+	require.Error(t, err)
+	assert.Contains(t, out, `Apply failed with 1 conflict: conflict with "kubectl-patch" using conv.example.com/v1: .spec.color`)
+	c.mustKubectlStdin("1.33", manifest, "apply", "--server-side", "--field-manager=painter", "--force-conflicts", "-f", "-")
+	assert.Equal(t, "teal", c.mustKubectl("1.33", "get", "paints.v1.conv.example.com", "blue", "-o", "jsonpath={.spec.color}"))
 }
