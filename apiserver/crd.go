@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -319,8 +320,9 @@ func (s *Server) servedCRDOf(obj *store.Object) *servedCRD {
 }
 
 // loadRegistry builds the registry from the configured types and every
-// established CRD in the store, and publishes it (at start).
-func (s *Server) loadRegistry(ctx context.Context) error {
+// established CRD in the store, and publishes it (at start, and when
+// FollowCRDs starts over); it returns the revision of the CRDs it read.
+func (s *Server) loadRegistry(ctx context.Context) (int64, error) {
 	s.registryMu.Lock()
 	defer s.registryMu.Unlock()
 	static := make([]*Resource, len(s.staticResources))
@@ -328,11 +330,13 @@ func (s *Server) loadRegistry(ctx context.Context) error {
 		static[i] = &s.staticResources[i]
 	}
 	var crds []crdTypes
+	rev := s.store.Revision()
 	if s.crds != nil {
 		page, err := s.store.List(ctx, s.crds.collectionPrefix(""), store.ListOptions{})
 		if err != nil {
-			return err
+			return 0, err
 		}
+		rev = page.Revision
 		for _, it := range page.Items {
 			if c := s.servedCRDOf(it).types(it.Data().Name()); c.resources != nil {
 				crds = append(crds, c)
@@ -341,10 +345,10 @@ func (s *Server) loadRegistry(ctx context.Context) error {
 	}
 	reg, err := newRegistry(static, crds)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	s.registry.Store(reg)
-	return nil
+	defer s.publishRegistry(ctx, reg)()
+	return rev, nil
 }
 
 // refreshCRD publishes a registry in which the CRD name serves what its
@@ -362,8 +366,44 @@ func (s *Server) refreshCRD(ctx context.Context, name string) error {
 	case !errors.Is(err, store.ErrNotFound):
 		return err
 	}
-	s.registry.Store(s.registry.Load().withCRD(name, c.resources))
+	defer s.publishRegistry(ctx, s.registry.Load().withCRD(name, c.resources))()
 	return nil
+}
+
+// publishRegistry makes reg the served registry; registryMu is held. It
+// returns what to run once registryMu is released: the hooks of
+// OnCRDGroupVersionsChange, when the group versions CRDs serve changed.
+func (s *Server) publishRegistry(ctx context.Context, reg *registry) func() {
+	old := s.registry.Swap(reg)
+	if old == nil || len(s.crdGroupVersionHooks) == 0 || slices.Equal(old.crdGroupVersions(), reg.crdGroupVersions()) {
+		return func() {}
+	}
+	hooks := slices.Clone(s.crdGroupVersionHooks)
+	return func() {
+		ctx := context.WithoutCancel(ctx)
+		for _, f := range hooks {
+			f(ctx)
+		}
+	}
+}
+
+// OnCRDGroupVersionsChange has f called whenever the group versions that
+// custom resources are served in change (a CRD written through this
+// server, or through another one when the server follows CRDs), after the
+// change is served. f reads the current ones with CRDGroupVersions: calls
+// may overlap, so it reconciles with what is served when it runs (kube's
+// CRD registration controller keeps an APIService per group version so).
+// Register hooks at start, in a PostStartHook.
+func (s *Server) OnCRDGroupVersionsChange(f func(ctx context.Context)) {
+	s.registryMu.Lock()
+	defer s.registryMu.Unlock()
+	s.crdGroupVersionHooks = append(s.crdGroupVersionHooks, f)
+}
+
+// CRDGroupVersions are the group versions custom resources are served in
+// now, sorted.
+func (s *Server) CRDGroupVersions() []meta.GroupVersion {
+	return s.registry.Load().crdGroupVersions()
 }
 
 // types are the registrations a CRD version serves: none unless it is

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -27,6 +28,9 @@ type registry struct {
 	// types of each established CRD, in CRD name order.
 	static []*Resource
 	crds   []crdTypes
+
+	crdGVsOnce sync.Once
+	crdGVs     []meta.GroupVersion
 
 	groupsOnce sync.Once
 	// groupList in discovery order: the core group (if served) first,
@@ -115,6 +119,23 @@ func (reg *registry) withCRD(name string, resources []*Resource) *registry {
 		next.crds = slices.Insert(next.crds, i, c)
 	}
 	return next
+}
+
+// crdGroupVersions are the group versions the CRDs' types are served in,
+// sorted and without repeats.
+func (reg *registry) crdGroupVersions() []meta.GroupVersion {
+	reg.crdGVsOnce.Do(func() {
+		for _, c := range reg.crds {
+			for _, r := range c.resources {
+				reg.crdGVs = append(reg.crdGVs, meta.GroupVersion{Group: r.Group, Version: r.Version})
+			}
+		}
+		slices.SortFunc(reg.crdGVs, func(a, b meta.GroupVersion) int {
+			return cmp.Or(strings.Compare(a.Group, b.Group), strings.Compare(a.Version, b.Version))
+		})
+		reg.crdGVs = slices.Compact(reg.crdGVs)
+	})
+	return reg.crdGVs
 }
 
 // groups are the served API groups in discovery order.

@@ -120,8 +120,10 @@ type Server struct {
 
 	// registryMu serialises registry rebuilds (CRD writes); readers never
 	// take it.
-	registryMu      sync.Mutex
-	staticResources []Resource
+	registryMu sync.Mutex
+	// crdGroupVersionHooks are OnCRDGroupVersionsChange's (registryMu).
+	crdGroupVersionHooks []func(context.Context)
+	staticResources      []Resource
 	// crds is the CustomResourceDefinition type served; crdSpecs holds,
 	// by CRD name, the newest servedCRD derived, for its successors with
 	// the same spec (servedCRDOf).
@@ -248,7 +250,7 @@ func New(cfg Config) (*Server, error) {
 	s.staticResources = resources
 	s.crds = &s.staticResources[1]
 	s.addIndexes()
-	if err := s.loadRegistry(context.Background()); err != nil {
+	if _, err := s.loadRegistry(context.Background()); err != nil {
 		return nil, err
 	}
 	if err := s.createInitialNamespaces(); err != nil {

@@ -80,16 +80,8 @@ var daemonSetColumns = []apiserver.PrinterColumn{
 			return selectorString(field(o, "spec", "template", "spec", "nodeSelector"))
 		}),
 	apiserver.AgeColumn(),
-	column("Containers", "string", "Names of each container in the template.", 1,
-		func(o meta.Object, _ time.Time) any {
-			n, _ := containerCells(field(o, "spec", "template", "spec"))
-			return n
-		}),
-	column("Images", "string", "Images referenced by each container in the template.", 1,
-		func(o meta.Object, _ time.Time) any {
-			_, i := containerCells(field(o, "spec", "template", "spec"))
-			return i
-		}),
+	containersColumn(1, "spec", "template", "spec"),
+	imagesColumn(1, "spec", "template", "spec"),
 	column("Selector", "string", "A label query over pods that are managed by the daemon set. Must match in order to be controlled. If empty, defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors", 1,
 		func(o meta.Object, _ time.Time) any { return formatLabelSelector(field(o, "spec", "selector")) }),
 }

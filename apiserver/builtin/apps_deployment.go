@@ -56,16 +56,8 @@ var deploymentColumns = []apiserver.PrinterColumn{
 	column("Available", "string", "Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.", 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "availableReplicas") }),
 	apiserver.AgeColumn(),
-	column("Containers", "string", "Names of each container in the template.", 1,
-		func(o meta.Object, _ time.Time) any {
-			n, _ := containerCells(field(o, "spec", "template", "spec"))
-			return n
-		}),
-	column("Images", "string", "Images referenced by each container in the template.", 1,
-		func(o meta.Object, _ time.Time) any {
-			_, i := containerCells(field(o, "spec", "template", "spec"))
-			return i
-		}),
+	containersColumn(1, "spec", "template", "spec"),
+	imagesColumn(1, "spec", "template", "spec"),
 	column("Selector", "string", "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.", 1,
 		func(o meta.Object, _ time.Time) any { return labelSelectorString(field(o, "spec", "selector")) }),
 }

@@ -49,16 +49,8 @@ var replicaSetColumns = []apiserver.PrinterColumn{
 	column("Ready", "integer", "The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.", 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "readyReplicas") }),
 	apiserver.AgeColumn(),
-	column("Containers", "string", "Names of each container in the template.", 1,
-		func(o meta.Object, _ time.Time) any {
-			n, _ := containerCells(field(o, "spec", "template", "spec"))
-			return n
-		}),
-	column("Images", "string", "Images referenced by each container in the template.", 1,
-		func(o meta.Object, _ time.Time) any {
-			_, i := containerCells(field(o, "spec", "template", "spec"))
-			return i
-		}),
+	containersColumn(1, "spec", "template", "spec"),
+	imagesColumn(1, "spec", "template", "spec"),
 	column("Selector", "string", "Selector is a label query over pods that should match the replica count. If the selector is empty, it is defaulted to the labels present on the pod template. Label keys and values that must match in order to be controlled by this replica set. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors", 1,
 		func(o meta.Object, _ time.Time) any { return formatLabelSelector(field(o, "spec", "selector")) }),
 }

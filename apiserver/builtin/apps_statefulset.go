@@ -79,14 +79,6 @@ var statefulSetColumns = []apiserver.PrinterColumn{
 		return fmt.Sprintf("%d/%d", integer(o, "status", "readyReplicas"), integer(o, "spec", "replicas"))
 	}),
 	apiserver.AgeColumn(),
-	column("Containers", "string", "Names of each container in the template.", 1,
-		func(o meta.Object, _ time.Time) any {
-			n, _ := containerCells(field(o, "spec", "template", "spec"))
-			return n
-		}),
-	column("Images", "string", "Images referenced by each container in the template.", 1,
-		func(o meta.Object, _ time.Time) any {
-			_, i := containerCells(field(o, "spec", "template", "spec"))
-			return i
-		}),
+	containersColumn(1, "spec", "template", "spec"),
+	imagesColumn(1, "spec", "template", "spec"),
 }

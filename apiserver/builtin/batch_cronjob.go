@@ -50,14 +50,8 @@ var cronJobColumns = []apiserver.PrinterColumn{
 		return "<none>"
 	}),
 	apiserver.AgeColumn(),
-	column("Containers", "string", "Names of each container in the template.", 1, func(o meta.Object, _ time.Time) any {
-		n, _ := containerCells(field(o, "spec", "jobTemplate", "spec", "template", "spec"))
-		return n
-	}),
-	column("Images", "string", "Images referenced by each container in the template.", 1, func(o meta.Object, _ time.Time) any {
-		_, i := containerCells(field(o, "spec", "jobTemplate", "spec", "template", "spec"))
-		return i
-	}),
+	containersColumn(1, "spec", "jobTemplate", "spec", "template", "spec"),
+	imagesColumn(1, "spec", "jobTemplate", "spec", "template", "spec"),
 	column("Selector", "string", jobSelectorDescription, 1,
 		func(o meta.Object, _ time.Time) any {
 			return formatLabelSelector(field(o, "spec", "jobTemplate", "spec", "selector"))

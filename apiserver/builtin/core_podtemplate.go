@@ -20,10 +20,8 @@ type podTemplateStrategy struct{ apiserver.GenericStrategy }
 func (podTemplateStrategy) Default(o meta.Object) { defaultPodSpec(obj(obj(o, "template"), "spec")) }
 
 var podTemplateColumns = []apiserver.PrinterColumn{
-	column("Containers", "string", "Names of each container in the template.", 0,
-		func(o meta.Object, _ time.Time) any { n, _ := containerCells(field(o, "template", "spec")); return n }),
-	column("Images", "string", "Images referenced by each container in the template.", 0,
-		func(o meta.Object, _ time.Time) any { _, i := containerCells(field(o, "template", "spec")); return i }),
+	containersColumn(0, "template", "spec"),
+	imagesColumn(0, "template", "spec"),
 	column("Pod Labels", "string", "The labels for the pod template.", 0,
 		func(o meta.Object, _ time.Time) any {
 			return selectorString(field(o, "template", "metadata", "labels"))

@@ -18,6 +18,18 @@ func column(name, typ, description string, priority int32, cell func(meta.Object
 	return apiserver.PrinterColumn{Name: name, Type: typ, Description: description, Priority: priority, Cell: cell}
 }
 
+// containersColumn and imagesColumn are the Containers and Images columns
+// of every kind that holds a pod template, at podSpec's path.
+func containersColumn(priority int32, podSpec ...string) apiserver.PrinterColumn {
+	return column("Containers", "string", "Names of each container in the template.", priority,
+		func(o meta.Object, _ time.Time) any { n, _ := containerCells(field(o, podSpec...)); return n })
+}
+
+func imagesColumn(priority int32, podSpec ...string) apiserver.PrinterColumn {
+	return column("Images", "string", "Images referenced by each container in the template.", priority,
+		func(o meta.Object, _ time.Time) any { _, i := containerCells(field(o, podSpec...)); return i })
+}
+
 func field(o meta.Object, path ...string) any {
 	v, _ := meta.NestedField(o, path...)
 	return v

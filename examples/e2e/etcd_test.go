@@ -23,7 +23,7 @@ import (
 )
 
 // startOnEtcd starts the example server over the etcd at endpoints, as
-// `server -etcd-servers=...` does.
+// `server -etcd-servers=...` does: following the CRDs other servers write.
 func startOnEtcd(t *testing.T, endpoints []string) (*cluster, *etcd.Store) {
 	t.Helper()
 	st, err := etcd.Open(t.Context(), endpoints, etcd.Config{Codec: etcd.Kube{Protobuf: protobuf.New(kubeproto.Resolver())}})
@@ -32,7 +32,35 @@ func startOnEtcd(t *testing.T, endpoints []string) (*cluster, *etcd.Store) {
 	cfg := kapiserver.Config()
 	cfg.Store = st
 	cfg.HealthChecks = []apiserver.HealthCheck{{Name: "etcd", Check: st.Healthy}, {Name: "etcd-readiness", Check: st.Healthy, ReadyzOnly: true}}
-	return startClusterWith(t, cfg), st
+	srv, err := apiserver.New(cfg)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	following := make(chan struct{})
+	go func() { defer close(following); srv.FollowCRDs(ctx) }()
+	t.Cleanup(func() { cancel(); <-following })
+	return serveCluster(t, srv), st
+}
+
+func TestACRDDefinedThroughOneServerOnEtcdIsServedByTheOther(t *testing.T) {
+	etcdCluster := etcdtest.Start(t)
+	a, _ := startOnEtcd(t, etcdCluster.Endpoints())
+	b, _ := startOnEtcd(t, etcdCluster.Endpoints())
+	ka, kb := kubectlFor(t, a, "1.33"), kubectlFor(t, b, "1.33")
+
+	ka.withStdin(widgetCRD).must("apply", "-f", "-")
+	require.Eventually(t, func() bool {
+		_, _, err := kb.run("get", "widgets")
+		return err == nil
+	}, 10*time.Second, 20*time.Millisecond, "b serves the type a defined")
+	kb.withStdin(widget("w1", "  size: 2\n")).must("apply", "-f", "-")
+	assert.Equal(t, "blue", ka.must("get", "widget", "w1", "-o", "jsonpath={.spec.color}"),
+		"b created it with the CRD's defaults, a reads it")
+
+	ka.must("delete", "crd", "widgets.example.com")
+	require.Eventually(t, func() bool {
+		_, _, err := kb.run("get", "widgets")
+		return err != nil
+	}, 10*time.Second, 20*time.Millisecond, "the type goes from b when a deletes its CRD")
 }
 
 func TestTwoServersOnOneEtcdServeEachOthersObjects(t *testing.T) {

@@ -36,6 +36,12 @@ func startClusterWith(t *testing.T, cfg apiserver.Config) *cluster {
 	t.Helper()
 	handler, err := apiserver.New(cfg)
 	require.NoError(t, err)
+	return serveCluster(t, handler)
+}
+
+// serveCluster serves a server built by the test on a loopback listener.
+func serveCluster(t *testing.T, handler *apiserver.Server) *cluster {
+	t.Helper()
 	srv := httptest.NewServer(handler)
 	t.Cleanup(srv.Close)
 	path := filepath.Join(t.TempDir(), "kubeconfig")

@@ -149,6 +149,10 @@ func main() {
 	if _, err := controllers.Start(ctx, server, controllers.Options{Controllers: selected, RootCA: rootCA}); err != nil {
 		log.Fatal(err)
 	}
+	if *etcdServers != "" {
+		// Other servers on the same etcd may define CRDs: serve them too.
+		go server.FollowCRDs(ctx)
+	}
 	fmt.Printf("kapi serving on %s (kubeconfig: %s)\n", url, *kubeconfig)
 
 	srv := &http.Server{Handler: server}
