@@ -74,7 +74,7 @@ func FuzzAdmissionAnswers(f *testing.F) {
 		return map[string]any{"metadata": map[string]any{"name": "fuzz"}, "webhooks": []any{map[string]any{
 			"name": "fuzz.example.com", "clientConfig": map[string]any{"url": url}, "sideEffects": "None", "timeoutSeconds": int64(5),
 			"reinvocationPolicy": "IfNeeded",
-			"rules": []any{map[string]any{"operations": []any{"*"}, "apiGroups": []any{""}, "apiVersions": []any{"v1"}, "resources": []any{"configmaps"}}},
+			"rules":              []any{map[string]any{"operations": []any{"*"}, "apiGroups": []any{""}, "apiVersions": []any{"v1"}, "resources": []any{"configmaps"}}},
 		}}}
 	}
 	mutating, validating := ParseConfiguration(config("Mutating"), true), ParseConfiguration(config("Validating"), false)
