@@ -208,6 +208,9 @@ func readCRD(obj meta.Object, parsed map[int]*schema.Schema) (crdSpec, error) {
 			cv.selectableFields = append(cv.selectableFields, strings.TrimPrefix(str(f, "jsonPath"), "."))
 		}
 		c.versions = append(c.versions, cv)
+		if c.conversion != nil && cv.schema != nil {
+			c.conversion.schemas[c.group+"/"+cv.name] = cv.schema
+		}
 	}
 	return c, nil
 }

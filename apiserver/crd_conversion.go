@@ -34,6 +34,10 @@ import (
 type crdConversion struct {
 	group, kind string
 	hook        webhook.Conversion // Clients set when served (servedCRDOf)
+	// schemas are the versions' schemas, by apiVersion: what a webhook
+	// returns is pruned with its version's, as kube's storage codec
+	// prunes it (and, as kube, not defaulted).
+	schemas map[string]*schema.Schema
 	// keys are the store.Object.Derived keys of the converted views, by
 	// version.
 	keys sync.Map
@@ -54,7 +58,7 @@ func readConversion(spec map[string]any, group, kind string) *crdConversion {
 		return nil
 	}
 	wh, _ := conv["webhook"].(map[string]any)
-	c := &crdConversion{group: group, kind: kind}
+	c := &crdConversion{group: group, kind: kind, schemas: map[string]*schema.Schema{}}
 	c.hook.Client = webhook.ParseClientConfig(wh["clientConfig"])
 	c.hook.ValidateMetadata = validateConvertedMetadata
 	for _, v := range stringsOf(wh["conversionReviewVersions"]) {
@@ -168,6 +172,13 @@ func (c *crdConversion) convert(ctx context.Context, objs []map[string]any, to s
 	out, err := c.hook.Convert(ctx, objs, c.gvk(from), to)
 	if err != nil {
 		return nil, conversionError(err)
+	}
+	if s := c.schemas[to]; s != nil {
+		for i, o := range objs {
+			if av, _ := o["apiVersion"].(string); av != to {
+				s.Prune(out[i], true) // the webhook's answer: ours to change
+			}
+		}
 	}
 	return out, nil
 }

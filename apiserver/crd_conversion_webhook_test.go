@@ -74,6 +74,11 @@ func newConvHook(t *testing.T) *convHook {
 				md["name"] = "renamed"
 			case "badlabels":
 				md["labels"] = map[string]any{"bad key!": "x"}
+			case "extra":
+				if spec, ok := m["spec"].(map[string]any); ok {
+					spec["extra"] = "x"
+				}
+				m["junk"] = 1
 			case "nometa":
 				delete(m, "metadata")
 			case "badannot":
@@ -486,4 +491,23 @@ func TestConversionWebhookFieldManagersAcrossVersions(t *testing.T) {
 	code, body = send("PATCH", paintsV2+"/ssa?fieldManager=carol", "application/merge-patch+json", `{"spec":{"colour":"green"}}`)
 	require.Equal(t, http.StatusOK, code, body)
 	assert.Equal(t, []string{`carol Update conv.example.com/v2 {"f:spec":{"f:colour":{}}} timed=true`}, managers(body))
+}
+
+// What a conversion webhook adds beyond the target version's schema is
+// pruned, on reads and before a write is stored, as kube prunes it.
+func TestConversionWebhookAnswersArePruned(t *testing.T) {
+	hook := newConvHook(t)
+	ps := newWebhookServer(t)
+	require.Equal(t, http.StatusCreated, ps.do("POST", crdsURL, hook.crd("/conv/extra")).code)
+	require.Equal(t, http.StatusCreated, ps.do("POST", paintsV1, paint("v1", "p1", "red", "")).code)
+	a := ps.do("GET", paintsV2+"/p1", "")
+	require.Equal(t, http.StatusOK, a.code, a.body)
+	assert.Equal(t, map[string]any{"colour": "red"}, a.body["spec"])
+	assert.NotContains(t, a.body, "junk")
+	a = ps.do("POST", paintsV2, paint("v2", "p2", "teal", ""))
+	require.Equal(t, http.StatusCreated, a.code, a.body)
+	assert.Equal(t, map[string]any{"colour": "teal"}, a.body["spec"])
+	a = ps.do("GET", paintsV1+"/p2", "")
+	assert.Equal(t, map[string]any{"color": "teal"}, a.body["spec"])
+	assert.NotContains(t, a.body, "junk")
 }
