@@ -217,13 +217,30 @@ func (c *crdConversion) view(ctx context.Context, r *Resource, obj *store.Object
 	if v, err := obj.Derived(k, func(meta.Object) (any, error) { return nil, errNotCached }); err == nil {
 		return v.(*store.Object), nil
 	}
-	out, err := c.convert(ctx, []map[string]any{obj.Data()}, r.APIVersion())
+	out, err := c.convert(ctx, []map[string]any{c.decoded(r, obj)}, r.APIVersion())
 	if err != nil {
 		return nil, err
 	}
 	converted := store.NewObject(obj.Key(), obj.Revision(), meta.Object(out[0]))
 	v, _ := obj.Derived(k, func(meta.Object) (any, error) { return converted, nil })
 	return v.(*store.Object), nil
+}
+
+// decoded is a stored object as kube decodes it before converting: with
+// the defaults of its version's schema when the schema is newer than the
+// object.
+func (c *crdConversion) decoded(r *Resource, obj *store.Object) map[string]any {
+	data := obj.Data()
+	if obj.Revision() >= r.schemaRevision {
+		return data
+	}
+	s := c.schemas[data.APIVersion()]
+	if s == nil {
+		return data
+	}
+	defaulted := data.DeepCopy()
+	s.Default(defaulted)
+	return defaulted
 }
 
 // prefetch converts, in one review, the objects of a page not yet
@@ -240,7 +257,7 @@ func (c *crdConversion) prefetch(ctx context.Context, r *Resource, items []*stor
 			continue // converted before
 		}
 		todo = append(todo, it)
-		objs = append(objs, it.Data())
+		objs = append(objs, c.decoded(r, it))
 	}
 	if len(todo) < 2 {
 		return nil // one object converts on its own

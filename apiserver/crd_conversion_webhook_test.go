@@ -511,3 +511,27 @@ func TestConversionWebhookAnswersArePruned(t *testing.T) {
 	assert.Equal(t, map[string]any{"color": "teal"}, a.body["spec"])
 	assert.NotContains(t, a.body, "junk")
 }
+
+// A default a CRD's schema gains after an object was stored is applied at
+// the object's stored version, before it is converted: the served
+// version's new defaults are not, as kube decodes and converts.
+func TestConversionWebhookDefaultsAtTheStoredVersion(t *testing.T) {
+	hook := newConvHook(t)
+	ps := newWebhookServer(t)
+	require.Equal(t, http.StatusCreated, ps.do("POST", crdsURL, hook.crd("/convert")).code)
+	patchCRD := func(ops string) {
+		req, err := http.NewRequest("PATCH", ps.url+crdsURL+"/paints.conv.example.com", strings.NewReader(ops))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/json-patch+json")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+	}
+	const props = "/spec/versions/%d/schema/openAPIV3Schema/properties/spec/properties/"
+	patchCRD(fmt.Sprintf(`[{"op":"add","path":"`+props+`shade","value":{"type":"string"}},{"op":"add","path":"`+props+`shade","value":{"type":"string"}}]`, 0, 1))
+	require.Equal(t, http.StatusCreated, ps.do("POST", paintsV1, paint("v1", "pq", "red", "")).code)
+	patchCRD(fmt.Sprintf(`[{"op":"add","path":"`+props+`shade/default","value":"light"},{"op":"add","path":"`+props+`finish","value":{"type":"string","default":"matte"}}]`, 0, 1))
+	assert.Equal(t, map[string]any{"color": "red", "shade": "light"}, ps.do("GET", paintsV1+"/pq", "").body["spec"])
+	assert.Equal(t, map[string]any{"colour": "red", "shade": "light"}, ps.do("GET", paintsV2+"/pq", "").body["spec"])
+}

@@ -252,11 +252,9 @@ func (r *Resource) present(ctx context.Context, obj *store.Object) (*store.Objec
 		return obj, nil
 	}
 	if r.conversion != nil && obj.Data().APIVersion() != r.APIVersion() {
-		converted, err := r.conversion.view(ctx, r, obj)
-		if err != nil {
-			return nil, err
-		}
-		obj = converted
+		// Defaulted at its own version before it is converted (view), as
+		// kube decodes it; not after.
+		return r.conversion.view(ctx, r, obj)
 	}
 	if r.storageVersion == r.APIVersion() && obj.Revision() >= r.schemaRevision {
 		return obj, nil // stored as served (writes convert to the storage version): no need to decode it
