@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -534,4 +535,38 @@ func TestConversionWebhookDefaultsAtTheStoredVersion(t *testing.T) {
 	patchCRD(fmt.Sprintf(`[{"op":"add","path":"`+props+`shade/default","value":"light"},{"op":"add","path":"`+props+`finish","value":{"type":"string","default":"matte"}}]`, 0, 1))
 	assert.Equal(t, map[string]any{"color": "red", "shade": "light"}, ps.do("GET", paintsV1+"/pq", "").body["spec"])
 	assert.Equal(t, map[string]any{"colour": "red", "shade": "light"}, ps.do("GET", paintsV2+"/pq", "").body["spec"])
+}
+
+// Readers that convert the same stored objects at once share them without
+// changing them (run with -race).
+func TestConversionWebhookConcurrentReaders(t *testing.T) {
+	hook := newConvHook(t)
+	ps := newWebhookServer(t)
+	require.Equal(t, http.StatusCreated, ps.do("POST", crdsURL, hook.crd("/convert")).code)
+	for i := range 10 {
+		require.Equal(t, http.StatusCreated, ps.do("POST", paintsV1, paint("v1", fmt.Sprintf("p%d", i), "red", `"n":"1"`)).code)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 10 {
+				name := fmt.Sprintf("p%d", (i+g)%10)
+				resp, err := http.Get(ps.url + paintsV2 + "/" + name)
+				if assert.NoError(t, err) {
+					assert.Equal(t, http.StatusOK, resp.StatusCode)
+					resp.Body.Close()
+				}
+			}
+			resp, err := http.Get(ps.url + paintsV2)
+			if assert.NoError(t, err) {
+				assert.Equal(t, http.StatusOK, resp.StatusCode)
+				resp.Body.Close()
+			}
+		}()
+	}
+	wg.Wait()
+	a := ps.do("GET", paintsV1+"/p3", "")
+	assert.Equal(t, map[string]any{"color": "red"}, a.body["spec"])
 }

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/kapi-dev/kapi/meta"
 )
 
 // Conversion calls a CustomResourceDefinition's conversion webhook
@@ -138,12 +139,15 @@ func (c *Conversion) Convert(ctx context.Context, objs []map[string]any, fromGVK
 					fromGVK, map[string]string{"name": "name", "namespace": "namespace", "uid": "UID"}[k], str(om[k]), str(cm[k]))
 			}
 		}
+		// The answer is ours to change; the original's metadata is not (it
+		// may be a stored object's): it is copied.
+		conv = normalizeNumbers(conv).(map[string]any)
 		md, err := restoreMetadata(om, conv["metadata"], c.ValidateMetadata)
 		if err != nil {
 			return nil, fmt.Errorf("conversion webhook for %s returned invalid metadata: %v", fromGVK, err)
 		}
 		conv["metadata"] = md
-		out[at[i]] = normalizeNumbers(conv).(map[string]any)
+		out[at[i]] = conv
 	}
 	return out, nil
 }
@@ -159,7 +163,7 @@ func restoreMetadata(orig map[string]any, returned any, validate func(field stri
 	if !ok {
 		return nil, fmt.Errorf("invalid metadata of type %s in converted object", goType(returned))
 	}
-	md := maps.Clone(orig)
+	md := map[string]any(meta.Object(orig).DeepCopy())
 	if md == nil {
 		md = map[string]any{}
 	}
