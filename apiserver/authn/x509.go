@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -22,18 +23,31 @@ const CredentialIDKey = "authentication.kubernetes.io/credential-id"
 // groups. Requests over plain HTTP or without a certificate are not its
 // business; a certificate that does not verify is an error. now is the
 // clock (nil: time.Now).
+//
+// Every request of one TLS connection carries the same certificates, so a
+// verified chain is remembered per connection's leaf certificate while the
+// clock stays inside the chain's validity: a connection pays for one
+// signature check, not one per request (each is most of a GET's cost).
 func ClientCertificates(roots *x509.CertPool, now func() time.Time) Authenticator {
 	if now == nil {
 		now = time.Now
 	}
+	var cache verifiedCerts
 	return AuthenticatorFunc(func(r *http.Request) (*Response, bool, error) {
 		if r.TLS == nil || len(r.TLS.PeerCertificates) == 0 {
 			return nil, false, nil
 		}
 		leaf := r.TLS.PeerCertificates[0]
+		t := now()
+		if u, ok := cache.get(leaf, t); ok {
+			if u == nil {
+				return nil, false, nil
+			}
+			return &Response{User: u}, true, nil
+		}
 		opts := x509.VerifyOptions{
 			Roots:       roots,
-			CurrentTime: now(),
+			CurrentTime: t,
 			KeyUsages:   []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
 		}
 		if len(r.TLS.PeerCertificates) > 1 {
@@ -42,19 +56,70 @@ func ClientCertificates(roots *x509.CertPool, now func() time.Time) Authenticato
 				opts.Intermediates.AddCert(c)
 			}
 		}
-		if _, err := leaf.Verify(opts); err != nil {
+		chains, err := leaf.Verify(opts)
+		if err != nil {
 			return nil, false, fmt.Errorf("verifying certificate %s failed: %w", certificateIdentifier(leaf), err)
 		}
-		if leaf.Subject.CommonName == "" {
+		var u *User
+		if leaf.Subject.CommonName != "" {
+			sum := sha256.Sum256(leaf.Raw)
+			u = &User{
+				Name:   leaf.Subject.CommonName,
+				Groups: append([]string(nil), leaf.Subject.Organization...),
+				Extra:  map[string][]string{CredentialIDKey: {"X509SHA256=" + hex.EncodeToString(sum[:])}},
+			}
+		}
+		cache.put(leaf, chains[0], u)
+		if u == nil {
 			return nil, false, nil
 		}
-		sum := sha256.Sum256(leaf.Raw)
-		return &Response{User: &User{
-			Name:   leaf.Subject.CommonName,
-			Groups: append([]string(nil), leaf.Subject.Organization...),
-			Extra:  map[string][]string{CredentialIDKey: {"X509SHA256=" + hex.EncodeToString(sum[:])}},
-		}}, true, nil
+		return &Response{User: u}, true, nil
 	})
+}
+
+// verifiedCertsMax bounds the remembered certificates (one per open
+// connection); when full, they are forgotten all at once.
+const verifiedCertsMax = 4096
+
+// verifiedCerts remembers verified leaf certificates, by the pointer TLS
+// hands every request of one connection, with the window in which their
+// chain is valid and the user each names (nil: no Common Name).
+type verifiedCerts struct {
+	mu sync.Mutex
+	m  map[*x509.Certificate]verifiedCert
+}
+
+type verifiedCert struct {
+	notBefore, notAfter time.Time
+	user                *User
+}
+
+func (c *verifiedCerts) get(leaf *x509.Certificate, now time.Time) (*User, bool) {
+	c.mu.Lock()
+	v, ok := c.m[leaf]
+	c.mu.Unlock()
+	if !ok || now.Before(v.notBefore) || now.After(v.notAfter) {
+		return nil, false
+	}
+	return v.user, true
+}
+
+func (c *verifiedCerts) put(leaf *x509.Certificate, chain []*x509.Certificate, u *User) {
+	v := verifiedCert{notBefore: leaf.NotBefore, notAfter: leaf.NotAfter, user: u}
+	for _, cert := range chain {
+		if cert.NotBefore.After(v.notBefore) {
+			v.notBefore = cert.NotBefore
+		}
+		if cert.NotAfter.Before(v.notAfter) {
+			v.notAfter = cert.NotAfter
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= verifiedCertsMax {
+		c.m = make(map[*x509.Certificate]verifiedCert)
+	}
+	c.m[leaf] = v
 }
 
 // certificateIdentifier names a certificate in errors by its subject,

@@ -23,7 +23,7 @@ type testCA struct {
 	key  *ecdsa.PrivateKey
 }
 
-func newTestCA(t *testing.T, name string) *testCA {
+func newTestCA(t testing.TB, name string) *testCA {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	require.NoError(t, err)
 	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: name},
@@ -36,7 +36,7 @@ func newTestCA(t *testing.T, name string) *testCA {
 	return &testCA{cert: cert, key: key}
 }
 
-func (ca *testCA) issue(t *testing.T, cn string, orgs []string, usage x509.ExtKeyUsage) *x509.Certificate {
+func (ca *testCA) issue(t testing.TB, cn string, orgs []string, usage x509.ExtKeyUsage) *x509.Certificate {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	require.NoError(t, err)
 	tmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: cn, Organization: orgs},
@@ -83,9 +83,67 @@ func TestClientCertificates(t *testing.T) {
 		assert.False(t, ok)
 		assert.NoError(t, err)
 	})
+	t.Run("a certificate verified on a connection is the same user on its next requests", func(t *testing.T) {
+		r := withCert(ca.issue(t, "bob", []string{"dev"}, x509.ExtKeyUsageClientAuth))
+		first, ok, err := a.AuthenticateRequest(r)
+		require.NoError(t, err)
+		require.True(t, ok)
+		again, ok, err := a.AuthenticateRequest(r)
+		require.NoError(t, err)
+		require.True(t, ok)
+		assert.Equal(t, first.User, again.User)
+	})
+	t.Run("a remembered certificate is verified again once the clock leaves its validity", func(t *testing.T) {
+		clock := t0
+		b := ClientCertificates(pool, func() time.Time { return clock })
+		r := withCert(ca.issue(t, "carol", nil, x509.ExtKeyUsageClientAuth))
+		_, ok, err := b.AuthenticateRequest(r)
+		require.NoError(t, err)
+		require.True(t, ok)
+		clock = t0.Add(2 * time.Hour)
+		_, ok, err = b.AuthenticateRequest(r)
+		assert.False(t, ok)
+		assert.ErrorContains(t, err, "certificate has expired or is not yet valid")
+	})
+	t.Run("a certificate without a Common Name stays no user on its next requests", func(t *testing.T) {
+		r := withCert(ca.issue(t, "", []string{"g"}, x509.ExtKeyUsageClientAuth))
+		for range 2 {
+			_, ok, err := a.AuthenticateRequest(r)
+			assert.False(t, ok)
+			assert.NoError(t, err)
+		}
+	})
 	t.Run("a request without a certificate is not its business", func(t *testing.T) {
 		_, ok, err := a.AuthenticateRequest(request(""))
 		assert.False(t, ok)
 		assert.NoError(t, err)
+	})
+}
+
+// BenchmarkClientCertificates: the authentication of one request on a
+// connection whose certificate was verified before, against the chain's
+// verification alone (what every request paid before).
+func BenchmarkClientCertificates(b *testing.B) {
+	ca := newTestCA(b, "ca")
+	pool := x509.NewCertPool()
+	pool.AddCert(ca.cert)
+	leaf := ca.issue(b, "alice", []string{"dev"}, x509.ExtKeyUsageClientAuth)
+	r := request("")
+	r.TLS = &tls.ConnectionState{PeerCertificates: []*x509.Certificate{leaf}}
+	b.Run("verify", func(b *testing.B) {
+		opts := x509.VerifyOptions{Roots: pool, CurrentTime: t0, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}
+		for b.Loop() {
+			if _, err := leaf.Verify(opts); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("authenticate", func(b *testing.B) {
+		a := ClientCertificates(pool, func() time.Time { return t0 })
+		for b.Loop() {
+			if _, ok, err := a.AuthenticateRequest(r); !ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}
 	})
 }
