@@ -33,7 +33,9 @@ func regexLib() []cel.EnvOption {
 }
 
 // regexPrograms compiles constant patterns once per program.
-func regexPrograms() []cel.ProgramOption {
+// regexOptimizations compile the constant patterns of find and findAll
+// once, when a program is planned.
+func regexOptimizations() []*interpreter.RegexOptimization {
 	optimize := func(fn string) *interpreter.RegexOptimization {
 		return &interpreter.RegexOptimization{Function: fn, RegexIndex: 1,
 			Factory: func(call interpreter.InterpretableCall, pattern string) (interpreter.InterpretableCall, error) {
@@ -54,7 +56,11 @@ func regexPrograms() []cel.ProgramOption {
 				}), nil
 			}}
 	}
-	return []cel.ProgramOption{cel.OptimizeRegex(optimize("find"), optimize("findAll"))}
+	return []*interpreter.RegexOptimization{optimize("find"), optimize("findAll")}
+}
+
+func regexPrograms() []cel.ProgramOption {
+	return []cel.ProgramOption{cel.OptimizeRegex(regexOptimizations()...)}
 }
 
 func compileRegex(re *regexp.Regexp, pattern ref.Val) (*regexp.Regexp, ref.Val) {
