@@ -159,7 +159,7 @@ func (mr *MatchResources) matchRules(h Host, a *Attributes, rules []Rule) (bool,
 			return true, Match{Resource: a.Resource, Kind: a.Kind}, nil
 		}
 	}
-	if !mr.Equivalent || h == nil {
+	if !mr.Equivalent || h == nil || len(rules) == 0 {
 		return false, Match{}, nil
 	}
 	equivalents := h.Equivalents(a.Resource)
