@@ -211,11 +211,12 @@ func TestAHangingWebhookTimesOutAndTheServerStaysResponsive(t *testing.T) {
 		}()
 	}
 	start := time.Now()
-	for range 10 { // reads and other writes are served meanwhile
+	for range 10 { // reads and other writes are served meanwhile, each well within the webhook's second
+		began := time.Now()
 		require.Equal(t, http.StatusOK, ps.do("GET", "/api/v1/namespaces/default/configmaps", "").code)
 		require.Equal(t, http.StatusCreated, ps.do("POST", "/api/v1/namespaces/default/configmaps", labelled(fmt.Sprintf("free%d", time.Now().UnixNano()), "none")).code)
+		assert.Less(t, time.Since(began), 500*time.Millisecond, "requests around the hanging webhook wait for nothing")
 	}
-	assert.Less(t, time.Since(start), 900*time.Millisecond, "requests around the hanging webhook wait for nothing")
 	for range 4 {
 		a := <-done
 		require.Equal(t, http.StatusInternalServerError, a.code)
