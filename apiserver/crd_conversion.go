@@ -24,7 +24,12 @@ import (
 // is stored, once per stored version and served version (cached with the
 // stored object, as encodings are, so every watcher and reader shares
 // one call; failures are not cached). Lists send their unconverted
-// objects in one review. Failures answer 500 with kube's message,
+// objects in one review. A stored object gets the new defaults of its own
+// version's schema before it is sent, and what the webhook returns is
+// pruned with the target version's schema, not defaulted (kube's storage
+// codec). Managers recorded in managedFields at another version are
+// compared at theirs, converted through the webhook (fieldmanager's
+// Options.Convert). Failures answer 500 with kube's message,
 // "conversion webhook for <group/version>, Kind=<Kind> failed: ...";
 // a watch ends with that error as an ERROR event (kube's watch cache
 // stops delivering instead). Config.Webhooks turns the calls on.
