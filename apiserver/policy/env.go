@@ -116,7 +116,7 @@ func variablesEnv(env *cel.Env, fields []variableField) (*cel.Env, error) {
 // compiled is one compiled admission expression.
 type compiled struct {
 	expr    string
-	program *kcel.Tracked
+	program cel.Program
 	// fast runs without cost tracking; estimate is the expression's
 	// estimated worst cost (math.MaxUint64 when unknown).
 	fast     cel.Program
@@ -155,7 +155,7 @@ func compileExpr(env *cel.Env, expr string, want ...*cel.Type) compiled {
 			return c
 		}
 	}
-	prog, err := kcel.NewTracked(env, ast)
+	prog, err := env.Program(ast, kcel.ProgramOptions()...)
 	if err != nil {
 		c.err = "program instantiation failed: " + err.Error()
 		return c

@@ -214,7 +214,7 @@ func (e *evaluation) run(c compiled) (result, error) {
 	if v := e.act.variables; v != nil {
 		v.exact = e.exact
 	}
-	val, cost, err := c.program.ContextEval(e.ctx, e.act)
+	val, details, err := c.program.ContextEval(e.ctx, e.act)
 	if e.act.variables != nil {
 		cost, charged := e.act.variables.takeCost()
 		e.charged = e.charged || charged
@@ -223,6 +223,10 @@ func (e *evaluation) run(c compiled) (result, error) {
 		}
 		e.budget -= cost
 	}
+	if details == nil || details.ActualCost() == nil {
+		return result{}, &evalError{msg: fmt.Sprintf("runtime cost could not be calculated for expression: %v, no further expression will be run", c.expr), budget: true}
+	}
+	cost := *details.ActualCost()
 	if cost > math.MaxInt64 || int64(cost) > e.budget {
 		return outOfBudget()
 	}
@@ -279,12 +283,23 @@ func (v *lazyVariables) get(name string) (ref.Val, bool) {
 			out = val
 		}
 	default:
-		val, cost, err := c.program.ContextEval(v.ctx, v.act)
-		v.cost += int64(min(cost, math.MaxInt64))
-		if err != nil {
-			out = types.NewErr("composited variable %q fails to evaluate: %v", name, err)
-		} else {
-			out = val
+		val, details, err := c.program.ContextEval(v.ctx, v.act)
+		switch {
+		case details == nil:
+			out = types.NewErr("unable to get evaluation details of variable %q", name)
+		case details.ActualCost() == nil:
+			out = types.NewErr("unable to calculate cost of variable %q", name)
+		default:
+			cost := *details.ActualCost()
+			if cost > math.MaxInt64 {
+				cost = math.MaxInt64
+			}
+			v.cost += int64(cost)
+			if err != nil {
+				out = types.NewErr("composited variable %q fails to evaluate: %v", name, err)
+			} else {
+				out = val
+			}
 		}
 	}
 	v.values[i] = out

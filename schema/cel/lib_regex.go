@@ -33,9 +33,7 @@ func regexLib() []cel.EnvOption {
 }
 
 // regexPrograms compiles constant patterns once per program.
-// regexOptimizations compile the constant patterns of find and findAll
-// once, when a program is planned.
-func regexOptimizations() []*interpreter.RegexOptimization {
+func regexPrograms() []cel.ProgramOption {
 	optimize := func(fn string) *interpreter.RegexOptimization {
 		return &interpreter.RegexOptimization{Function: fn, RegexIndex: 1,
 			Factory: func(call interpreter.InterpretableCall, pattern string) (interpreter.InterpretableCall, error) {
@@ -56,11 +54,7 @@ func regexOptimizations() []*interpreter.RegexOptimization {
 				}), nil
 			}}
 	}
-	return []*interpreter.RegexOptimization{optimize("find"), optimize("findAll")}
-}
-
-func regexPrograms() []cel.ProgramOption {
-	return []cel.ProgramOption{cel.OptimizeRegex(regexOptimizations()...)}
+	return []cel.ProgramOption{cel.OptimizeRegex(optimize("find"), optimize("findAll"))}
 }
 
 func compileRegex(re *regexp.Regexp, pattern ref.Val) (*regexp.Regexp, ref.Val) {
