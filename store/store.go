@@ -246,6 +246,21 @@ func NewObject(key string, revision int64, data meta.Object) *Object {
 	return o
 }
 
+// NewEncodedObject wraps a version of key written at revision that is
+// held as an encoding of its data, under key as Compact would keep it:
+// Data decodes it with decode when first needed (and again once the
+// decoding is collected). A store loading many versions at once makes them
+// so, to decode only those that are read; decode's result must carry the
+// matching metadata.resourceVersion, and a failure reads as an empty
+// object.
+func NewEncodedObject(key string, revision int64, encodingKey any, encoded []byte, decode func([]byte) (meta.Object, error)) *Object {
+	o := &Object{key: key, revision: revision}
+	dv := newDerivedValue(encodingKey, encoded)
+	o.first.Store(&dv)
+	o.compact.Store(&compaction{key: encodingKey, decode: decode})
+	return o
+}
+
 // Key is the storage key.
 func (o *Object) Key() string { return o.key }
 

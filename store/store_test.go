@@ -80,3 +80,29 @@ func TestConcurrentFirstRequestsDeriveOnce(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, int32(1), calls.Load())
 }
+
+func TestAnEncodedObjectDecodesItsDataWhenFirstRead(t *testing.T) {
+	var decodes atomic.Int32
+	o := store.NewEncodedObject("/cm/a", 3, protoKey{}, []byte("a"), func(b []byte) (meta.Object, error) {
+		decodes.Add(1)
+		return meta.Object{"metadata": map[string]any{"name": string(b), "resourceVersion": "3"}}, nil
+	})
+	assert.Equal(t, int32(0), decodes.Load(), "nothing is decoded before a read")
+
+	assert.Equal(t, "a", o.Data().Name())
+	assert.Equal(t, "3", o.Data().ResourceVersion())
+	assert.Equal(t, map[string]string(nil), o.Labels())
+	cached, ok := o.Cached(protoKey{})
+	assert.True(t, ok, "the encoding is served as a cached value")
+	assert.Equal(t, "a", string(cached))
+	b, err := o.Encoded(jsonKey{}, func(d meta.Object) ([]byte, error) { return []byte("json of " + d.Name()), nil })
+	require.NoError(t, err)
+	assert.Equal(t, "json of a", string(b))
+}
+
+func TestAnEncodedObjectThatDoesNotDecodeReadsAsEmpty(t *testing.T) {
+	o := store.NewEncodedObject("/cm/a", 3, protoKey{}, []byte("?"), func([]byte) (meta.Object, error) {
+		return nil, errors.New("not an object")
+	})
+	assert.Equal(t, meta.Object{}, o.Data())
+}

@@ -146,9 +146,14 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := controllers.Start(ctx, server, controllers.Options{Controllers: selected, RootCA: rootCA}); err != nil {
-		log.Fatal(err)
-	}
+	// The controllers start beside the server, as kube-controller-manager
+	// beside kube-apiserver: /readyz does not wait for the garbage
+	// collector's first read of every object.
+	go func() {
+		if _, err := controllers.Start(ctx, server, controllers.Options{Controllers: selected, RootCA: rootCA}); err != nil && ctx.Err() == nil {
+			log.Fatal(err)
+		}
+	}()
 	if *etcdServers != "" {
 		// Other servers on the same etcd may define CRDs: serve them too.
 		go server.FollowCRDs(ctx)

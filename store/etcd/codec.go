@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -17,6 +19,16 @@ type Codec interface {
 	Decode(data []byte) (meta.Object, error)
 }
 
+// Sniffer is a Codec that tells at a glance whether it reads a value: a
+// new cache then keeps the values it recognizes as they are and decodes
+// each when it is first read, and skips the others (such as values kube
+// encrypted at rest) at once. Recognizes must be cheap; a recognized value
+// that later fails to decode reads as an empty object, and is logged.
+type Sniffer interface {
+	Codec
+	Recognizes(value []byte) bool
+}
+
 // JSON stores every object as JSON, as kube-apiserver stores custom
 // resources. It is the default Codec.
 type JSON struct{}
@@ -28,6 +40,12 @@ func (JSON) Encode(obj meta.Object) ([]byte, error) { return codec.JSONCodec{}.E
 func (JSON) Decode(data []byte) (meta.Object, error) {
 	d, err := codec.JSONCodec{}.Decode(data)
 	return d.Object, err
+}
+
+// Recognizes implements Sniffer: a JSON object.
+func (JSON) Recognizes(value []byte) bool {
+	value = bytes.TrimLeft(value, " \t\r\n")
+	return len(value) > 0 && value[0] == '{'
 }
 
 // protobufMagic starts kube's protobuf envelope.
@@ -64,6 +82,58 @@ func (k Kube) Decode(data []byte) (meta.Object, error) {
 		return d.Object, err
 	}
 	return JSON{}.Decode(data)
+}
+
+// Recognizes implements Sniffer: kube's protobuf envelope of a kind k's
+// protobuf codec supports, or a JSON object.
+func (k Kube) Recognizes(value []byte) bool {
+	if !bytes.HasPrefix(value, protobufMagic) {
+		return JSON{}.Recognizes(value)
+	}
+	if k.Protobuf == nil {
+		return false
+	}
+	gvk, ok := envelopeKind(value[len(protobufMagic):])
+	return ok && codec.Supports(k.Protobuf, gvk)
+}
+
+// envelopeKind reads the apiVersion and kind of kube's protobuf envelope
+// (runtime.Unknown, whose field 1 is the TypeMeta: apiVersion 1, kind 2)
+// without decoding the object.
+func envelopeKind(b []byte) (meta.GroupVersionKind, bool) {
+	typeMeta, ok := protoField(b, 1)
+	if !ok {
+		return meta.GroupVersionKind{}, false
+	}
+	apiVersion, _ := protoField(typeMeta, 1)
+	kind, ok := protoField(typeMeta, 2)
+	if !ok || len(kind) == 0 {
+		return meta.GroupVersionKind{}, false
+	}
+	gv := meta.ParseGroupVersion(string(apiVersion))
+	return meta.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: string(kind)}, true
+}
+
+// protoField returns the first length-delimited field num of the protobuf
+// message b.
+func protoField(b []byte, num protowire.Number) ([]byte, bool) {
+	for len(b) > 0 {
+		n, typ, l := protowire.ConsumeTag(b)
+		if l < 0 {
+			return nil, false
+		}
+		b = b[l:]
+		if n == num && typ == protowire.BytesType {
+			v, l := protowire.ConsumeBytes(b)
+			return v, l >= 0
+		}
+		l = protowire.ConsumeFieldValue(n, typ, b)
+		if l < 0 {
+			return nil, false
+		}
+		b = b[l:]
+	}
+	return nil, false
 }
 
 // withoutResourceVersion returns obj without metadata.resourceVersion,

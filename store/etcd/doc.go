@@ -29,8 +29,13 @@
 // the cache's history is read from etcd; a watch older than it is an
 // *ExpiredError. A new cache replays the last Config.Replay revisions of
 // etcd's history, so a watch from one of them (an informer's, after the
-// server restarted) resumes instead of relisting. When the cache's watch
-// breaks it resumes after the last
+// server restarted) resumes instead of relisting; a watch from before the
+// revision it was listed at expires. It opens its etcd watch before it
+// lists, so that etcd's replay of the history overlaps the list, reads the
+// list in pages, and keeps the values its Codec recognizes (Sniffer) as
+// etcd holds them, decoding each when it is first read
+// (store.NewEncodedObject): a start-up costs about the transfer of the
+// values. When the cache's watch breaks it resumes after the last
 // revision applied; when etcd compacted past it, the cache is rebuilt
 // from a fresh list and its watchers expire (410 to clients, which
 // relist).

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
@@ -17,9 +19,11 @@ import (
 	"github.com/kapi-dev/kapi/store/memory"
 )
 
-// listPage is how many keys one etcd range request of a full list reads,
-// as kube's cacher lists in pages of 10,000.
-const listPage = 10_000
+// listPage is how many keys one etcd range request of a full list reads:
+// small enough that decoding a page overlaps reading the next, large
+// enough that the requests' own cost stays small (kube's cacher lists in
+// pages of 10,000, one after the other).
+const listPage = 1_000
 
 // errCompacted ends a feed whose next revision etcd compacted: the cache
 // must be rebuilt from a fresh list.
@@ -42,29 +46,45 @@ func (s *Store) newGeneration(ctx context.Context) (*generation, int64, error) {
 	current := resp.Header.Revision
 	rev := max(1, current-s.replayDepth())
 	for attempt := 0; ; attempt++ {
+		// The feed's watch opens before the list: etcd sends a watch from
+		// an old revision its history at its next sync of such watches
+		// (every 100ms), which the list and its decoding then overlap.
+		feed := s.openFeed(rev + 1)
 		objs, err := s.listAt(ctx, rev)
 		if errors.Is(err, rpctypes.ErrCompacted) && attempt < 10 {
-			if rev, err = s.compactRevision(ctx); err != nil {
-				return nil, 0, err
+			feed.cancel()
+			if rev >= current {
+				// Compacted past the revision read at first: read it again.
+				resp, err := s.cli.Get(ctx, root, clientv3.WithCountOnly())
+				if err != nil {
+					return nil, 0, fmt.Errorf("store/etcd: listing %s: %w", root, err)
+				}
+				current = resp.Header.Revision
 			}
-			rev = max(rev, 1)
+			if rev, err = s.oldestRevision(ctx, rev, current); err != nil {
+				return nil, 0, fmt.Errorf("store/etcd: listing %s: %w", root, err)
+			}
 			continue
 		}
 		if err != nil {
+			feed.cancel()
 			return nil, 0, fmt.Errorf("store/etcd: listing %s: %w", root, err)
 		}
 		cache, err := memory.NewReplica(s.cfg.Cache, rev, objs)
 		if err != nil {
+			feed.cancel()
 			return nil, 0, err
 		}
 		s.indexMu.Lock()
 		defer s.indexMu.Unlock()
 		for _, ix := range s.indexes {
 			if err := cache.AddIndex(ix.name, ix.fn); err != nil {
+				feed.cancel()
 				return nil, 0, err
 			}
 		}
-		gen := &generation{cache: cache}
+		gen := &generation{cache: cache, base: rev}
+		gen.feed.Store(feed)
 		gen.ctx, gen.end = context.WithCancel(context.Background())
 		return gen, max(current, rev), nil
 	}
@@ -90,50 +110,108 @@ func (s *Store) replayDepth() int64 {
 	return int64(min(n, limit))
 }
 
-// compactRevision returns the revision etcd's history starts at: a watch
-// from a compacted revision is cancelled at once with it.
-func (s *Store) compactRevision(ctx context.Context) (int64, error) {
-	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	for resp := range s.cli.Watch(wctx, "\x00kapi-compaction-probe", clientv3.WithRev(1)) {
-		if resp.CompactRevision != 0 {
-			return resp.CompactRevision, nil
-		}
-		if err := resp.Err(); err != nil {
+// oldestRevision returns the oldest revision etcd still holds: the
+// smallest one above compacted (a revision etcd compacted) and at most
+// current that a range read succeeds at, found in a few count-only reads
+// (a watch from a compacted revision would learn it only at etcd's next
+// sync of such watches, up to 100ms later).
+func (s *Store) oldestRevision(ctx context.Context, compacted, current int64) (int64, error) {
+	lo, hi := compacted, current
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		_, err := s.cli.Get(ctx, s.layout.root(), clientv3.WithCountOnly(), clientv3.WithRev(mid))
+		switch {
+		case err == nil:
+			hi = mid
+		case errors.Is(err, rpctypes.ErrCompacted):
+			lo = mid
+		default:
 			return 0, err
 		}
 	}
-	return 0, fmt.Errorf("store/etcd: no compaction revision: %w", wctx.Err())
+	return hi, nil
 }
 
-// listAt reads every object under the prefix at rev.
+// listAt reads every object under the prefix at rev: pages of listPage
+// keys, each decoded by one of GOMAXPROCS workers while the next page is
+// read, so that etcd's work, the transfer and the decoding overlap.
 func (s *Store) listAt(ctx context.Context, rev int64) ([]*store.Object, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	root := s.layout.root()
 	end := clientv3.GetPrefixRangeEnd(root)
-	var objs []*store.Object
-	for from := root; ; {
-		resp, err := s.cli.Get(ctx, from, clientv3.WithRange(end), clientv3.WithLimit(listPage), clientv3.WithRev(rev))
-		if err != nil {
-			return nil, err
-		}
-		for _, kv := range resp.Kvs {
-			key, ok := s.layout.key(string(kv.Key))
-			if !ok {
-				continue
-			}
-			o, err := s.decode(key, kv.ModRevision, kv.Value)
+	pages := make(chan []*mvccpb.KeyValue, 1)
+	decoded := make(chan []*store.Object, 1)
+	var readErr error
+	go func() {
+		defer close(pages)
+		for from := root; ; {
+			resp, err := s.cli.Get(ctx, from, clientv3.WithRange(end), clientv3.WithLimit(listPage), clientv3.WithRev(rev))
 			if err != nil {
-				s.log.Debug("store/etcd: skipping a value that does not decode", "key", string(kv.Key), "err", err)
-				continue
+				readErr = err
+				return
 			}
-			objs = append(objs, o)
+			if len(resp.Kvs) == 0 {
+				return
+			}
+			select {
+			case pages <- resp.Kvs:
+			case <-ctx.Done():
+				readErr = ctx.Err()
+				return
+			}
+			if !resp.More {
+				return
+			}
+			from = string(resp.Kvs[len(resp.Kvs)-1].Key) + "\x00"
 		}
-		if !resp.More || len(resp.Kvs) == 0 {
-			break
-		}
-		from = string(resp.Kvs[len(resp.Kvs)-1].Key) + "\x00"
+	}()
+	var workers sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		workers.Go(func() {
+			for kvs := range pages {
+				decoded <- s.decodePage(kvs)
+			}
+		})
+	}
+	go func() {
+		workers.Wait()
+		close(decoded)
+	}()
+	var objs []*store.Object
+	for page := range decoded {
+		objs = append(objs, page...)
+	}
+	// The reader's last write happens before pages closes, which happens
+	// before decoded closes.
+	if readErr != nil {
+		return nil, readErr
 	}
 	return objs, nil
+}
+
+// decodePage makes the versions of one page of a full list, skipping the
+// keys the layout does not map and the values that do not decode. The
+// values the codec recognizes are decoded when first read (see lazy).
+func (s *Store) decodePage(kvs []*mvccpb.KeyValue) []*store.Object {
+	objs := make([]*store.Object, 0, len(kvs))
+	for _, kv := range kvs {
+		key, ok := s.layout.key(string(kv.Key))
+		if !ok {
+			continue
+		}
+		if o, ok := s.lazy(key, kv.ModRevision, kv.Value); ok {
+			objs = append(objs, o)
+			continue
+		}
+		o, err := s.decode(key, kv.ModRevision, kv.Value)
+		if err != nil {
+			s.log.Debug("store/etcd: skipping a value that does not decode", "key", string(kv.Key), "err", err)
+			continue
+		}
+		objs = append(objs, o)
+	}
+	return objs
 }
 
 // follow feeds the cache from etcd's watch until Close: it resumes the
@@ -177,12 +255,16 @@ func (s *Store) follow() {
 // watchFrom applies etcd's events after the cache's revision until the
 // watch ends.
 func (s *Store) watchFrom(gen *generation) error {
-	ctx, cancel := context.WithCancel(clientv3.WithRequireLeader(s.ctx))
-	defer cancel()
-	s.watchCtx.Store(&ctx)
-	ch := s.cli.Watch(ctx, s.layout.root(), clientv3.WithPrefix(), clientv3.WithRev(gen.cache.Revision()+1),
-		clientv3.WithProgressNotify())
-	for resp := range ch {
+	feed := gen.feed.Swap(nil)
+	if feed != nil && feed.from != gen.cache.Revision()+1 {
+		feed.cancel()
+		feed = nil
+	}
+	if feed == nil {
+		feed = s.openFeed(gen.cache.Revision() + 1)
+	}
+	defer feed.cancel()
+	for resp := range feed.ch {
 		if resp.CompactRevision != 0 {
 			return errCompacted
 		}
@@ -198,6 +280,27 @@ func (s *Store) watchFrom(gen *generation) error {
 		}
 	}
 	return errors.New("store/etcd: the watch channel closed")
+}
+
+// feedWatch is the etcd watch that feeds a cache generation.
+type feedWatch struct {
+	from   int64 // the first revision it delivers
+	ctx    context.Context
+	cancel context.CancelFunc
+	ch     clientv3.WatchChan
+}
+
+// openFeed opens a watch on the prefix from revision from, with progress
+// notifications; it ends with the store. Progress requests go to its
+// stream from then on: one sent while etcd still replays the history is
+// answered right after the replay, so a new cache whose last revisions
+// are writes outside the prefix reaches etcd's revision without waiting
+// for the next request.
+func (s *Store) openFeed(from int64) *feedWatch {
+	ctx, cancel := context.WithCancel(clientv3.WithRequireLeader(s.ctx))
+	ch := s.cli.Watch(ctx, s.layout.root(), clientv3.WithPrefix(), clientv3.WithRev(from), clientv3.WithProgressNotify())
+	s.watchCtx.Store(&ctx)
+	return &feedWatch{from: from, ctx: ctx, cancel: cancel, ch: ch}
 }
 
 // apply hands one etcd event to the cache.

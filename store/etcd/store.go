@@ -112,6 +112,10 @@ type generation struct {
 	ctx   context.Context // done when the generation is replaced
 	end   context.CancelFunc
 	next  atomic.Int64 // the revision the next generation starts at
+	base  int64        // the revision the cache was listed at
+	// feed is the watch opened before the generation's list, until the
+	// feed takes it.
+	feed atomic.Pointer[feedWatch]
 }
 
 type namedIndex struct {
@@ -173,12 +177,13 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	s.revisions.fetch = s.fetchRevision
 	s.revisions.timeout = cfg.ReadTimeout
+	s.ctx, s.cancel = context.WithCancel(context.Background())
 	gen, current, err := s.newGeneration(ctx)
 	if err != nil {
+		s.cancel()
 		return nil, err
 	}
 	s.gen.Store(gen)
-	s.ctx, s.cancel = context.WithCancel(context.Background())
 	go s.follow()
 	if err := s.waitReplay(ctx, current); err != nil {
 		_ = s.Close()
@@ -253,6 +258,10 @@ func (s *Store) Watch(ctx context.Context, prefix string, opts store.WatchOption
 		if gen, err = s.waitCache(ctx, opts.Revision); err != nil {
 			return nil, err
 		}
+	}
+	if opts.Revision > 0 && opts.Revision < gen.base {
+		// The cache was listed at base: it holds no event at or before it.
+		return nil, &store.ExpiredError{Requested: opts.Revision, Oldest: max(gen.base, gen.cache.Oldest())}
 	}
 	w, err := gen.cache.Watch(ctx, prefix, opts)
 	if err != nil {
@@ -478,6 +487,15 @@ func (s *Store) fromGet(key string, kvs []*mvccpb.KeyValue) (*store.Object, erro
 
 // decode builds the stored version of key at rev from its etcd value.
 func (s *Store) decode(key string, rev int64, value []byte) (*store.Object, error) {
+	data, err := s.decodeData(key, rev, value)
+	if err != nil {
+		return nil, err
+	}
+	return store.NewObject(key, rev, data), nil
+}
+
+// decodeData decodes the etcd value of key at rev and stamps rev into it.
+func (s *Store) decodeData(key string, rev int64, value []byte) (meta.Object, error) {
 	data, err := s.codec.Decode(value)
 	if err != nil {
 		return nil, fmt.Errorf("store/etcd: decoding %s at revision %d: %w", key, rev, err)
@@ -486,7 +504,32 @@ func (s *Store) decode(key string, rev int64, value []byte) (*store.Object, erro
 		data = meta.Object{}
 	}
 	data.SetMetadataField("resourceVersion", strconv.FormatInt(rev, 10))
-	return store.NewObject(key, rev, data), nil
+	return data, nil
+}
+
+// storedValue is the key under which a version loaded by a new cache
+// keeps its etcd value (see lazy).
+type storedValue struct{}
+
+// lazy builds the version of key at rev from its etcd value without
+// decoding it (store.NewEncodedObject): the version keeps the value and
+// decodes it when its data is first needed. A new cache loads every
+// object under the prefix, and decoding them all was most of a start-up's
+// work; most are read later, if ever, one at a time. ok is false when the
+// codec cannot tell at a glance that it reads the value (see Sniffer):
+// the caller decodes it then.
+func (s *Store) lazy(key string, rev int64, value []byte) (o *store.Object, ok bool) {
+	sn, isSniffer := s.codec.(Sniffer)
+	if !isSniffer || !sn.Recognizes(value) {
+		return nil, false
+	}
+	return store.NewEncodedObject(key, rev, storedValue{}, value, func(value []byte) (meta.Object, error) {
+		data, err := s.decodeData(key, rev, value)
+		if err != nil {
+			s.log.Warn("store/etcd: a stored value does not decode", "key", key, "revision", rev, "err", err)
+		}
+		return data, err
+	}), true
 }
 
 // written makes the version a successful create or update wrote, hands it
@@ -504,7 +547,9 @@ func (s *Store) written(ctx context.Context, key string, rev int64, data meta.Ob
 // so the writer's next read sees its write, and compacts when the store
 // keeps a bounded history.
 func (s *Store) afterWrite(ctx context.Context, rev int64) {
-	_, _ = s.waitCache(ctx, rev)
+	// The write's own event brings the cache to rev: no progress
+	// notification is asked for unless it is late.
+	_, _ = s.waitCacheFor(ctx, rev, true)
 	if n := int64(s.cfg.HistoryLimit); n > 0 && rev-n+1 > s.compacted.Load() {
 		s.compact(ctx, rev-n+1)
 	}
@@ -528,9 +573,18 @@ func (s *Store) compact(ctx context.Context, rev int64) {
 
 // waitCache returns the cache generation once it has reached rev,
 // requesting etcd progress notifications while it waits (rev may be a
-// write outside the prefix, which no event would report). It fails as
-// memory's wait for a future revision does.
+// write outside the prefix, which no event would report), every
+// progressStep: etcd 3.5 drops a request that comes while the watch is
+// still being sent its history, as a new cache's is. It fails as memory's
+// wait for a future revision does.
 func (s *Store) waitCache(ctx context.Context, rev int64) (*generation, error) {
+	return s.waitCacheFor(ctx, rev, false)
+}
+
+// waitCacheFor is waitCache; with written, rev is a write in the prefix,
+// whose event the feed delivers, and the first wait asks for no progress
+// notification.
+func (s *Store) waitCacheFor(ctx context.Context, rev int64, written bool) (*generation, error) {
 	gen := s.gen.Load()
 	if gen.cache.Revision() >= rev {
 		return gen, nil
@@ -540,9 +594,11 @@ func (s *Store) waitCache(ctx context.Context, rev int64) (*generation, error) {
 		wait = memory.DefaultFutureWait
 	}
 	deadline := time.Now().Add(wait)
-	for {
-		s.requestProgress()
-		step, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	for first := true; ; first = false {
+		if !first || !written {
+			s.requestProgress()
+		}
+		step, cancel := context.WithTimeout(ctx, progressStep)
 		w, err := gen.cache.Watch(step, "\xff", store.WatchOptions{Revision: rev})
 		cancel()
 		if err == nil {
@@ -564,6 +620,10 @@ func (s *Store) waitCache(ctx context.Context, rev int64) (*generation, error) {
 		}
 	}
 }
+
+// progressStep is how often a read waiting for the cache asks etcd for a
+// progress notification again.
+const progressStep = 10 * time.Millisecond
 
 // requestProgress asks etcd for a progress notification on the feed's
 // watch, at most every few milliseconds and one request at a time. It
