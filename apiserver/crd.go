@@ -341,7 +341,11 @@ func (s *Server) loadRegistry(ctx context.Context) (int64, error) {
 		}
 		rev = page.Revision
 		for _, it := range page.Items {
-			if c := s.servedCRDOf(it).types(it.Data().Name()); c.resources != nil {
+			// The name is the key's last part: a stored version's data may
+			// be compacted, and decoding it only for its name would undo
+			// what servedCRDOf caches.
+			name := it.Key()[strings.LastIndexByte(it.Key(), '/')+1:]
+			if c := s.servedCRDOf(it).types(name); c.resources != nil {
 				crds = append(crds, c)
 			}
 		}

@@ -252,6 +252,15 @@ func gvkOf(o meta.Object) meta.GroupVersionKind {
 	return meta.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: o.Kind()}
 }
 
+// WriteError answers r with err as the server answers its own failures: a
+// *meta.Status (any other error is a 500 InternalError) in the
+// representation the request accepts, with kube's headers. Filters in front
+// of the server use it to fail a request exactly as kube-apiserver would
+// (kapitest's fault injection).
+func (s *Server) WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	s.writeError(w, r, err)
+}
+
 // writeError writes err as a Status, in the negotiated representation when
 // there is one and JSON otherwise.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {

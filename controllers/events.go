@@ -2,7 +2,6 @@ package controllers
 
 import (
 	"context"
-	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
@@ -17,7 +16,7 @@ func emitEvent(ctx context.Context, srv *apiserver.Server, c *client, component 
 	if !ok {
 		return
 	}
-	now := time.Now()
+	now := srv.Now() // the server's clock, as every time it stamps
 	ts := formatEventTime(now)
 	ns := obj.Namespace()
 	if ns == "" {

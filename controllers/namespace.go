@@ -314,7 +314,7 @@ func (c *namespaceController) podsEstimate(ctx context.Context, r apiserver.Serv
 			}
 		}
 	}
-	if time.Since(deletedAt) >= time.Duration(estimate)*time.Second {
+	if c.srv.Now().Sub(deletedAt) >= time.Duration(estimate)*time.Second {
 		return 0
 	}
 	return estimate
@@ -380,7 +380,7 @@ func (c *namespaceController) updateConditions(ctx context.Context, nsRes apiser
 		next["status"] = status
 	}
 	list, _ := status["conditions"].([]any)
-	now := meta.FormatTime(time.Now())
+	now := meta.FormatTime(c.srv.Now())
 	changed := false
 	for _, t := range namespaceConditions {
 		want := condition{t.typ, "False", t.okReason, t.okMessage}

@@ -4,8 +4,8 @@ go 1.26.0
 
 require (
 	github.com/kapi-dev/kapi v0.0.0
+	github.com/kapi-dev/kapi/kapitest v0.0.0
 	github.com/stretchr/testify v1.12.1
-	google.golang.org/protobuf v1.36.12
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
@@ -108,9 +108,10 @@ require (
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	gomodules.xyz/jsonpatch/v2 v2.4.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
 	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
-	k8s.io/apiextensions-apiserver v0.37.0
+	k8s.io/apiextensions-apiserver v0.37.2
 	k8s.io/klog/v2 v2.140.0 // indirect
 	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad // indirect
 	k8s.io/utils v0.0.0-20260626114624-be93311217bd // indirect
@@ -122,3 +123,5 @@ require (
 replace github.com/kapi-dev/kapi => ../
 
 replace github.com/kapi-dev/kapi/store/etcd => ../store/etcd
+
+replace github.com/kapi-dev/kapi/kapitest => ../kapitest

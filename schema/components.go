@@ -5,17 +5,16 @@ import (
 	"sort"
 )
 
-// Component names whose published schema ("type: object" and nothing
-// else) stands for an arbitrary JSON object.
+// Component names whose published schema ("type: object", or no type at
+// all, and nothing else) stands for arbitrary JSON: a CRD schema's
+// additionalProperties, items and default, which Go code reads through
+// types of their own.
 var arbitraryObjects = map[string]bool{
-	"io.k8s.apimachinery.pkg.runtime.RawExtension":                  true,
-	"io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1":                 true,
-	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON": true,
-	// A CRD schema's unions decode with json.Unmarshal inside their own
-	// UnmarshalJSON, so kube's strict decoding reports no unknown field
-	// under items, additionalProperties or dependencies.
-	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray":       true,
+	"io.k8s.apimachinery.pkg.runtime.RawExtension":                                          true,
+	"io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1":                                         true,
+	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON":                         true,
 	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool":        true,
+	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray":       true,
 	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray": true,
 }
 

@@ -18,7 +18,7 @@ import (
 // timestamp that is a value, not a pointer, is always there (a pod
 // template's "creationTimestamp": null). encoding.json lists both, per
 // OpenAPI component, as generated from the k8s.io/api types by
-// examples/protobuf/kubeproto/encodinggen (data, not code).
+// kapitest/kubeproto/encodinggen (data, not code).
 //
 //go:embed encoding.json
 var encodingJSON []byte

@@ -5,7 +5,7 @@
 // Kubernetes types. The library never imports k8s.io/*; descriptors of
 // built-in kinds are supplied by a TypeResolver, typically built once with
 // DescriptorsFromGoTypes from the k8s.io/api Go types in a program that
-// has them (see examples/protobuf/kubeproto).
+// has them (see kapitest/kubeproto).
 //
 // # Wire format
 //
@@ -87,7 +87,7 @@
 // the object that json.Unmarshal of the map would build: value fields
 // always (zero when absent), pointers, slices and maps only when present,
 // map entries sorted by key. For canonical inputs the bytes are identical
-// to Kubernetes'; see the tests in examples/protobuf.
+// to Kubernetes'; see the tests in kapitest/kubeproto.
 //
 // Encoding is lossy where protobuf is: JSON keys the descriptor does not
 // know are dropped (a kind's descriptor is its schema), Time keeps

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/codec/protobuf"
-	"github.com/kapi-dev/kapi/examples/protobuf/kubeproto"
 	"github.com/kapi-dev/kapi/internal/benchkit"
+	"github.com/kapi-dev/kapi/kapitest/kubeproto"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 	"github.com/kapi-dev/kapi/store/memory"

@@ -16,8 +16,8 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/codec/protobuf"
-	"github.com/kapi-dev/kapi/examples/protobuf/kubeproto"
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
+	"github.com/kapi-dev/kapi/kapitest/kubeproto"
 	"github.com/kapi-dev/kapi/store/etcd"
 	"github.com/kapi-dev/kapi/store/etcd/etcdtest"
 )

@@ -37,8 +37,8 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/codec/protobuf"
 	"github.com/kapi-dev/kapi/controllers"
-	"github.com/kapi-dev/kapi/examples/protobuf/kubeproto"
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
+	"github.com/kapi-dev/kapi/kapitest/kubeproto"
 	"github.com/kapi-dev/kapi/store/etcd"
 )
 

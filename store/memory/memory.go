@@ -375,3 +375,21 @@ func (s *Store) countLocked(key string, delta int64) *btree.BTreeG[prefixCount] 
 	}
 	return s.liveCounts.Clone()
 }
+
+// Clone returns a new store holding what s holds now, at the same
+// revision, with a history of that revision only and no indexes (add them
+// again); writes to either store are never seen by the other. It costs
+// O(1): both share the copy-on-write trees, and each copies the paths it
+// writes. A test kit clones a store prepared once (built-in policy, CRDs)
+// instead of writing the same objects for every test server.
+func (s *Store) Clone() *Store {
+	s.mu.Lock()
+	live, counts := s.live.Clone(), s.liveCounts.Clone()
+	rev := s.current.Load().rev
+	s.mu.Unlock()
+	c := &Store{cfg: s.cfg, live: live, liveCounts: counts, notify: make(chan struct{})}
+	snap := &snapshot{rev: rev, tree: c.live.Clone(), counts: c.liveCounts.Clone()}
+	c.hist.push(entry{snap: snap, at: c.cfg.Now()}, rev)
+	c.current.Store(snap)
+	return c
+}

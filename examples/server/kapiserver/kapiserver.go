@@ -11,7 +11,7 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/builtin"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/protobuf"
-	"github.com/kapi-dev/kapi/examples/protobuf/kubeproto"
+	"github.com/kapi-dev/kapi/kapitest/kubeproto"
 )
 
 // New returns the example server's handler.

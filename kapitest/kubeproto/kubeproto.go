@@ -1,13 +1,16 @@
 // Package kubeproto gives kapi's protobuf codec the descriptors of the
-// built-in kinds the example server serves, built by reflection from the
-// k8s.io/api Go types (codec/protobuf.DescriptorsFromGoTypes). Only this
-// examples module imports k8s.io/api; the kapi library never does.
+// built-in kinds, built by reflection from the k8s.io/api Go types
+// (codec/protobuf.DescriptorsFromGoTypes), so that clients which send
+// built-in kinds as protobuf (controller-runtime, client-go's typed
+// clientsets) are understood. It lives in the kapitest module, which
+// kapitest.Start and the example server share; the kapi library never
+// imports k8s.io/api.
 //
 //	c := protobuf.New(kubeproto.Resolver())
 //	codecs := append(codec.Default(), c)
 package kubeproto
 
-//go:generate go run ./encodinggen -out ../../../apiserver/builtin/encoding.json
+//go:generate go run ./encodinggen -out ../../apiserver/builtin/encoding.json
 
 import (
 	"fmt"

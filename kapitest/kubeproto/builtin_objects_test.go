@@ -33,7 +33,7 @@ func init() {
 
 // recordedDir holds what kube-apiserver 1.33 stored for a realistic
 // manifest of every kind (docs/kube-behaviour/builtin).
-const recordedDir = "../../../docs/kube-behaviour/builtin/stored"
+const recordedDir = "../../docs/kube-behaviour/builtin/stored"
 
 // recordedObjects are the objects kube-apiserver stored for the manifests
 // of docs/kube-behaviour/builtin, decoded into their k8s.io/api types: one

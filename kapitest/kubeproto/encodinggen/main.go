@@ -12,10 +12,10 @@
 //     ClusterRole's rules).
 //
 // Each is listed by OpenAPI component name, as in kube's /openapi/v3
-// documents. Run it from the examples module (go generate in
-// examples/protobuf/kubeproto does):
+// documents. Run it from the kapitest module (go generate in
+// kapitest/kubeproto does):
 //
-//	go run ./protobuf/kubeproto/encodinggen -out ../apiserver/builtin/encoding.json
+//	go run ./kubeproto/encodinggen -out ../apiserver/builtin/encoding.json
 package main
 
 import (
@@ -28,7 +28,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/kapi-dev/kapi/examples/protobuf/kubeproto"
+	"github.com/kapi-dev/kapi/kapitest/kubeproto"
 )
 
 type facts struct {
