@@ -226,7 +226,7 @@ func (q *request) delete() {
 		return
 	}
 	if deleted && !q.res.ReturnDeletedObject {
-		q.s.writeValue(q.w, q.r, http.StatusOK, statusKind, meta.Success(q.gr(), q.info.Name, out.Data().UID()))
+		q.s.writeValue(q.w, q.r, http.StatusOK, statusKind, meta.Success(q.gr(), q.info.Name, StoredUID(out)))
 		return
 	}
 	if out, err = q.res.present(q.r.Context(), out); err != nil {
@@ -255,9 +255,12 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 		if err := pre.Check(cur); err != nil {
 			return nil, false, deletePreconditionError(err, res, name)
 		}
-		marked, keep, storeFirst, err := s.markedForDeletion(w, cur.Data(), opts)
-		if err != nil {
-			return nil, false, err
+		var marked meta.Object
+		var keep, storeFirst bool
+		if !removedAtOnce(res, cur, opts) { // otherwise nothing is marked: the object goes
+			if marked, keep, storeFirst, err = s.markedForDeletion(w, cur.Data(), opts); err != nil {
+				return nil, false, err
+			}
 		}
 		// The object as the request's version reads it: a custom
 		// resource's conversion webhook fails the delete, as in kube.
@@ -526,9 +529,14 @@ func (s *Server) markDeleting(r *http.Request, res *Resource, key string, cur *s
 	return out, err
 }
 
+// admissionSeesDeletes reports whether any admission is to see a delete:
+// a deletecollection's bulk path (deletesInBulk) is off then, so that every
+// source of admission must be consulted here (plugins, policies, webhooks).
+func (s *Server) admissionSeesDeletes() bool { return s.hasAdmission() }
+
 // admitDelete lets the admission plugins see and deny a delete.
 func (s *Server) admitDelete(r *http.Request, res *Resource, cur *store.Object, opts deleteOptions) error {
-	if !s.hasAdmission() {
+	if !s.admissionSeesDeletes() {
 		return nil
 	}
 	req := &AdmissionRequest{
@@ -563,16 +571,18 @@ func (q *request) deleteCollection() {
 		q.fail(err)
 		return
 	}
-	for _, it := range page.items {
-		_, _, err := q.s.deleteObject(q.r, q.res, it.Data().Namespace(), it.Data().Name(), do)
-		if err != nil && !meta.IsNotFound(err) {
-			q.fail(err)
-			return
-		}
+	if err := q.s.deleteListed(q.r, q.res, page.items, do); err != nil {
+		q.fail(err)
+		return
 	}
 	c, err := q.s.negotiate(q.r, q.res.GroupVersionKind())
 	if err != nil {
 		q.fail(err)
+		return
+	}
+	if discardsBody(q.r) {
+		setCommonHeaders(q.w, c.MediaType())
+		q.w.WriteHeader(http.StatusOK)
 		return
 	}
 	body, err := q.encodeList(c, page)

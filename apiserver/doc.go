@@ -80,7 +80,12 @@
 // allocates after mutating admission and has the allocation committed or
 // reverted with the store write (allocation.go); one that is a
 // GracefulDeleter (pods) is kept for a grace period when deleted
-// (delete.go). Subresources that serve themselves (binding, eviction,
-// log, exec, proxy…) get the object, other objects (Write.Get, List,
-// Update, Create, Delete) and the request (SubresourceCall).
+// (delete.go). A deletecollection of a GenericDeleter's objects (every
+// built-in kind but pods, services and CRDs; custom resources) removes
+// those without finalizers in one bulk store call without decoding them,
+// when no admission plugin sees deletes (deletebulk.go), with the events
+// and revisions one DELETE each would leave. Subresources that serve
+// themselves (binding, eviction, log, exec, proxy…) get the object, other
+// objects (Write.Get, List, Update, Create, Delete) and the request
+// (SubresourceCall).
 package apiserver

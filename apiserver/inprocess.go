@@ -40,7 +40,7 @@ func (s *Server) Loopback() http.Handler {
 				s.writeError(w, r, meta.Internal(fmt.Errorf("%v", p)))
 			}
 		}()
-		s.serve(w, r.WithContext(requestinfo.With(r.Context(), requestinfo.Parse(r))))
+		s.serve(w, r.WithContext(withDiscard(requestinfo.With(r.Context(), requestinfo.Parse(r)), w)))
 	})
 }
 

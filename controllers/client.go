@@ -127,6 +127,10 @@ type response struct {
 
 func (w *response) Header() http.Header { return w.header }
 
+// DiscardsBody tells the server (apiserver.BodyDiscarder) that the body of
+// a successful answer is dropped, so it need not be made.
+func (w *response) DiscardsBody() bool { return w.discard }
+
 func (w *response) WriteHeader(code int) {
 	if w.code == 0 {
 		w.code = code

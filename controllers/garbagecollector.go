@@ -168,7 +168,7 @@ func (g *garbageCollector) observe(q *queue, events []store.Event) {
 			continue
 		}
 		if ev.Type == store.Deleted {
-			g.deletedLocked(key, ev.Object.Data())
+			g.deletedLocked(key, ev)
 		} else {
 			g.upsertLocked(key, ev.Object.Data())
 		}
@@ -235,9 +235,20 @@ func (g *garbageCollector) upsertLocked(key string, obj meta.Object) {
 }
 
 // deletedLocked takes an object's deletion into the graph: its dependents
-// are looked at, and so are its owners deleting their dependents.
-func (g *garbageCollector) deletedLocked(key string, obj meta.Object) {
-	uid := obj.UID()
+// are looked at, and so are its owners deleting their dependents. An
+// object the graph cannot know (no node at its key, and no owner, alive
+// or absent, or foreground deletion known at all) changes nothing: its uid
+// is not even read.
+func (g *garbageCollector) deletedLocked(key string, ev store.Event) {
+	if g.nodes[key] == nil && len(g.alive) == 0 && len(g.foreground) == 0 && len(g.dependents) == 0 {
+		return
+	}
+	// The version deleted has the uid, read without decoding it.
+	deleted := ev.Prev
+	if deleted == nil {
+		deleted = ev.Object
+	}
+	uid := apiserver.StoredUID(deleted)
 	delete(g.alive, uid)
 	delete(g.foreground, uid)
 	if len(g.dependents[uid]) > 0 {

@@ -59,6 +59,7 @@ func (c *namespaceController) reset() { clear(c.terminating) }
 // in it changes.
 func (c *namespaceController) observe(q *queue, events []store.Event) {
 	served := c.srv.Served()
+	queued := "" // the namespace this batch queued last: a teardown's events come by the thousand
 	for _, ev := range events {
 		r, ns, name, ok := served.ForKey(ev.Object.Key())
 		if !ok {
@@ -73,8 +74,9 @@ func (c *namespaceController) observe(q *queue, events []store.Event) {
 			}
 			continue
 		}
-		if ns != "" && c.terminating[ns] {
+		if ns != "" && ns != queued && c.terminating[ns] {
 			q.add(ns)
+			queued = ns
 		}
 	}
 }

@@ -10,6 +10,12 @@
 // metadata.resourceVersion is the decimal revision of its last write; a
 // list's is the revision of the snapshot it was read from.
 //
+// # Optional capabilities
+//
+// A backend may also be an [Indexer] (secondary indexes for List) and a
+// [BulkDeleter] (many deletes in one call, each at its own revision, as a
+// deletecollection needs); storetest covers both when a backend has them.
+//
 // # Errors
 //
 // Backends return the sentinels [ErrNotFound] and [ErrExists] and the typed

@@ -52,6 +52,21 @@ type Store interface {
 	Revision() int64
 }
 
+// BulkDeleter is a Store that removes many objects in one call, as a
+// deletecollection or a namespace's teardown does, for less than one Delete
+// each and with the same outcome: the same revisions, events and state.
+type BulkDeleter interface {
+	// DeleteVersions removes each of objs (versions read from this store)
+	// that is still the newest version of its key, in the order given,
+	// each at a revision of its own as one Delete would, and returns what
+	// each delete left (NewDeleted's state, stamped with its revision),
+	// nil where the object changed or went since it was read: the caller
+	// decides again about those. Watchers see one Deleted event per
+	// object removed, in order. An error (ctx done) may come after some
+	// were removed: the result then says which.
+	DeleteVersions(ctx context.Context, objs []*Object) ([]*Object, error)
+}
+
 // UpdateFunc computes the next version of an object from the current one
 // (nil when absent and creation is allowed). It returns the new object
 // data, which must be a map the store can own (never cur.Data()), or
@@ -208,6 +223,9 @@ type Object struct {
 	data     atomic.Pointer[meta.Object]
 	weakData atomic.Pointer[weak.Pointer[meta.Object]]
 	compact  atomic.Pointer[compaction]
+	// deleted is, for the state a delete left (NewDeleted), the version
+	// deleted: the data is made from its own when needed.
+	deleted *Object
 
 	// first is the first value derived (the JSON encoding, in an API
 	// server), kept apart from the others so that the lookup every read
@@ -216,7 +234,17 @@ type Object struct {
 	derived atomic.Pointer[[]derivedValue]
 	mu      sync.Mutex
 	labels  atomic.Pointer[map[string]string]
+	// lifecycle caches Finalizing (lifecycleKnown and the bits it found),
+	// read by Compact while the data is at hand.
+	lifecycle atomic.Uint32
 }
+
+// Bits of Object.lifecycle.
+const (
+	lifecycleKnown uint32 = 1 << iota
+	lifecycleFinalizers
+	lifecycleDeleting
+)
 
 type compaction struct {
 	key    any
@@ -261,6 +289,19 @@ func NewEncodedObject(key string, revision int64, encodingKey any, encoded []byt
 	return o
 }
 
+// NewDeleted is the state the delete of prev at revision leaves, as its
+// Deleted event carries it: prev's data stamped with the deletion revision
+// (metadata.resourceVersion). Nothing is decoded or copied until its data
+// is asked for; then it is made from prev's and held weakly, as a
+// compacted version's. Only store implementations create Objects.
+func NewDeleted(prev *Object, revision int64) *Object {
+	return &Object{key: prev.key, revision: revision, deleted: prev}
+}
+
+// Deleted is, for the state a delete left (NewDeleted), the version
+// deleted; nil for any other version.
+func (o *Object) Deleted() *Object { return o.deleted }
+
 // Key is the storage key.
 func (o *Object) Key() string { return o.key }
 
@@ -279,11 +320,16 @@ func (o *Object) Data() meta.Object {
 			return *d
 		}
 	}
-	c := o.compact.Load()
-	raw, _ := o.cachedValue(c.key)
-	d, err := c.decode(raw.([]byte))
-	if err != nil {
-		d = meta.Object{}
+	var d meta.Object
+	if o.deleted != nil {
+		d = o.deleted.Data().WithResourceVersion(o.revision)
+	} else {
+		c := o.compact.Load()
+		raw, _ := o.cachedValue(c.key)
+		var err error
+		if d, err = c.decode(raw.([]byte)); err != nil {
+			d = meta.Object{}
+		}
 	}
 	w := weak.Make(&d)
 	o.weakData.Store(&w)
@@ -301,6 +347,7 @@ func (o *Object) Compact(key any, decode func([]byte) (meta.Object, error)) {
 	if _, ok := o.cachedValue(key); !ok {
 		return
 	}
+	o.lifecycleOf(*d)
 	o.compact.Store(&compaction{key: key, decode: decode})
 	w := weak.Make(d)
 	o.weakData.Store(&w)
@@ -314,9 +361,42 @@ func (o *Object) Labels() map[string]string {
 	if l := o.labels.Load(); l != nil {
 		return *l
 	}
+	if o.deleted != nil {
+		return o.deleted.Labels()
+	}
 	l := o.Data().Labels()
 	o.labels.Store(&l)
 	return l
+}
+
+// Finalizing reports what a delete looks at first in a version's
+// metadata: whether it has finalizers (a non-empty metadata.finalizers)
+// and whether it is being deleted (metadata.deletionTimestamp set). It is
+// read once per version; a compacted version answers without decoding
+// (Compact reads it while the data is at hand), and a deleted state
+// answers as the version deleted.
+func (o *Object) Finalizing() (finalizers, deleting bool) {
+	if o.deleted != nil {
+		return o.deleted.Finalizing()
+	}
+	bits := o.lifecycle.Load()
+	if bits == 0 {
+		bits = o.lifecycleOf(o.Data())
+	}
+	return bits&lifecycleFinalizers != 0, bits&lifecycleDeleting != 0
+}
+
+// lifecycleOf caches and returns the lifecycle bits of the version's data.
+func (o *Object) lifecycleOf(d meta.Object) uint32 {
+	bits := lifecycleKnown
+	if len(d.Finalizers()) > 0 {
+		bits |= lifecycleFinalizers
+	}
+	if v, ok := d.Metadata()["deletionTimestamp"]; ok && v != nil {
+		bits |= lifecycleDeleting
+	}
+	o.lifecycle.Store(bits)
+	return bits
 }
 
 // Cached returns the bytes cached under key, if any, without computing

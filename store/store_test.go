@@ -106,3 +106,61 @@ func TestAnEncodedObjectThatDoesNotDecodeReadsAsEmpty(t *testing.T) {
 	})
 	assert.Equal(t, meta.Object{}, o.Data())
 }
+
+func TestADeletedStateIsThePreviousVersionStampedWithTheDeletionRevision(t *testing.T) {
+	prev := store.NewObject("/cm/a", 3, meta.Object{"metadata": map[string]any{"name": "a", "resourceVersion": "3",
+		"labels": map[string]any{"app": "x"}}, "data": map[string]any{"k": "v"}})
+	prev.Encoded(jsonKey{}, func(meta.Object) ([]byte, error) { return []byte(`{"metadata":{"name":"a"}}`), nil })
+	decodes := 0
+	prev.Compact(jsonKey{}, func([]byte) (meta.Object, error) {
+		decodes++
+		return meta.Object{"metadata": map[string]any{"name": "a", "resourceVersion": "3", "labels": map[string]any{"app": "x"}}}, nil
+	})
+	assert.Equal(t, map[string]string{"app": "x"}, prev.Labels())
+
+	d := store.NewDeleted(prev, 7)
+	assert.Equal(t, "/cm/a", d.Key())
+	assert.Equal(t, int64(7), d.Revision())
+	assert.Equal(t, map[string]string{"app": "x"}, d.Labels(), "labels are the previous version's")
+	assert.Zero(t, decodes, "nothing is decoded before the data is asked for")
+	assert.Equal(t, "7", d.Data().ResourceVersion())
+	assert.Equal(t, "a", d.Data().Name())
+	assert.Equal(t, "3", prev.Data().ResourceVersion(), "the previous version is unchanged")
+	_, cached := d.Cached(jsonKey{})
+	assert.False(t, cached, "the previous version's encodings are not the deleted state's")
+}
+
+func TestFinalizingIsReadOnceAndNeedsNoDecodeOfACompactedVersion(t *testing.T) {
+	tests := []struct {
+		name                 string
+		metadata             map[string]any
+		finalizers, deleting bool
+	}{
+		{"neither", map[string]any{"name": "a"}, false, false},
+		{"finalizers", map[string]any{"finalizers": []any{"x/y"}}, true, false},
+		{"empty finalizers", map[string]any{"finalizers": []any{}}, false, false},
+		{"being deleted", map[string]any{"deletionTimestamp": "2026-01-01T00:00:00Z"}, false, true},
+		{"a null deletionTimestamp", map[string]any{"deletionTimestamp": nil}, false, false},
+		{"both", map[string]any{"finalizers": []any{"x/y"}, "deletionTimestamp": "2026-01-01T00:00:00Z"}, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := meta.Object{"metadata": tt.metadata}
+			plain := store.NewObject("/cm/a", 3, data)
+			f, d := plain.Finalizing()
+			assert.Equal(t, [2]bool{tt.finalizers, tt.deleting}, [2]bool{f, d}, "from the data")
+
+			compacted := store.NewObject("/cm/a", 3, data)
+			compacted.Encoded(jsonKey{}, func(meta.Object) ([]byte, error) { return []byte("{}"), nil })
+			decodes := 0
+			compacted.Compact(jsonKey{}, func([]byte) (meta.Object, error) { decodes++; return meta.Object{}, nil })
+			f, d = compacted.Finalizing()
+			assert.Equal(t, [2]bool{tt.finalizers, tt.deleting}, [2]bool{f, d}, "compacted")
+			assert.Zero(t, decodes)
+
+			f, d = store.NewDeleted(compacted, 4).Finalizing()
+			assert.Equal(t, [2]bool{tt.finalizers, tt.deleting}, [2]bool{f, d}, "the deleted state, as the version deleted")
+			assert.Zero(t, decodes)
+		})
+	}
+}

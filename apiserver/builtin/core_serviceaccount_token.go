@@ -32,6 +32,10 @@ type tokenStrategy struct {
 	tokens *authn.ServiceAccountTokens
 }
 
+// Unwrap is the ServiceAccount's own strategy, whose capabilities
+// (GenericDeleter) apiserver finds through it.
+func (s tokenStrategy) Unwrap() apiserver.Strategy { return s.Strategy }
+
 func (s tokenStrategy) Subresources() []apiserver.Subresource {
 	subs := slices.DeleteFunc(slices.Clone(s.Strategy.Subresources()), func(sub apiserver.Subresource) bool {
 		return sub.Name == "token" // the one discovery lists, now answered

@@ -124,8 +124,9 @@ type namedIndex struct {
 }
 
 var (
-	_ store.Store   = (*Store)(nil)
-	_ store.Indexer = (*Store)(nil)
+	_ store.Store       = (*Store)(nil)
+	_ store.Indexer     = (*Store)(nil)
+	_ store.BulkDeleter = (*Store)(nil)
 )
 
 // New lists the objects under the prefix into the watch cache and starts
@@ -652,4 +653,32 @@ func (s *Store) fetchRevision(ctx context.Context) (int64, error) {
 		return 0, err
 	}
 	return resp.Header.Revision, nil
+}
+
+// errChanged skips, in DeleteVersions, an object written since it was read.
+var errChanged = errors.New("store/etcd: changed since read")
+
+// DeleteVersions implements store.BulkDeleter with one conditional delete
+// transaction per object (each its own etcd revision, as a Delete each).
+func (s *Store) DeleteVersions(ctx context.Context, objs []*store.Object) ([]*store.Object, error) {
+	out := make([]*store.Object, len(objs))
+	for i, o := range objs {
+		if o == nil {
+			continue
+		}
+		d, err := s.Delete(ctx, o.Key(), store.Preconditions{}, func(cur *store.Object) error {
+			if cur.Revision() != o.Revision() {
+				return errChanged
+			}
+			return nil
+		})
+		switch {
+		case err == nil:
+			out[i] = d
+		case errors.Is(err, errChanged), errors.Is(err, store.ErrNotFound):
+		default:
+			return out, err
+		}
+	}
+	return out, nil
 }

@@ -21,7 +21,8 @@
 //   - A stored version (*store.Object) never changes once published: a
 //     write builds a new version, and its metadata.resourceVersion is
 //     stamped before publication. A delete's result and DELETED event carry
-//     a shallow copy of the last state stamped with the deletion revision.
+//     the last state stamped with the deletion revision (store.NewDeleted:
+//     made from the version deleted when first read, never at the commit).
 //   - Only the writer touches the live tree, and only under the writer
 //     mutex; it clones the live tree after each write and publishes the
 //     clone. Published snapshots are never written to nor cloned (Clone
@@ -31,6 +32,12 @@
 //     holds the event that made r and the snapshot after it, at slot
 //     r - oldest. It always holds the current revision. Watchers and Exact
 //     lists read it; nothing else keeps old state alive.
+//   - A bulk delete (DeleteVersions) commits its deletes by chunks of 256,
+//     one revision and event each, under one hold of the writer mutex per
+//     chunk. Only a chunk's last revision gets a snapshot (the trees change
+//     in place in between, so no path is copied per delete); an Exact list
+//     at a revision inside the chunk rebuilds that snapshot from the
+//     chunk's last one, putting back the objects deleted after it.
 //
 // # Concurrency
 //

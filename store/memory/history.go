@@ -146,5 +146,8 @@ func (s *Store) snapshotAt(rev int64) (*snapshot, error) {
 	if rev < s.hist.oldest() {
 		return nil, &store.ExpiredError{Requested: rev, Oldest: s.hist.oldest()}
 	}
-	return s.hist.at(rev).snap, nil
+	if snap := s.hist.at(rev).snap; snap != nil {
+		return snap, nil
+	}
+	return s.rebuildLocked(rev), nil // inside a bulk delete
 }

@@ -36,6 +36,8 @@ func indexLess(a, b indexEntry) bool {
 // indexSnap is an index as one snapshot sees it.
 type indexSnap struct {
 	name string
+	// fn files a version, for a snapshot rebuilt (rebuildLocked).
+	fn   store.IndexFunc
 	tree *btree.BTreeG[indexEntry]
 }
 
@@ -87,7 +89,7 @@ func (s *Store) AddIndex(name string, fn store.IndexFunc) error {
 	s.histMu.Lock()
 	defer s.histMu.Unlock()
 	cur := *s.current.Load()
-	cur.indexes = append(cur.indexes[:len(cur.indexes):len(cur.indexes)], indexSnap{name, ix.live.Clone()})
+	cur.indexes = append(cur.indexes[:len(cur.indexes):len(cur.indexes)], indexSnap{name, fn, ix.live.Clone()})
 	s.hist.at(cur.rev).snap = &cur
 	s.current.Store(&cur)
 	return nil
@@ -106,7 +108,7 @@ func (s *Store) indexesLocked(last *snapshot, key string, prev, next *store.Obje
 		if !copied {
 			out, copied = append(make([]indexSnap, 0, len(s.indexes)), last.indexes...), true
 		}
-		snap := indexSnap{ix.name, ix.live.Clone()}
+		snap := indexSnap{ix.name, ix.fn, ix.live.Clone()}
 		if i < len(out) {
 			out[i] = snap
 		} else {

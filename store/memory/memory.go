@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -147,8 +148,9 @@ type prefixCount struct {
 }
 
 var (
-	_ store.Store   = (*Store)(nil)
-	_ store.Indexer = (*Store)(nil)
+	_ store.Store       = (*Store)(nil)
+	_ store.Indexer     = (*Store)(nil)
+	_ store.BulkDeleter = (*Store)(nil)
 )
 
 // New returns an empty store at revision 1.
@@ -309,7 +311,7 @@ func (s *Store) commitLocked(key string, typ store.EventType, data meta.Object, 
 	rev := s.current.Load().rev + 1
 	var obj *store.Object
 	if typ == store.Deleted {
-		obj = store.NewObject(key, rev, prev.Data().WithResourceVersion(rev))
+		obj = store.NewDeleted(prev, rev)
 	} else {
 		data.SetMetadataField("resourceVersion", strconv.FormatInt(rev, 10))
 		obj = store.NewObject(key, rev, data)
@@ -357,23 +359,184 @@ func (s *Store) publishLocked(typ store.EventType, obj, prev *store.Object) {
 // key ("/a/b/c" counts under "/" and "/a/" and "/a/b/") and returns a
 // clone of the count tree to publish.
 func (s *Store) countLocked(key string, delta int64) *btree.BTreeG[prefixCount] {
+	countIn(s.liveCounts, key, delta)
+	return s.liveCounts.Clone()
+}
+
+// countIn adds delta to the count of every "/"-terminated prefix of key in
+// counts.
+func countIn(counts *btree.BTreeG[prefixCount], key string, delta int64) {
+	for i := 0; i < len(key); i++ {
+		if key[i] == '/' {
+			addCount(counts, key[:i+1], delta)
+		}
+	}
+}
+
+// addCount adds delta to the count of prefix.
+func addCount(counts *btree.BTreeG[prefixCount], prefix string, delta int64) {
+	c, ok := counts.Get(prefixCount{prefix: prefix})
+	if !ok {
+		// Do not pin the whole key in the count tree.
+		c.prefix = string([]byte(prefix))
+	}
+	c.n += delta
+	if c.n == 0 {
+		counts.Delete(c)
+	} else {
+		counts.ReplaceOrInsert(c)
+	}
+}
+
+// addPrefixes adds delta to the count of every "/"-terminated prefix of
+// key in a short list of counts to apply later (a linear search: a bulk
+// delete touches few prefixes).
+func addPrefixes(counts []prefixCount, key string, delta int64) []prefixCount {
 	for i := 0; i < len(key); i++ {
 		if key[i] != '/' {
 			continue
 		}
-		c, ok := s.liveCounts.Get(prefixCount{prefix: key[:i+1]})
-		if !ok {
-			// Do not pin the whole key in the count tree.
-			c.prefix = string([]byte(key[:i+1]))
+		p := key[:i+1]
+		found := false
+		for j := len(counts) - 1; j >= 0; j-- {
+			if counts[j].prefix == p {
+				counts[j].n += delta
+				found = true
+				break
+			}
 		}
-		c.n += delta
-		if c.n == 0 {
-			s.liveCounts.Delete(c)
-		} else {
-			s.liveCounts.ReplaceOrInsert(c)
+		if !found {
+			counts = append(counts, prefixCount{prefix: p, n: delta})
 		}
 	}
-	return s.liveCounts.Clone()
+	return counts
+}
+
+// bulkChunk is how many deletes DeleteVersions commits between two
+// publications of the current snapshot, so that watchers and readers of
+// the history are never held back long.
+const bulkChunk = 256
+
+// DeleteVersions implements store.BulkDeleter: the deletes are committed
+// as Delete commits them, one revision each, under one hold of the writer
+// lock per chunk of bulkChunk, with the chunk's history entries appended
+// and the last one published together.
+func (s *Store) DeleteVersions(ctx context.Context, objs []*store.Object) ([]*store.Object, error) {
+	out := make([]*store.Object, len(objs))
+	for start := 0; start < len(objs); start += bulkChunk {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		chunk := objs[start:min(start+bulkChunk, len(objs))]
+		s.deleteChunk(chunk, out[start:])
+	}
+	return out, nil
+}
+
+// deleteChunk commits the deletes of one chunk (see DeleteVersions). Its
+// revisions but the last get no snapshot of their own: the trees are
+// changed in place from one delete to the next, and a read at one of those
+// revisions rebuilds its snapshot (snapshotAt).
+func (s *Store) deleteChunk(objs, out []*store.Object) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	last := s.current.Load()
+	rev := last.rev
+	entries := make([]entry, 0, len(objs))
+	changed := make([]bool, len(s.indexes))
+	// The counts change once per prefix at the end: the deletes of a
+	// chunk are mostly under the same few prefixes.
+	var counted []prefixCount
+	for i, prev := range objs {
+		if prev == nil {
+			continue
+		}
+		key := prev.Key()
+		if removed, _ := s.live.Delete(prev); removed != prev {
+			if removed != nil { // another version is current: put it back
+				s.live.ReplaceOrInsert(removed)
+			}
+			continue
+		}
+		rev++
+		obj := store.NewDeleted(prev, rev)
+		counted = addPrefixes(counted, key, -1)
+		for j, ix := range s.indexes {
+			if ix.file(key, prev, nil) {
+				changed[j] = true
+			}
+		}
+		entries = append(entries, entry{ev: store.Event{Type: store.Deleted, Object: obj, Prev: prev, Revision: rev}})
+		out[i] = obj
+	}
+	if len(entries) == 0 {
+		return
+	}
+	for _, c := range counted {
+		addCount(s.liveCounts, c.prefix, c.n)
+	}
+	indexes := last.indexes
+	if len(indexes) != len(s.indexes) || slices.Contains(changed, true) {
+		indexes = make([]indexSnap, len(s.indexes))
+		for j, ix := range s.indexes {
+			if j < len(last.indexes) && !changed[j] {
+				indexes[j] = last.indexes[j]
+			} else {
+				indexes[j] = indexSnap{name: ix.name, fn: ix.fn, tree: ix.live.Clone()}
+			}
+		}
+	}
+	snap := &snapshot{rev: rev, tree: s.live.Clone(), counts: s.liveCounts.Clone(), indexes: indexes}
+	entries[len(entries)-1].snap = snap
+	now := s.cfg.Now()
+	s.histMu.Lock()
+	for _, e := range entries {
+		e.at = now
+		s.hist.push(e, e.ev.Revision)
+	}
+	s.evictLocked(now)
+	s.current.Store(snap)
+	if s.notifyTaken.Swap(false) {
+		close(s.notify)
+		s.notify = make(chan struct{})
+	}
+	s.histMu.Unlock()
+}
+
+// rebuildLocked makes the snapshot of a revision inside a bulk delete,
+// which has none of its own: the snapshot of the chunk's last revision
+// (the next entry with one), with the objects deleted after rev put back.
+// histMu must be held (shared is enough); nothing is changed.
+func (s *Store) rebuildLocked(rev int64) *snapshot {
+	end := rev + 1
+	for s.hist.at(end).snap == nil {
+		end++
+	}
+	base := s.hist.at(end).snap
+	snap := &snapshot{rev: rev, tree: cloneShared(base.tree), counts: cloneShared(base.counts),
+		indexes: make([]indexSnap, len(base.indexes))}
+	for i, ix := range base.indexes {
+		snap.indexes[i] = indexSnap{name: ix.name, fn: ix.fn, tree: cloneShared(ix.tree)}
+	}
+	for r := end; r > rev; r-- {
+		prev := s.hist.at(r).ev.Prev
+		snap.tree.ReplaceOrInsert(prev)
+		countIn(snap.counts, prev.Key(), +1)
+		for _, ix := range snap.indexes {
+			if v, ok := ix.fn(prev); ok {
+				ix.tree.ReplaceOrInsert(indexEntry{v, prev.Key()})
+			}
+		}
+	}
+	return snap
+}
+
+// cloneShared returns a writable copy of a snapshot's tree, which others
+// may be reading or copying at the same time: Clone changes the tree it is
+// called on, so it is called on a private copy of the tree's header.
+func cloneShared[T any](t *btree.BTreeG[T]) *btree.BTreeG[T] {
+	header := *t
+	return header.Clone()
 }
 
 // Clone returns a new store holding what s holds now, at the same

@@ -71,7 +71,7 @@ func (s *Store) Apply(key string, rev int64, obj *store.Object) (store.Event, er
 		s.advanceLocked(rev)
 		return store.Event{Revision: rev}, nil
 	case obj == nil:
-		obj = store.NewObject(key, rev, prev.Data().WithResourceVersion(rev))
+		obj = store.NewDeleted(prev, rev)
 		s.publishLocked(store.Deleted, obj, prev)
 		return store.Event{Type: store.Deleted, Object: obj, Prev: prev, Revision: rev}, nil
 	case prev == nil:
