@@ -297,3 +297,24 @@ func TestValidatingAdmissionPolicyOverItsCostLimitIsStopped(t *testing.T) {
 		"details": map[string]any{"name": "big", "kind": "configmaps", "causes": []any{map[string]any{"message": msg}}}}, a.body)
 	assert.Equal(t, http.StatusOK, ps.do("GET", "/api/v1/namespaces", "").code)
 }
+
+// A deletecollection is admitted object by object when a policy watches
+// deletes: the store's bulk delete does not skip the policy.
+func TestValidatingAdmissionPolicySeesDeleteCollection(t *testing.T) {
+	ps := newPolicyServer(t)
+	require.Equal(t, http.StatusCreated, ps.do("POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies",
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy","metadata":{"name":"keep"},"spec":{"failurePolicy":"Fail",
+"matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["DELETE"],"resources":["configmaps"]}]},
+"validations":[{"expression":"false","message":"kept"}]}}`).code)
+	require.Equal(t, http.StatusCreated, ps.do("POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings",
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"keep"},"spec":{"policyName":"keep","validationActions":["Deny"]}}`).code)
+	for _, n := range []string{"a", "b"} {
+		require.Equal(t, http.StatusCreated, ps.do("POST", "/api/v1/namespaces/default/configmaps", configMap(n, "default", nil)).code)
+	}
+	a := ps.do("DELETE", "/api/v1/namespaces/default/configmaps", "")
+	assert.Equal(t, http.StatusUnprocessableEntity, a.code, a.body)
+	assert.Contains(t, a.body["message"], "ValidatingAdmissionPolicy 'keep' with binding 'keep' denied request: kept")
+	for _, n := range []string{"a", "b"} {
+		assert.Equal(t, http.StatusOK, ps.do("GET", "/api/v1/namespaces/default/configmaps/"+n, "").code)
+	}
+}
