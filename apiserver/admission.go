@@ -3,6 +3,7 @@ package apiserver
 import (
 	"context"
 	"errors"
+	"net/http"
 
 	"github.com/kapi-dev/kapi/apiserver/authn"
 	"github.com/kapi-dev/kapi/meta"
@@ -43,6 +44,9 @@ type AdmissionRequest struct {
 	OldObject meta.Object
 	User      UserInfo
 	DryRun    bool
+	// Options are the write's options object (CreateOptions,
+	// UpdateOptions, PatchOptions, DeleteOptions), JSON-shaped, when known.
+	Options map[string]any
 }
 
 // MutatingAdmission may change objects before they are validated and
@@ -97,6 +101,10 @@ func (s *Server) runAdmission(ctx context.Context, req *AdmissionRequest, res *R
 			}
 		}
 	}
+	// kube's MutatingAdmissionWebhook is the last mutating plugin.
+	if err := s.admitMutatingWebhooks(ctx, req); err != nil {
+		return err
+	}
 	if validate != nil {
 		if err := validate(); err != nil {
 			return err
@@ -109,10 +117,49 @@ func (s *Server) runAdmission(ctx context.Context, req *AdmissionRequest, res *R
 			}
 		}
 	}
-	return nil
+	// kube's ValidatingAdmissionPolicy plugin follows the in-tree
+	// validating plugins, and ValidatingAdmissionWebhook comes last.
+	if err := s.admitPolicies(ctx, req, res); err != nil {
+		return err
+	}
+	return s.admitValidatingWebhooks(ctx, req)
+}
+
+// hasAdmission reports whether any admission runs at all (a delete skips
+// building the request otherwise).
+func (s *Server) hasAdmission() bool {
+	return len(s.admission) > 0 || s.policies != nil || s.webhooks != nil
 }
 
 func hasSideEffects(p any) bool {
 	se, ok := p.(SideEffecter)
 	return ok && se.HasSideEffects()
+}
+
+// admissionOptions is the write's options object as admission sees it
+// (AdmissionRequest.Options): its kind, and the options the request set.
+func (q *request) admissionOptions() map[string]any {
+	kind := map[string]string{http.MethodPost: "CreateOptions", http.MethodPut: "UpdateOptions",
+		http.MethodPatch: "PatchOptions", http.MethodDelete: "DeleteOptions"}[q.r.Method]
+	if kind == "" {
+		return nil
+	}
+	opts := map[string]any{"kind": kind, "apiVersion": "meta.k8s.io/v1"}
+	query := q.r.URL.Query()
+	if v := query["dryRun"]; len(v) > 0 {
+		l := make([]any, len(v))
+		for i, s := range v {
+			l[i] = s
+		}
+		opts["dryRun"] = l
+	}
+	for _, k := range []string{"fieldManager", "fieldValidation"} {
+		if v := query.Get(k); v != "" {
+			opts[k] = v
+		}
+	}
+	if q.r.Method == http.MethodPatch && query.Get("force") == "true" {
+		opts["force"] = true
+	}
+	return opts
 }

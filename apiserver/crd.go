@@ -42,7 +42,7 @@ const crdCleanupFinalizer = "customresourcecleanup.apiextensions.k8s.io"
 
 // Default is apiextensions' defaulting of a CRD, on every write: the
 // singular name (the kind lower-cased), the list kind (kind + "List") and
-// conversion strategy None when absent.
+// spec.conversion's defaults when absent.
 func (CRDStrategy) Default(obj meta.Object) {
 	spec, _ := obj["spec"].(map[string]any)
 	if spec == nil {
@@ -57,9 +57,7 @@ func (CRDStrategy) Default(obj meta.Object) {
 			names["listKind"] = kind + "List"
 		}
 	}
-	if spec["conversion"] == nil {
-		spec["conversion"] = map[string]any{"strategy": "None"}
-	}
+	defaultConversion(spec)
 	versions, _ := spec["versions"].([]any)
 	for _, v := range versions {
 		if vm, ok := v.(map[string]any); ok {
@@ -135,6 +133,23 @@ func dropUnknownSchemaKeys(v any, inOr bool) {
 // PrepareForCreate sets a new CRD's initial status.
 func (CRDStrategy) PrepareForCreate(_ *Write, obj meta.Object) { prepareCRD(obj) }
 
+// defaultConversion sets spec.conversion's defaults: strategy None when
+// it has none, a webhook service's port 443.
+func defaultConversion(spec map[string]any) {
+	conv, ok := spec["conversion"].(map[string]any)
+	if !ok {
+		if _, set := spec["conversion"]; !set {
+			spec["conversion"] = map[string]any{"strategy": "None"}
+		}
+		return
+	}
+	if svc, ok := meta.NestedField(conv, "webhook", "clientConfig", "service"); ok {
+		if m, ok := svc.(map[string]any); ok && m["port"] == nil {
+			m["port"] = int64(443)
+		}
+	}
+}
+
 // Validate checks a new CRD. The schemas it parses to check them serve the
 // CRD once it is stored, unless it is a dry run.
 func (CRDStrategy) Validate(w *Write, obj meta.Object) meta.FieldErrors {
@@ -201,6 +216,8 @@ type crdSpec struct {
 	shortNames, categories           []string
 	namespaced                       bool
 	versions                         []crdVersion
+	// conversion is the conversion webhook (nil: strategy None).
+	conversion *crdConversion
 }
 
 func stringsOf(v any) []string {
@@ -233,6 +250,7 @@ func readCRD(obj meta.Object, parsed map[int]*schema.Schema) (crdSpec, error) {
 	if c.listKind == "" {
 		c.listKind = c.kind + "List"
 	}
+	c.conversion = readConversion(spec, c.group, c.kind)
 	versions, _ := spec["versions"].([]any)
 	for i, v := range versions {
 		vm, _ := v.(map[string]any)
@@ -270,6 +288,9 @@ func readCRD(obj meta.Object, parsed map[int]*schema.Schema) (crdSpec, error) {
 			cv.selectableFields = append(cv.selectableFields, strings.TrimPrefix(str(f, "jsonPath"), "."))
 		}
 		c.versions = append(c.versions, cv)
+		if c.conversion != nil && cv.schema != nil {
+			c.conversion.schemas[c.group+"/"+cv.name] = cv.schema
+		}
 	}
 	return c, nil
 }
@@ -308,7 +329,7 @@ func (c crdSpec) resources(schemaRevision int64) []Resource {
 			ListKind: c.listKind, ShortNames: c.shortNames, Categories: c.categories, Namespaced: c.namespaced,
 			StatusSubresource: v.status, Schema: v.schema, PrinterColumns: v.columns,
 			SelectableFields: v.selectableFields, customResource: true, storageVersion: c.storageVersion(),
-			Scale: v.scale, schemaRevision: schemaRevision,
+			Scale: v.scale, schemaRevision: schemaRevision, conversion: c.conversion,
 			Strategy: customResourceStrategy{},
 		}
 		for _, other := range c.versions {
@@ -363,6 +384,9 @@ func (s *Server) servedCRDOf(obj *store.Object) *servedCRD {
 			sc.unreadable = true
 		}
 		if !sc.unreadable && sc.resources == nil {
+			if sc.spec.conversion != nil && s.webhookCalls != nil {
+				sc.spec.conversion.hook.Clients = s.webhookCalls.Clients
+			}
 			sc.resources = sc.spec.resources(obj.Revision())
 			for i := range sc.resources {
 				var err error
@@ -718,9 +742,16 @@ func validateCRD(obj, old meta.Object) (meta.FieldErrors, map[int]*schema.Schema
 		add(meta.ErrorInvalid, "spec.versions", []any{}, "must have exactly one version marked as storage version")
 	}
 	storage, seen := 0, map[string]bool{}
+	hoisted := schemasHoisted(versions)
 	for i, v := range versions {
 		vm, _ := v.(map[string]any)
 		base := fmt.Sprintf("spec.versions[%d]", i)
+		schemaPath := base + ".schema.openAPIV3Schema"
+		if hoisted {
+			// kube validates the internal form of a CRD, in which a
+			// schema every version shares is spec.validation's.
+			schemaPath = "spec.validation.openAPIV3Schema"
+		}
 		name := str(vm, "name")
 		if name == "" {
 			add(meta.ErrorRequired, base+".name", nil, "")
@@ -742,7 +773,7 @@ func validateCRD(obj, old meta.Object) (meta.FieldErrors, map[int]*schema.Schema
 		} else {
 			_, hasStatus := meta.NestedField(vm, "subresources", "status")
 			s, _, err := schema.ParseWithOptions(sch, schema.ParseOptions{
-				FieldPath: base + ".schema.openAPIV3Schema", StatusSubresource: hasStatus})
+				FieldPath: schemaPath, StatusSubresource: hasStatus})
 			parsed[i] = s
 			var fe meta.FieldErrors
 			var de *schema.DecodeError
@@ -750,9 +781,13 @@ func validateCRD(obj, old meta.Object) (meta.FieldErrors, map[int]*schema.Schema
 			case errors.As(err, &fe):
 				errs = append(errs, fe...)
 			case errors.As(err, &de):
-				add(meta.ErrorInvalid, base+".schema.openAPIV3Schema", meta.NoValue, de.Error())
+				add(meta.ErrorInvalid, schemaPath, meta.NoValue, de.Error())
 			case err != nil:
-				add(meta.ErrorInvalid, base+".schema.openAPIV3Schema", meta.NoValue, err.Error())
+				add(meta.ErrorInvalid, schemaPath, meta.NoValue, err.Error())
+			default:
+				if !hoisted || i == 0 {
+					errs = append(errs, compileRules(s, schemaPath, vm, old)...)
+				}
 			}
 		}
 		for j, col := range asMaps(vm["additionalPrinterColumns"]) {
@@ -807,8 +842,12 @@ func validateCRD(obj, old meta.Object) (meta.FieldErrors, map[int]*schema.Schema
 			add(meta.ErrorInvalid, fmt.Sprintf("spec.names.categories[%d]", i), v, strings.Join(msgs, ","))
 		}
 	}
+	var oldSpec map[string]any
 	if old != nil {
-		oldSpec, _ := old["spec"].(map[string]any)
+		oldSpec, _ = old["spec"].(map[string]any)
+	}
+	errs = append(errs, validateConversion(spec, oldSpec)...)
+	if old != nil {
 		if og := str(oldSpec, "group"); og != group {
 			add(meta.ErrorInvalid, "spec.group", group, "field is immutable")
 		}

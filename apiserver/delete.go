@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/policy"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -228,7 +230,11 @@ func (q *request) delete() {
 		q.s.writeValue(q.w, q.r, http.StatusOK, statusKind, meta.Success(q.gr(), q.info.Name, StoredUID(out)))
 		return
 	}
-	q.s.writeObject(q.w, q.r, http.StatusOK, q.res.GroupVersionKind(), q.res.present(out))
+	if out, err = q.res.present(q.r.Context(), out); err != nil {
+		q.fail(err)
+		return
+	}
+	q.s.writeObject(q.w, q.r, http.StatusOK, q.res.GroupVersionKind(), out)
 }
 
 // deleteObject deletes or marks for deletion one object. It reports
@@ -257,7 +263,13 @@ func (s *Server) deleteObject(r *http.Request, res *Resource, ns, name string, o
 				return nil, false, err
 			}
 		}
-		if err := s.admitDelete(r, res, cur, opts); err != nil {
+		// The object as the request's version reads it: a custom
+		// resource's conversion webhook fails the delete, as in kube.
+		view, err := res.present(r.Context(), cur)
+		if err != nil {
+			return nil, false, err
+		}
+		if err := s.admitDelete(r, res, view, opts); err != nil {
 			return nil, false, err
 		}
 		if opts.dryRun {
@@ -519,13 +531,31 @@ func (s *Server) markDeleting(r *http.Request, res *Resource, key string, cur *s
 }
 
 // admissionSeesDeletes reports whether any admission is to see a delete:
-// a deletecollection's bulk path (deletesInBulk) is off then, so that every
-// source of admission must be consulted here.
-func (s *Server) admissionSeesDeletes() bool { return len(s.admission) > 0 }
+// an admission plugin, a ValidatingAdmissionPolicy with a binding, or an
+// admission webhook is configured. A deletecollection's bulk path
+// (deletesInBulk) is off then, so every source of admission is consulted
+// here; servers that only enable policies and webhooks, with none stored,
+// keep it.
+func (s *Server) admissionSeesDeletes(ctx context.Context) bool {
+	if len(s.admission) > 0 {
+		return true
+	}
+	if s.policies != nil {
+		if v, err := s.policies.current(ctx); err != nil || !v.(*policy.Set).Empty() {
+			return true
+		}
+	}
+	if s.webhooks != nil {
+		if v, err := s.webhooks.current(ctx); err != nil || !v.(*webhookSet).empty() {
+			return true
+		}
+	}
+	return false
+}
 
 // admitDelete lets the admission plugins see and deny a delete.
 func (s *Server) admitDelete(r *http.Request, res *Resource, cur *store.Object, opts deleteOptions) error {
-	if !s.admissionSeesDeletes() {
+	if !s.admissionSeesDeletes(r.Context()) {
 		return nil
 	}
 	req := &AdmissionRequest{

@@ -81,11 +81,11 @@ func removedAtOnce(res *Resource, cur *store.Object, opts deleteOptions) bool {
 
 // deletesInBulk reports whether a deletecollection of res with opts may
 // take the bulk path for the objects that qualify (see deleteListed).
-func (s *Server) deletesInBulk(res *Resource, opts deleteOptions) bool {
+func (s *Server) deletesInBulk(ctx context.Context, res *Resource, opts deleteOptions) bool {
 	if _, ok := s.store.(store.BulkDeleter); !ok {
 		return false
 	}
-	if opts.dryRun || opts.preconditions != (store.Preconditions{}) || s.admissionSeesDeletes() {
+	if opts.dryRun || opts.preconditions != (store.Preconditions{}) || s.admissionSeesDeletes(ctx) {
 		return false
 	}
 	return plainDeletes(res, opts)
@@ -105,7 +105,7 @@ func (s *Server) deleteListed(r *http.Request, res *Resource, items []*store.Obj
 		}
 		return nil
 	}
-	if !s.deletesInBulk(res, opts) {
+	if !s.deletesInBulk(r.Context(), res, opts) {
 		for _, it := range items {
 			if err := one(it); err != nil {
 				return err

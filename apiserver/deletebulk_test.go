@@ -236,3 +236,32 @@ func TestALoopbackClientThatDiscardsBodiesGetsNoListFromADeleteCollection(t *tes
 		assert.Contains(t, w.Body.String(), `"kind":"ConfigMapList"`)
 	})
 }
+
+// TestBulkDeletesWhileNoPolicyOrWebhookIsStored: a server that enforces
+// ValidatingAdmissionPolicies and calls webhooks (as the example server
+// does) deletes in bulk while none is stored, and object by object, each
+// admitted, once a policy is bound.
+func TestBulkDeletesWhileNoPolicyOrWebhookIsStored(t *testing.T) {
+	st := &bulkCounter{Store: memory.New(memory.Config{})}
+	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(), OpenAPIComponents: builtin.OpenAPIComponents(),
+		Store: st, ValidatingAdmissionPolicy: true, Webhooks: &apiserver.WebhookOptions{}})
+	require.NoError(t, err)
+	ks := newKubeServerFor(t, srv)
+	const path = "/api/v1/namespaces/default/configmaps"
+
+	fillConfigMaps(ks, 3)
+	ks.must(200, "DELETE", path, "")
+	assert.EqualValues(t, 3, st.bulk.Load(), "nothing stored to admit deletes: the bulk path")
+
+	ks.must(201, "POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies",
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy","metadata":{"name":"allow"},"spec":{"failurePolicy":"Fail",
+"matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["DELETE"],"resources":["configmaps"]}]},
+"validations":[{"expression":"true"}]}}`)
+	ks.must(201, "POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings",
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"allow"},"spec":{"policyName":"allow","validationActions":["Deny"]}}`)
+	fillConfigMaps(ks, 3)
+	ks.must(200, "DELETE", path, "")
+	assert.EqualValues(t, 3, st.bulk.Load(), "a bound policy sees each delete: none went in bulk")
+	list := ks.must(200, "GET", path, "")
+	assert.Empty(t, list.body.(map[string]any)["items"], "all deleted, one by one")
+}

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -334,6 +335,13 @@ func internFieldsKey(r *Resource) *fieldsKey {
 func (r *Resource) fieldsOf(o *store.Object) selectors.FieldSet {
 	if r.Storage != nil {
 		o = r.fromStorage(o) // selectors name the type's fields, not the stored kind's
+	}
+	if r.conversion != nil && len(r.SelectableFields) > 0 && o.Data().APIVersion() != r.APIVersion() {
+		// A version's selectable fields are its own: read them converted
+		// (a failed conversion fails the read or watch that presents it).
+		if c, err := r.conversion.view(context.Background(), r, o); err == nil {
+			o = c
+		}
 	}
 	v, _ := o.Derived(r.fieldsKey, func(obj meta.Object) (any, error) {
 		f := selectors.FieldSet{"metadata.name": obj.Name(), "metadata.namespace": obj.Namespace()}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kapi-dev/kapi/fieldmanager"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // fieldManagerSlot builds a type's field manager on first use and keeps it
@@ -29,6 +30,16 @@ func (s *Server) fieldManager(r *Resource) (*fieldmanager.Manager, error) {
 	slot := r.fieldManager
 	slot.once.Do(func() {
 		cfg := fieldmanager.Config{GVK: r.GroupVersionKind(), Schema: r.Schema, Versions: r.otherVersions}
+		if r.conversion != nil {
+			// Versions converted by a webhook have their own fields.
+			reg := s.registry.Load()
+			cfg.VersionSchemas = map[string]*schema.Schema{}
+			for _, v := range r.otherVersions {
+				if o := reg.lookup(r.Group, v, r.Plural); o != nil && o.conversion != nil {
+					cfg.VersionSchemas[v] = o.Schema
+				}
+			}
+		}
 		switch {
 		case r.ResetFields != nil:
 			cfg.ResetFields = r.ResetFields
@@ -60,6 +71,17 @@ func (q *request) managerOptions(apply bool) (fieldmanager.Options, meta.FieldEr
 		errs = append(errs, meta.FieldError{Type: meta.ErrorForbidden, Field: "force", Detail: "may not be specified for non-apply patch"})
 	}
 	errs = append(errs, fieldmanager.ValidateManager(o.Manager)...)
+	if c := q.res.conversion; c != nil {
+		// Managers recorded at another version are compared at theirs.
+		ctx := q.r.Context()
+		o.Convert = func(obj map[string]any, apiVersion string) (map[string]any, error) {
+			out, err := c.convert(ctx, []map[string]any{obj}, apiVersion)
+			if err != nil {
+				return nil, err
+			}
+			return out[0], nil
+		}
+	}
 	if o.Manager == "" && !apply {
 		o.Manager = fieldmanager.ManagerFromUserAgent(q.r.UserAgent())
 	}

@@ -93,15 +93,19 @@ func (q *request) patch() {
 			// The usual case, a patch that is an object: merged into a
 			// copy of the decoded object (see mergePatch).
 			merge := func(cur *store.Object) meta.Object {
-				obj := q.res.present(cur).Data().DeepCopy()
+				obj := cur.Data().DeepCopy()
 				mergePatch(obj, d.Object)
 				return obj
 			}
 			apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
+				cur, err := q.res.present(q.r.Context(), cur)
+				if err != nil {
+					return nil, nil, err
+				}
 				// The merged document before pruning, as kube's library
 				// writes it, made again when an answer quotes it.
 				patched := func() []byte {
-					current, err := encodeObject(codec.JSONCodec{}, q.res.present(cur))
+					current, err := encodeObject(codec.JSONCodec{}, cur)
 					if err == nil {
 						if b, err := mergedDocument(current, body); err == nil {
 							return b
@@ -141,7 +145,11 @@ func (q *request) patch() {
 		}
 		duplicates = patchObj.Duplicates
 		apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
-			current := q.res.present(cur).Data()
+			cur, err := q.res.present(q.r.Context(), cur)
+			if err != nil {
+				return nil, nil, err
+			}
+			current := cur.Data()
 			// kube reports field problems of a strategic merge against the
 			// patch itself, printed as a Go map, as its merge left it.
 			patchDesc := func() []byte {
@@ -172,7 +180,11 @@ func (q *request) patch() {
 		apply = func(cur *store.Object) (meta.Object, func() []byte, error) {
 			var live meta.Object
 			if cur != nil {
-				live = q.res.present(cur).Data()
+				cur, err := q.res.present(q.r.Context(), cur)
+				if err != nil {
+					return nil, nil, err
+				}
+				live = cur.Data()
 			}
 			o := q.mo
 			o.Now = q.s.now()
@@ -375,7 +387,11 @@ func patchError(err error) func(cur *store.Object) (meta.Object, func() []byte, 
 // document field validation reports against.
 func (q *request) bytePatch(patchBytes func(current []byte) ([]byte, error)) func(cur *store.Object) (meta.Object, func() []byte, error) {
 	return func(cur *store.Object) (meta.Object, func() []byte, error) {
-		current, err := encodeObject(codec.JSONCodec{}, q.res.present(cur))
+		cur, err := q.res.present(q.r.Context(), cur)
+		if err != nil {
+			return nil, nil, err
+		}
+		current, err := encodeObject(codec.JSONCodec{}, cur)
 		if err != nil {
 			return nil, nil, meta.Internal(err)
 		}

@@ -41,7 +41,10 @@ func (q *request) get() {
 		q.fail(storeError(err, q.gr(), q.info.Name))
 		return
 	}
-	obj = q.res.present(obj)
+	if obj, err = q.res.present(q.r.Context(), obj); err != nil {
+		q.fail(err)
+		return
+	}
 	if q.writeTable([]*store.Object{obj}, meta.ListMeta{ResourceVersion: strconv.FormatInt(obj.Revision(), 10)}) {
 		return
 	}
@@ -228,8 +231,15 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 	}
 	page := listPage{items: res.Items, revision: res.Revision}
 	if q.res.storageVersion != "" || q.res.Storage != nil {
+		if c := q.res.conversion; c != nil {
+			if err := c.prefetch(q.r.Context(), q.res, page.items); err != nil {
+				return listPage{}, err
+			}
+		}
 		for i, it := range page.items {
-			page.items[i] = q.res.present(it)
+			if page.items[i], err = q.res.present(q.r.Context(), it); err != nil {
+				return listPage{}, err
+			}
 		}
 	}
 	page.meta.ResourceVersion = strconv.FormatInt(res.Revision, 10)

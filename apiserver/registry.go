@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -167,6 +168,14 @@ func (reg *registry) groups() []*apiGroup {
 				add(r)
 			}
 		}
+		// A group served by CRDs lists its versions by kube's version
+		// priority (v2 before v1, GA before beta before alpha), and
+		// prefers the first, as kube's CRD discovery does.
+		for _, g := range reg.groupList {
+			if slices.ContainsFunc(g.versions, func(v *apiVersion) bool { return v.resources[0].customResource }) {
+				slices.SortStableFunc(g.versions, func(a, b *apiVersion) int { return compareKubeAwareVersions(b.version, a.version) })
+			}
+		}
 	})
 	return reg.groupList
 }
@@ -189,4 +198,72 @@ func (g *apiGroup) version(v string) *apiVersion {
 		}
 	}
 	return nil
+}
+
+// compareKubeAwareVersions orders versions as kube's version priority
+// does: positive when a comes before b. Versions of the form
+// v<major>[alpha|beta<minor>] come first, GA before beta before alpha,
+// higher numbers first; others follow, in lexical order.
+func compareKubeAwareVersions(a, b string) int {
+	ma, ka, na, oka := parseKubeVersion(a)
+	mb, kb, nb, okb := parseKubeVersion(b)
+	switch {
+	case oka && !okb:
+		return 1
+	case !oka && okb:
+		return -1
+	case !oka && !okb:
+		return strings.Compare(b, a)
+	case ka != kb:
+		return ka - kb
+	case ma != mb:
+		return cmpInt(ma, mb)
+	}
+	return cmpInt(na, nb)
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a > b:
+		return 1
+	case a < b:
+		return -1
+	}
+	return 0
+}
+
+// parseKubeVersion reads v<major>[alpha|beta<minor>]: kind is 2 for GA,
+// 1 for beta, 0 for alpha.
+func parseKubeVersion(v string) (major, kind, minor int, ok bool) {
+	if len(v) < 2 || v[0] != 'v' || v[1] < '0' || v[1] > '9' {
+		return 0, 0, 0, false
+	}
+	i := 1
+	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+		i++
+	}
+	major, err := strconv.Atoi(v[1:i])
+	if err != nil || i == 1 {
+		return 0, 0, 0, false
+	}
+	if i == len(v) {
+		return major, 2, 0, true
+	}
+	rest := v[i:]
+	switch {
+	case strings.HasPrefix(rest, "beta"):
+		kind, rest = 1, rest[4:]
+	case strings.HasPrefix(rest, "alpha"):
+		kind, rest = 0, rest[5:]
+	default:
+		return 0, 0, 0, false
+	}
+	if rest == "" || rest[0] < '0' || rest[0] > '9' {
+		return 0, 0, 0, false
+	}
+	minor, err = strconv.Atoi(rest)
+	if err != nil || strings.ContainsAny(rest, "+-") {
+		return 0, 0, 0, false
+	}
+	return major, kind, minor, true
 }

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
@@ -141,6 +142,9 @@ type Resource struct {
 	// storageVersion is the apiVersion their objects are stored in.
 	customResource bool
 	storageVersion string
+	// conversion converts custom resources between versions through the
+	// CRD's conversion webhook (nil: only apiVersion differs).
+	conversion *crdConversion
 	// schemaRevision is the revision of the CRD that defined Schema: older
 	// objects get its defaults when read, as kube defaults on decode.
 	schemaRevision int64
@@ -203,12 +207,15 @@ func linkViewVersions(rs []Resource) {
 }
 
 // storageForm converts an object a write produced to what is stored: the
-// object itself unless the type has Storage.
-func (r *Resource) storageForm(obj meta.Object) meta.Object {
-	if r.Storage == nil || obj.APIVersion() != r.APIVersion() {
-		return obj
+// object itself unless the type has Storage or a conversion webhook.
+func (r *Resource) storageForm(ctx context.Context, obj meta.Object) (meta.Object, error) {
+	if r.conversion != nil {
+		return r.conversion.toStorage(ctx, r, obj)
 	}
-	return r.Storage.ToStorage(obj)
+	if r.Storage == nil || obj.APIVersion() != r.APIVersion() {
+		return obj, nil
+	}
+	return r.Storage.ToStorage(obj), nil
 }
 
 // viewKey keys the converted view of a stored object, per type.
@@ -233,24 +240,31 @@ func (r *Resource) fromStorage(obj *store.Object) *store.Object {
 
 // toStorage converts an object written at the request's version to the
 // version it is stored in (custom resources with several versions and
-// conversion None only differ in apiVersion).
+// conversion None only differ in apiVersion; those with a conversion
+// webhook are converted by storageForm, as the write is stored).
 func (r *Resource) toStorage(obj meta.Object) {
-	if r.storageVersion != "" && obj.APIVersion() != r.storageVersion {
+	if r.storageVersion != "" && r.conversion == nil && obj.APIVersion() != r.storageVersion {
 		obj["apiVersion"] = r.storageVersion
 	}
 }
 
 // present returns a stored object as served at this resource's version,
-// with the defaults of a schema newer than the object applied.
-func (r *Resource) present(obj *store.Object) *store.Object {
+// with the defaults of a schema newer than the object applied. Only a
+// custom resource's conversion webhook fails (ctx bounds its call).
+func (r *Resource) present(ctx context.Context, obj *store.Object) (*store.Object, error) {
 	if obj != nil && r.Storage != nil {
-		return r.fromStorage(obj)
+		return r.fromStorage(obj), nil
 	}
 	if obj == nil || !r.customResource {
-		return obj
+		return obj, nil
+	}
+	if r.conversion != nil && obj.Data().APIVersion() != r.APIVersion() {
+		// Defaulted at its own version before it is converted (view), as
+		// kube decodes it; not after.
+		return r.conversion.view(ctx, r, obj)
 	}
 	if r.storageVersion == r.APIVersion() && obj.Revision() >= r.schemaRevision {
-		return obj // stored as served (writes convert to the storage version): no need to decode it
+		return obj, nil // stored as served (writes convert to the storage version): no need to decode it
 	}
 	data := obj.Data()
 	if r.Schema != nil && obj.Revision() < r.schemaRevision {
@@ -267,9 +281,9 @@ func (r *Resource) present(obj *store.Object) *store.Object {
 		data["apiVersion"] = r.APIVersion()
 	}
 	if sameMapObj(data, obj.Data()) {
-		return obj
+		return obj, nil
 	}
-	return store.NewObject(obj.Key(), obj.Revision(), data)
+	return store.NewObject(obj.Key(), obj.Revision(), data), nil
 }
 
 func sameMapObj(a, b meta.Object) bool {

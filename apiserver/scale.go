@@ -77,7 +77,11 @@ func (q *request) serveScale() {
 			q.fail(storeError(err, q.gr(), q.info.Name))
 			return
 		}
-		q.s.writeValue(q.w, q.r, http.StatusOK, scaleKind, scaleOf(q.res, q.res.present(obj).Data()))
+		if obj, err = q.res.present(q.r.Context(), obj); err != nil {
+			q.fail(err)
+			return
+		}
+		q.s.writeValue(q.w, q.r, http.StatusOK, scaleKind, scaleOf(q.res, obj.Data()))
 	case VerbUpdate, VerbPatch:
 		q.writeScale()
 	default:
@@ -136,6 +140,10 @@ func (q *request) writeScale() {
 		if cur == nil {
 			return nil, store.ErrNotFound
 		}
+		cur, err := q.res.present(q.r.Context(), cur)
+		if err != nil {
+			return nil, err
+		}
 		scale := put
 		if patchType != "" {
 			var scaleJSON []byte
@@ -184,7 +192,11 @@ func (q *request) writeScale() {
 		return
 	}
 	_ = created
-	q.s.writeValue(q.w, q.r, http.StatusOK, scaleKind, scaleOf(q.res, q.res.present(stored).Data()))
+	if stored, err = q.res.present(q.r.Context(), stored); err != nil {
+		q.fail(err)
+		return
+	}
+	q.s.writeValue(q.w, q.r, http.StatusOK, scaleKind, scaleOf(q.res, stored.Data()))
 }
 
 // scaleReplicas reads a Scale's spec.replicas as kube's decoding into

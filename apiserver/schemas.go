@@ -444,15 +444,6 @@ func goTypeOf(s *schema.Schema) string {
 	return "interface {}"
 }
 
-// validateSchema checks a custom resource against its schema after
-// admission (built-in kinds were checked by applyDefaults).
-func (r *Resource) validateSchema(obj meta.Object) meta.FieldErrors {
-	if r.Schema == nil || !r.customResource {
-		return nil
-	}
-	return r.Schema.Validate(obj)
-}
-
 // strategicMerge applies a strategic merge patch to the current object
 // using the type's schema patch metadata (x-kubernetes-patch-strategy and
 // -merge-key); without a schema, maps merge and lists are replaced.

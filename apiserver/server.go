@@ -16,6 +16,7 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/impersonation"
 	"github.com/kapi-dev/kapi/apiserver/metrics"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
+	"github.com/kapi-dev/kapi/apiserver/webhook"
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
@@ -56,6 +57,15 @@ type Config struct {
 	// kube's 401. Nil, with a nil Authorizer, serves everyone as an
 	// anonymous superuser (no filter at all).
 	Authenticator authn.Authenticator
+	// ValidatingAdmissionPolicy enforces ValidatingAdmissionPolicies and
+	// their bindings (admissionregistration.k8s.io/v1, served by
+	// builtin.Resources) on every write of every kind, after the admission
+	// plugins, as kube-apiserver's ValidatingAdmissionPolicy plugin.
+	ValidatingAdmissionPolicy bool
+	// Webhooks calls admission webhooks (Mutating- and
+	// ValidatingWebhookConfigurations, admissionregistration.k8s.io/v1)
+	// and CRD conversion webhooks, as kube-apiserver does; nil calls none.
+	Webhooks *WebhookOptions
 	// Authorizer decides what each user may do (authz.New: AlwaysAllow,
 	// RBAC...); a denied request gets kube's 403. It also authorizes
 	// impersonation headers. Nil allows everything.
@@ -120,6 +130,14 @@ type Server struct {
 	crds     *Resource
 	crdSpecs sync.Map
 
+	// policies keeps the ValidatingAdmissionPolicies in force; nil when
+	// they are not enforced.
+	policies *watched
+	// webhooks keeps the admission webhook configurations in force and
+	// webhookCalls calls them; nil without Config.Webhooks.
+	webhooks     *watched
+	webhookCalls *webhook.Dispatcher
+
 	openAPIComponents map[string]any
 
 	bookmarkInterval  time.Duration
@@ -161,6 +179,14 @@ func New(cfg Config) (*Server, error) {
 	}
 	if s.store == nil {
 		s.store = memory.New(memory.Config{})
+	}
+	if cfg.ValidatingAdmissionPolicy {
+		s.policies = newPolicySource(s)
+	}
+	if cfg.Webhooks != nil {
+		s.webhooks = newWebhookSource(s)
+		s.webhookCalls = &webhook.Dispatcher{Clients: &webhook.Clients{Resolver: cfg.Webhooks.ServiceResolver,
+			Transport: cfg.Webhooks.Transport}}
 	}
 	if s.codecs == nil {
 		s.codecs = codec.Default()
@@ -363,6 +389,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		info.Namespace = ""
 	}
 	q := &request{s: s, r: r, info: info, res: res}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		// Writes collect admission warnings (AddWarning).
+		q.r = r.WithContext(withWarningSink(r.Context(), &q.warnings))
+	}
 	c := s.metrics.begin(&q.counted, w, r, info)
 	q.w = c.w
 	defer s.metrics.end(&c)

@@ -275,7 +275,14 @@ func (w *watchStream) send(t store.EventType, obj *store.Object) {
 	if w.err != nil {
 		return
 	}
-	obj = w.q.res.present(obj)
+	obj, err := w.q.res.present(w.q.r.Context(), obj)
+	if err != nil {
+		// A conversion webhook failed: the watch ends with its error
+		// (kube's watch cache stops delivering instead).
+		w.sendError(err)
+		w.err = err
+		return
+	}
 	b, err := w.enc.object(obj)
 	if err != nil {
 		w.err = err

@@ -155,7 +155,11 @@ func (q *request) create() {
 		}
 		compact(stored)
 		q.flushWarnings()
-		q.s.writeObject(q.w, q.r, http.StatusCreated, q.res.GroupVersionKind(), q.res.present(stored))
+		if stored, err = q.res.present(ctx, stored); err != nil {
+			q.fail(err)
+			return
+		}
+		q.s.writeObject(q.w, q.r, http.StatusCreated, q.res.GroupVersionKind(), stored)
 		return
 	}
 }
@@ -194,7 +198,11 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 		}
 		return store.NewObject(key, 0, obj), nil
 	}
-	return q.s.store.Create(ctx, key, q.res.storageForm(obj))
+	obj, err = q.res.storageForm(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	return q.s.store.Create(ctx, key, obj)
 }
 
 // admitCreate runs a new object through preparation, defaulting,
@@ -227,7 +235,7 @@ func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOpti
 		own := strategy.Validate(w, obj)
 		errs := append(q.res.createMetaErrors(obj), withoutOverlaps(schemaErrs, own)...)
 		errs = append(errs, own...)
-		errs = append(errs, q.res.validateSchema(obj)...)
+		errs = q.validateCustomResource(obj, nil, errs)
 		if len(errs) == 0 {
 			errs = genericNameErrors(obj) // kube's registry checks, after the kind's
 		}
@@ -249,7 +257,7 @@ func (q *request) admit(ctx context.Context, op Operation, obj, old meta.Object,
 	req := &AdmissionRequest{
 		Operation: op, Resource: meta.GroupVersionResource{Group: q.res.Group, Version: q.res.Version, Resource: q.res.Plural},
 		Kind: q.res.GroupVersionKind(), Subresource: q.info.Subresource, Namespace: q.info.Namespace,
-		Name: obj.Name(), Object: obj, OldObject: old, DryRun: wo.dryRun,
+		Name: obj.Name(), Object: obj, OldObject: old, DryRun: wo.dryRun, Options: q.admissionOptions(),
 	}
 	return q.s.runAdmission(ctx, req, q.res, validate)
 }
@@ -353,7 +361,21 @@ func (q *request) respondUpdate(stored *store.Object, created bool, err error) {
 	}
 	compact(stored)
 	q.flushWarnings()
-	q.s.writeObject(q.w, q.r, code, q.res.GroupVersionKind(), q.res.present(stored))
+	if stored, err = q.res.present(q.r.Context(), stored); err != nil {
+		q.fail(err)
+		return
+	}
+	q.s.writeObject(q.w, q.r, code, q.res.GroupVersionKind(), stored)
+}
+
+// storageForm is what an update stores: a dry run is not converted by a
+// custom resource's conversion webhook (kube's dry run never encodes for
+// storage).
+func (q *request) storageForm(ctx context.Context, obj meta.Object, wo writeOptions) (meta.Object, error) {
+	if wo.dryRun && q.res.conversion != nil {
+		return obj, nil
+	}
+	return q.res.storageForm(ctx, obj)
 }
 
 // afterWrite runs the strategy's AfterWrite on a stored write (a CRD's
@@ -388,10 +410,14 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 			if err != nil {
 				return nil, err
 			}
-			return q.res.storageForm(obj), nil
+			return q.storageForm(ctx, obj, wo)
 		}
 		created = false
-		old := q.res.present(cur).Data()
+		view, err := q.res.present(ctx, cur)
+		if err != nil {
+			return nil, err
+		}
+		old := view.Data()
 		next, err := q.prepareForUpdate(ctx, obj, old, wo)
 		if err != nil {
 			return nil, err
@@ -399,7 +425,7 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 		if old.DeletionTimestamp() != "" && !q.res.held(next) {
 			return nil, &lastFinalizerRemoved{current: cur, next: next}
 		}
-		return q.res.storageForm(next), nil
+		return q.storageForm(ctx, next, wo)
 	}
 	for {
 		if wo.dryRun {
@@ -538,7 +564,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 		errs := q.res.updateMetaErrors(next, old)
 		own := strategy.ValidateUpdate(w, next, old)
 		errs = append(append(errs, withoutOverlaps(schemaErrs, own)...), own...)
-		if errs = append(errs, q.res.validateSchema(next)...); len(errs) > 0 {
+		if errs = q.validateCustomResource(next, old, errs); len(errs) > 0 {
 			return meta.Invalid(q.gk(), q.info.Name, errs)
 		}
 		return nil

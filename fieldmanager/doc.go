@@ -91,7 +91,12 @@
 //
 // All versions of a kind share one schema and convert to each other by
 // identity (a CRD with conversion strategy None); Config.Versions names
-// the versions whose entries are kept.
+// the versions whose entries are kept. A CRD whose versions convert
+// through a webhook gives each version's schema (Config.VersionSchemas)
+// and the conversion (Options.Convert, per write): managers recorded at
+// another version are then compared at theirs, on the objects converted,
+// as kube-apiserver compares them (only writes with such managers convert;
+// each costs the conversions SMD asks for).
 //
 // # Concurrency and cost
 //

@@ -23,12 +23,13 @@ import (
 type Manager struct {
 	gvk          meta.GroupVersionKind
 	typed        typed.ParseableType
-	zero         map[string]any            // fields of the kind's zero value (see zero.go)
-	versions     map[string]bool           // apiVersions whose managedFields entries are kept
-	reset        map[string]*fieldpath.Set // by subresource: fields writes through it never own
-	resetKeys    map[string][][]string     // reset as FieldsV1 key paths (create.go)
-	emptyTVs     sync.Map                  // apiVersion → *typed.TypedValue of empty(apiVersion), read-only
-	emptyObjects sync.Map                  // apiVersion → empty(apiVersion), read-only
+	zero         map[string]any                 // fields of the kind's zero value (see zero.go)
+	versions     map[string]bool                // apiVersions whose managedFields entries are kept
+	typedOf      map[string]typed.ParseableType // by apiVersion: versions whose schema is their own (Config.VersionSchemas)
+	reset        map[string]*fieldpath.Set      // by subresource: fields writes through it never own
+	resetKeys    map[string][][]string          // reset as FieldsV1 key paths (create.go)
+	emptyTVs     sync.Map                       // apiVersion → *typed.TypedValue of empty(apiVersion), read-only
+	emptyObjects sync.Map                       // apiVersion → empty(apiVersion), read-only
 }
 
 // Config is everything New needs; its zero values mean kube's defaults.
@@ -53,6 +54,12 @@ type Config struct {
 	// version the kind does not serve are dropped on the next write, as
 	// kube-apiserver drops them.
 	Versions []string
+
+	// VersionSchemas are the schemas of the versions in Versions that do
+	// not share Schema, by version name: a CRD whose versions convert
+	// through a webhook (Options.Convert), whose fields may differ. A
+	// version absent here shares Schema.
+	VersionSchemas map[string]*schema.Schema
 
 	// ResetFields lists, by subresource ("" for the main resource), the
 	// fields a write through it never owns nor conflicts on: the fields
@@ -92,6 +99,16 @@ func NewWithConfig(cfg Config) (*Manager, error) {
 	}
 	for _, v := range cfg.Versions {
 		m.versions[meta.GroupVersion{Group: cfg.GVK.Group, Version: v}.String()] = true
+	}
+	for v, vs := range cfg.VersionSchemas {
+		vd := fromSchema(vs)
+		if vd.err != nil {
+			return nil, vd.err
+		}
+		if m.typedOf == nil {
+			m.typedOf = map[string]typed.ParseableType{}
+		}
+		m.typedOf[meta.GroupVersion{Group: cfg.GVK.Group, Version: v}.String()] = vd.typed
 	}
 	for sub, paths := range cfg.ResetFields {
 		set := fieldpath.NewSet()
@@ -142,7 +159,20 @@ type Options struct {
 	// Now is the time recorded in the entries this write changes;
 	// time.Now() when zero. Only seconds are kept.
 	Now time.Time
+
+	// Convert, when set, converts an object of the kind to another of its
+	// versions, as a CRD's conversion webhook does: managers recorded at
+	// another version than the write's are compared at theirs, as
+	// kube-apiserver compares them. Nil: the versions differ only in
+	// apiVersion. Its error fails an apply with a 500 ("failed to convert
+	// new object: ..."), and leaves a non-apply write without
+	// managedFields, as kube's.
+	Convert Converter
 }
+
+// Converter converts obj (an object of the kind, at the version its
+// apiVersion names) to apiVersion. obj must not be modified.
+type Converter func(obj map[string]any, apiVersion string) (map[string]any, error)
 
 // call holds one write's settings, defaults filled in.
 type call struct {
@@ -167,7 +197,7 @@ func (m *Manager) withDefaults(o Options) Options {
 func (m *Manager) newCall(o Options, fields fieldpath.ManagedFields) *call {
 	o = m.withDefaults(o)
 	c := &call{Options: o, gv: fieldpath.APIVersion(o.APIVersion)}
-	b := merge.UpdaterBuilder{Converter: versionConverter{m: m, current: o.APIVersion}}
+	b := merge.UpdaterBuilder{Converter: versionConverter{m: m, current: o.APIVersion, convert: o.Convert}}
 	if set := m.reset[o.Subresource]; set != nil {
 		// kube filters the request's version; every version shares the
 		// schema here, so every version is filtered alike.
@@ -577,12 +607,15 @@ func withManagedFieldsInPlace(obj meta.Object, entries []any) meta.Object {
 	return obj
 }
 
-// versionConverter is SMD's version converter. Every version of the kind shares
-// one schema, so conversion is the identity; versions the kind does not
-// serve are "missing", which makes SMD drop the entries recorded at them.
+// versionConverter is SMD's version converter. Without Options.Convert
+// every version of the kind shares one schema, so conversion is the
+// identity; with it, objects are converted by it and read with the
+// target version's schema. Versions the kind does not serve are
+// "missing", which makes SMD drop the entries recorded at them.
 type versionConverter struct {
 	m       *Manager
 	current string
+	convert Converter
 }
 
 var errMissingVersion = errors.New("fieldmanager: no such version of the kind")
@@ -595,7 +628,22 @@ func (c versionConverter) Convert(tv *typed.TypedValue, version fieldpath.APIVer
 	if v != c.current && !c.m.versions[v] {
 		return tv, errMissingVersion
 	}
-	return tv, nil
+	if c.convert == nil {
+		return tv, nil
+	}
+	obj, ok := tv.AsValue().Unstructured().(map[string]any)
+	if from, _ := obj["apiVersion"].(string); !ok || from == "" || from == v {
+		return tv, nil
+	}
+	out, err := c.convert(obj, v)
+	if err != nil {
+		return nil, err
+	}
+	t, ok := c.m.typedOf[v]
+	if !ok {
+		t = c.m.typed
+	}
+	return t.FromUnstructured(out, typed.AllowDuplicates)
 }
 
 func (versionConverter) IsMissingVersionError(err error) bool { return err == errMissingVersion }

@@ -29,7 +29,8 @@ var arbitraryObjects = map[string]bool{
 //   - {"allOf": [{"$ref": X}], "description": …, "default": …}, kube's way
 //     of annotating a reference, becomes X with that description and default;
 //   - IntOrString (format "int-or-string") becomes x-kubernetes-int-or-string;
-//   - RawExtension and FieldsV1 keep unknown fields;
+//   - RawExtension, FieldsV1 and a CRD schema's JSON values and unions
+//     keep unknown fields;
 //   - Validate does not check the uniqueness of list-type set and map
 //     items: kube validates built-in kinds with Go code, which accepts
 //     duplicate finalizers or owner references (the list types stay for

@@ -73,10 +73,9 @@
 //
 // # Not (yet) done
 //
-// CEL rules (x-kubernetes-validations) are kept but not evaluated;
-// validation ratcheting on update is not done (every update is validated in
-// full, as kube does with the CRDValidationRatcheting gate off); the
-// metadata of embedded resources is checked for name, generateName and
+// CEL rules (x-kubernetes-validations) are kept here and run by package
+// schema/cel, which also ratchets Validate's errors on update (as kube
+// 1.33 does); the metadata of embedded resources is checked for name, generateName and
 // namespace only (not labels, annotations, owner references). Built-in
 // kinds are validated by kube with Go code (400 "cannot unmarshal" errors
 // for types, checks such as unique container names): Validate applies

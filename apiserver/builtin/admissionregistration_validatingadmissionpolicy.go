@@ -4,7 +4,9 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/policy"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
 )
 
 // validatingAdmissionPolicyResource is admissionregistration.k8s.io/v1
@@ -33,6 +35,26 @@ func (validatingAdmissionPolicyStrategy) Default(o meta.Object) {
 // PrepareForCreate starts a policy with an empty status.
 func (validatingAdmissionPolicyStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 	o["status"] = map[string]any{}
+}
+
+// Validate checks the spec as kube does, its CEL expressions compiled in
+// the environment a request runs them in (policy.ValidatePolicy).
+func (validatingAdmissionPolicyStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
+	return policy.ValidatePolicy(o)
+}
+
+// ValidateUpdate checks the spec again; a status write is the server's.
+func (validatingAdmissionPolicyStrategy) ValidateUpdate(w *apiserver.Write, o, _ meta.Object) meta.FieldErrors {
+	if w.Subresource != "" {
+		return nil
+	}
+	return policy.ValidatePolicy(o)
+}
+
+// AfterWrite type-checks the policy and writes its status, as kube's
+// status controller does (apiserver.WritePolicyStatus).
+func (validatingAdmissionPolicyStrategy) AfterWrite(w *apiserver.Write, stored *store.Object) (*store.Object, error) {
+	return apiserver.WritePolicyStatus(w, stored)
 }
 
 // defaultMatchResources mirrors SetDefaults_MatchResources.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/policy"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -24,6 +25,16 @@ func (validatingAdmissionPolicyBindingStrategy) Default(o meta.Object) {
 	if mr, ok := field(o, "spec", "matchResources").(map[string]any); ok {
 		defaultMatchResources(mr)
 	}
+}
+
+// Validate checks the spec as kube does (policy.ValidateBinding).
+func (validatingAdmissionPolicyBindingStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
+	return policy.ValidateBinding(o)
+}
+
+// ValidateUpdate checks the spec again.
+func (validatingAdmissionPolicyBindingStrategy) ValidateUpdate(_ *apiserver.Write, o, _ meta.Object) meta.FieldErrors {
+	return policy.ValidateBinding(o)
 }
 
 var validatingAdmissionPolicyBindingColumns = []apiserver.PrinterColumn{

@@ -74,6 +74,9 @@ func main() {
 	maxInflight := flag.Int("max-requests-inflight", 400, "with -max-mutating-requests-inflight, the server's concurrency limit that API Priority and Fairness shares among priority levels")
 	maxMutating := flag.Int("max-mutating-requests-inflight", 200, "see -max-requests-inflight")
 	v1beta3 := flag.Bool("flowcontrol-v1beta3", false, "also serve flowcontrol.apiserver.k8s.io/v1beta3 (kube 1.33 serves v1 only)")
+	services := kapiserver.ServiceURLs{}
+	flag.Var(services, "webhook-service", "namespace/name[:port]=URL: where a webhook's service reference is reached (repeatable); "+
+		"other services resolve to https://<name>.<namespace>.svc:<port>")
 	controllerList := flag.String("controllers", "*", "controllers to run in-process, as kube-controller-manager's --controllers: '*' runs all (namespace, garbagecollector, serviceaccount, root-ca-cert-publisher), 'foo' runs foo, '-foo' does not")
 	flag.Parse()
 	selected, err := controllers.ParseControllers(*controllerList)
@@ -111,6 +114,7 @@ func main() {
 			kapiserver.ServeFlowControlV1beta3(&cfg)
 		}
 		cfg.FlowControl = flowControl
+		cfg.Webhooks.ServiceResolver = services.Resolver()
 		if server, err = apiserver.New(cfg); err != nil {
 			log.Fatal(err)
 		}
@@ -128,6 +132,7 @@ func main() {
 			kapiserver.ServeFlowControlV1beta3(&sec.Config)
 		}
 		sec.Config.FlowControl = flowControl
+		sec.Config.Webhooks.ServiceResolver = services.Resolver()
 		if server, err = apiserver.New(sec.Config); err != nil {
 			log.Fatal(err)
 		}

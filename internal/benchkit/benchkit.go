@@ -51,6 +51,9 @@ type CPUMeter struct {
 // MeterCPU starts measuring.
 func MeterCPU(b *testing.B) CPUMeter { return CPUMeter{b, processCPU()} }
 
+// Elapsed is the process CPU time since the meter started.
+func (m CPUMeter) Elapsed() time.Duration { return processCPU() - m.start }
+
 // Report adds the CPU time since MeterCPU per op.
 func (m CPUMeter) Report(ops int) {
 	if cpu := processCPU() - m.start; cpu > 0 && ops > 0 {
@@ -134,3 +137,27 @@ var NoLingerDialer = &net.Dialer{Control: func(_, _ string, c syscall.RawConn) e
 	}
 	return serr
 }}
+
+// Paired runs baseline and candidate alternately, n times each, on one
+// locked OS thread, and returns the thread CPU time each took per run: a
+// ratio of the two compares them on the same data, in the same heap, at
+// the same moments, unaffected by other processes (the garbage collector's
+// background work, on other threads, is left out of both).
+func Paired(n int, baseline, candidate func(i int)) (base, cand time.Duration) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var b, c time.Duration
+	for i := 0; i < n; i++ {
+		t0 := ThreadCPU()
+		baseline(i)
+		t1 := ThreadCPU()
+		candidate(i)
+		t2 := ThreadCPU()
+		b += t1 - t0
+		c += t2 - t1
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	return b / time.Duration(n), c / time.Duration(n)
+}

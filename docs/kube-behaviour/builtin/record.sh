@@ -9,6 +9,9 @@
 # `kubectl get -f -o wide`). examples/e2e/builtin_kinds_test.go replays the
 # manifests against kapi and compares. The APIService is removed again at the
 # end: the aggregator would otherwise report its unreachable group in discovery.
+# The ValidatingAdmissionPolicy's status is kube-controller-manager's: run it
+# with --controllers=validatingadmissionpolicy-status-controller, as a cluster
+# does, or edit status to {observedGeneration: 1, typeChecking: {}} afterwards.
 set -euo pipefail
 cd "$(dirname "$0")"
 KDIR=$(dirname "$(readlink -f "$(command -v kubectl)")")

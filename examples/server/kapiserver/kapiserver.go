@@ -33,10 +33,12 @@ func Config() apiserver.Config {
 		panic(err) // the default options always parse
 	}
 	return apiserver.Config{
-		Resources:         builtin.Resources(),
-		OpenAPIComponents: builtin.OpenAPIComponents(),
-		Codecs:            append(codec.Default(), protobuf.New(kubeproto.Resolver())),
-		PostStartHooks:    hooks,
+		Resources:                 builtin.Resources(),
+		ValidatingAdmissionPolicy: true,
+		Webhooks:                  &apiserver.WebhookOptions{},
+		OpenAPIComponents:         builtin.OpenAPIComponents(),
+		Codecs:                    append(codec.Default(), protobuf.New(kubeproto.Resolver())),
+		PostStartHooks:            hooks,
 	}
 }
 

@@ -1,0 +1,226 @@
+package apiserver_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/builtin"
+)
+
+// hookServer is an admission webhook server on loopback TLS, as a test of
+// a controller project runs one: each path answers as one of the hooks
+// kube's answers were recorded with (docs/kube-behaviour/12-policy.md).
+type hookServer struct {
+	*httptest.Server
+	caBundle string
+	calls    atomic.Int64
+	lastReq  atomic.Value // map[string]any
+}
+
+func newHookServer(t *testing.T) *hookServer {
+	hs := &hookServer{}
+	answer := func(w http.ResponseWriter, r *http.Request, resp func(req map[string]any) map[string]any) {
+		hs.calls.Add(1)
+		var review map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&review)
+		req, _ := review["request"].(map[string]any)
+		hs.lastReq.Store(req)
+		out := resp(req)
+		out["uid"] = req["uid"]
+		_ = json.NewEncoder(w).Encode(map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": out})
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/mutate", func(w http.ResponseWriter, r *http.Request) {
+		answer(w, r, func(map[string]any) map[string]any {
+			patch := `[{"op":"add","path":"/metadata/labels","value":{"mutated":"yes"}}]`
+			return map[string]any{"allowed": true, "patchType": "JSONPatch", "patch": base64.StdEncoding.EncodeToString([]byte(patch)),
+				"warnings": []string{"mutated by hook"}}
+		})
+	})
+	mux.HandleFunc("/deny", func(w http.ResponseWriter, r *http.Request) {
+		answer(w, r, func(map[string]any) map[string]any {
+			return map[string]any{"allowed": false, "status": map[string]any{"code": 403, "message": "denied by hook", "reason": "Forbidden"}}
+		})
+	})
+	mux.HandleFunc("/deny-plain", func(w http.ResponseWriter, r *http.Request) {
+		answer(w, r, func(map[string]any) map[string]any { return map[string]any{"allowed": false} })
+	})
+	mux.HandleFunc("/allow", func(w http.ResponseWriter, r *http.Request) {
+		answer(w, r, func(map[string]any) map[string]any {
+			return map[string]any{"allowed": true, "warnings": []string{"allowed with a warning"}}
+		})
+	})
+	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // then the server notices the caller hang up
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	})
+	mux.HandleFunc("/garbage", func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("this is not json")) })
+	mux.HandleFunc("/status500", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "boom", 500) })
+	mux.HandleFunc("/badpatch", func(w http.ResponseWriter, r *http.Request) {
+		answer(w, r, func(map[string]any) map[string]any {
+			return map[string]any{"allowed": true, "patchType": "JSONPatch",
+				"patch": base64.StdEncoding.EncodeToString([]byte(`[{"op":"replace","path":"/nope/x","value":1}]`))}
+		})
+	})
+	hs.Server = httptest.NewTLSServer(mux)
+	t.Cleanup(hs.Close)
+	hs.caBundle = base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hs.Certificate().Raw}))
+	return hs
+}
+
+// configuration is a webhook configuration of one webhook per label value
+// of `hook` on ConfigMap creates, each calling the path of its name.
+func (hs *hookServer) configuration(kind, name string, hooks ...string) string {
+	var list []string
+	for _, h := range hooks {
+		path, extra := h, ""
+		if h == "hang" {
+			extra = `"timeoutSeconds":1,`
+		}
+		if h == "ignored" {
+			path, extra = "garbage", `"failurePolicy":"Ignore",`
+		}
+		if h == "mdeny" {
+			path = "deny"
+		}
+		if h == "mbadpatch" {
+			path = "badpatch"
+		}
+		list = append(list, fmt.Sprintf(`{"name":"%s.hook.example.com",%s"clientConfig":{"url":"%s/%s","caBundle":"%s"},
+"rules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["configmaps"]}],
+"objectSelector":{"matchLabels":{"hook":"%s"}},"sideEffects":"None","admissionReviewVersions":["v1"]}`, h, extra, hs.URL, path, hs.caBundle, h))
+	}
+	return fmt.Sprintf(`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"%s","metadata":{"name":"%s"},"webhooks":[%s]}`,
+		kind, name, strings.Join(list, ","))
+}
+
+func newWebhookServer(t *testing.T) *policyServer {
+	t.Helper()
+	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(), Webhooks: &apiserver.WebhookOptions{}})
+	require.NoError(t, err)
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	return &policyServer{t: t, url: hs.URL}
+}
+
+func labelled(name, hook string) string {
+	return fmt.Sprintf(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"%s","labels":{"hook":"%s"}}}`, name, hook)
+}
+
+func TestAdmissionWebhooksAnswerAsKube(t *testing.T) {
+	hooks := newHookServer(t)
+	ps := newWebhookServer(t)
+	require.Equal(t, http.StatusCreated, ps.do("POST", "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
+		hooks.configuration("MutatingWebhookConfiguration", "mutator", "mutate", "mdeny", "mbadpatch")).code)
+	require.Equal(t, http.StatusCreated, ps.do("POST", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+		hooks.configuration("ValidatingWebhookConfiguration", "validator", "deny", "deny-plain", "allow", "hang", "garbage",
+			"status500", "ignored", "badpatch")).code)
+	const cms = "/api/v1/namespaces/default/configmaps"
+	called := func(name, call string) string {
+		return fmt.Sprintf("failed calling webhook %q: %s", name, call)
+	}
+	internal := func(msg string) map[string]any {
+		return map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Failure",
+			"message": "Internal error occurred: " + msg, "reason": "InternalError", "code": float64(500),
+			"details": map[string]any{"causes": []any{map[string]any{"message": msg}}}}
+	}
+	garbage := `failed to call webhook: couldn't get version/kind; json parse error: json: cannot unmarshal string into Go value of type struct { APIVersion string "json:\"apiVersion,omitempty\""; Kind string "json:\"kind,omitempty\"" }`
+	cases := []struct {
+		hook     string
+		code     int
+		body     map[string]any
+		warnings []string
+	}{
+		{"deny", 403, map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Failure",
+			"message": `admission webhook "deny.hook.example.com" denied the request: denied by hook`, "reason": "Forbidden", "code": float64(403)}, nil},
+		{"mdeny", 403, map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Failure",
+			"message": `admission webhook "mdeny.hook.example.com" denied the request: denied by hook`, "reason": "Forbidden", "code": float64(403)}, nil},
+		{"deny-plain", 400, map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Failure",
+			"message": `admission webhook "deny-plain.hook.example.com" denied the request without explanation`, "code": float64(400)}, nil},
+		{"allow", 201, nil, []string{`299 - "allowed with a warning"`}},
+		{"hang", 500, internal(called("hang.hook.example.com", `failed to call webhook: Post "`+hooks.URL+`/hang?timeout=1s": context deadline exceeded`)), nil},
+		{"garbage", 500, internal(called("garbage.hook.example.com", garbage)), nil},
+		{"status500", 500, internal(called("status500.hook.example.com", `failed to call webhook: an error on the server ("boom") has prevented the request from succeeding`)), nil},
+		{"ignored", 201, nil, nil},
+		{"badpatch", 500, internal(called("badpatch.hook.example.com", "received invalid webhook response: validating webhook may not return response.patch")), nil},
+		{"mbadpatch", 500, internal("replace operation does not apply: doc is missing path: /nope/x: missing value"), nil},
+	}
+	for _, tc := range cases {
+		t.Run("a webhook that answers "+tc.hook, func(t *testing.T) {
+			a := ps.do("POST", cms, labelled("w-"+tc.hook, tc.hook))
+			require.Equal(t, tc.code, a.code, a.body)
+			if tc.body != nil {
+				assert.Equal(t, tc.body, a.body)
+			}
+			assert.Equal(t, tc.warnings, a.warnings)
+		})
+	}
+	t.Run("a mutating webhook's patch is applied and its warning sent", func(t *testing.T) {
+		a := ps.do("POST", cms, labelled("w-mutate", "mutate"))
+		require.Equal(t, http.StatusCreated, a.code, a.body)
+		assert.Equal(t, map[string]any{"mutated": "yes"}, a.body["metadata"].(map[string]any)["labels"])
+		assert.Equal(t, []string{`299 - "mutated by hook"`}, a.warnings)
+		stored := ps.do("GET", cms+"/w-mutate", "")
+		assert.Equal(t, map[string]any{"mutated": "yes"}, stored.body["metadata"].(map[string]any)["labels"])
+	})
+	t.Run("a webhook sees kube's AdmissionReview request", func(t *testing.T) {
+		require.Equal(t, http.StatusCreated, ps.do("POST", cms+"?dryRun=All&fieldManager=tester", labelled("w-review", "allow")).code)
+		req := hooks.lastReq.Load().(map[string]any)
+		assert.Equal(t, "CREATE", req["operation"])
+		assert.Equal(t, map[string]any{"group": "", "version": "v1", "kind": "ConfigMap"}, req["kind"])
+		assert.Equal(t, map[string]any{"group": "", "version": "v1", "resource": "configmaps"}, req["requestResource"])
+		assert.Equal(t, "w-review", req["name"])
+		assert.Equal(t, "default", req["namespace"])
+		assert.Equal(t, true, req["dryRun"])
+		assert.Nil(t, req["oldObject"])
+		assert.Equal(t, map[string]any{"kind": "CreateOptions", "apiVersion": "meta.k8s.io/v1", "dryRun": []any{"All"}, "fieldManager": "tester"}, req["options"])
+		assert.Equal(t, "w-review", req["object"].(map[string]any)["metadata"].(map[string]any)["name"])
+	})
+	t.Run("configurations are exempt from webhooks", func(t *testing.T) {
+		a := ps.do("DELETE", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/validator", "")
+		require.Equal(t, http.StatusOK, a.code, a.body)
+		assert.Equal(t, http.StatusCreated, ps.do("POST", cms, labelled("w-deny-after", "deny")).code, "the deleted configuration is out of force at once")
+	})
+}
+
+func TestAHangingWebhookTimesOutAndTheServerStaysResponsive(t *testing.T) {
+	hooks := newHookServer(t)
+	ps := newWebhookServer(t)
+	require.Equal(t, http.StatusCreated, ps.do("POST", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+		hooks.configuration("ValidatingWebhookConfiguration", "validator", "hang")).code)
+	done := make(chan answer, 4)
+	for i := range 4 {
+		go func() {
+			done <- ps.do("POST", "/api/v1/namespaces/default/configmaps", labelled(fmt.Sprintf("h%d", i), "hang"))
+		}()
+	}
+	start := time.Now()
+	for range 10 { // reads and other writes are served meanwhile, each well within the webhook's second
+		began := time.Now()
+		require.Equal(t, http.StatusOK, ps.do("GET", "/api/v1/namespaces/default/configmaps", "").code)
+		require.Equal(t, http.StatusCreated, ps.do("POST", "/api/v1/namespaces/default/configmaps", labelled(fmt.Sprintf("free%d", time.Now().UnixNano()), "none")).code)
+		assert.Less(t, time.Since(began), 500*time.Millisecond, "requests around the hanging webhook wait for nothing")
+	}
+	for range 4 {
+		a := <-done
+		require.Equal(t, http.StatusInternalServerError, a.code)
+		assert.Contains(t, a.body["message"], "hang?timeout=1s\": context deadline exceeded")
+	}
+	assert.Less(t, time.Since(start), 3*time.Second)
+}
