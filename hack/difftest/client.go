@@ -16,7 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/kapi-dev/kapi/hack/difftest/internal/kubeconfig"
+	"github.com/kapi-dev/kapi/hack/internal/kubeconfig"
 )
 
 // userAgent is fixed so that the default field manager ("difftest", the

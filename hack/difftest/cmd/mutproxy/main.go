@@ -48,7 +48,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kapi-dev/kapi/hack/difftest/internal/kubeconfig"
+	"github.com/kapi-dev/kapi/hack/internal/kubeconfig"
 )
 
 type rules struct {

@@ -1,3 +1,0 @@
-module github.com/kapi-dev/kapi/hack/difftest
-
-go 1.24

@@ -1,0 +1,3 @@
+module github.com/kapi-dev/kapi/hack
+
+go 1.24

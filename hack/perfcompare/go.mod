@@ -1,3 +1,0 @@
-module github.com/kapi-dev/kapi/hack/perfcompare
-
-go 1.24
