@@ -406,6 +406,8 @@ func (s *Server) servedCRDOf(obj *store.Object) *servedCRD {
 // established CRD in the store, and publishes it (at start, and when
 // FollowCRDs starts over); it returns the revision of the CRDs it read.
 func (s *Server) loadRegistry(ctx context.Context) (int64, error) {
+	notify := func() {}
+	defer func() { notify() }() // after the unlock below
 	s.registryMu.Lock()
 	defer s.registryMu.Unlock()
 	static := make([]*Resource, len(s.staticResources))
@@ -434,7 +436,7 @@ func (s *Server) loadRegistry(ctx context.Context) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer s.publishRegistry(ctx, reg)()
+	notify = s.publishRegistry(ctx, reg)
 	return rev, nil
 }
 
@@ -443,6 +445,8 @@ func (s *Server) loadRegistry(ctx context.Context) (int64, error) {
 // established). Writes of CRDs call it before answering, so a new type is
 // served by the time its CRD's create returns.
 func (s *Server) refreshCRD(ctx context.Context, name string) error {
+	notify := func() {}
+	defer func() { notify() }() // after the unlock below
 	s.registryMu.Lock()
 	defer s.registryMu.Unlock()
 	var c crdTypes
@@ -453,7 +457,7 @@ func (s *Server) refreshCRD(ctx context.Context, name string) error {
 	case !errors.Is(err, store.ErrNotFound):
 		return err
 	}
-	defer s.publishRegistry(ctx, s.registry.Load().withCRD(name, c.resources))()
+	notify = s.publishRegistry(ctx, s.registry.Load().withCRD(name, c.resources))
 	return nil
 }
 

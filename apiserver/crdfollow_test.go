@@ -49,3 +49,22 @@ func TestAServerFollowingCRDsServesTheTypesAnotherServerDefines(t *testing.T) {
 	require.Eventually(t, func() bool { return !served(b) }, 5*time.Second, 5*time.Millisecond,
 		"the type goes when the other server deletes its CRD")
 }
+
+func TestCRDGroupVersionHooksRunAfterTheRegistryIsReleased(t *testing.T) {
+	ts := newTestServer(t)
+	var seen [][]string
+	ts.srv.OnCRDGroupVersionsChange(func(ctx context.Context) {
+		// A hook may write CRDs or register hooks itself: the registry's
+		// lock is free when it runs (this would deadlock otherwise).
+		ts.srv.OnCRDGroupVersionsChange(func(context.Context) {})
+		var gvs []string
+		for _, gv := range ts.srv.CRDGroupVersions() {
+			gvs = append(gvs, gv.Group+"/"+gv.Version)
+		}
+		seen = append(seen, gvs)
+	})
+	crd := ts.do("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", widgetCRD)
+	require.Equal(t, http.StatusCreated, crd.code, string(crd.raw))
+	require.NotEmpty(t, seen)
+	assert.Equal(t, []string{"example.org/v1", "example.org/v2"}, seen[len(seen)-1])
+}
