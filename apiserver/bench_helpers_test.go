@@ -188,3 +188,26 @@ func compactStored(tb testing.TB, o *store.Object) {
 		return d.Object, err
 	})
 }
+
+// parallelGets GETs url from 4×GOMAXPROCS goroutines over rt for b.N
+// requests, reports CPU per request and req/s, and returns the rate.
+func parallelGets(b *testing.B, rt http.RoundTripper, url string) float64 {
+	client := &http.Client{Transport: rt}
+	defer client.CloseIdleConnections()
+	b.SetParallelism(4)
+	cpu := benchkit.MeterCPU(b)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := fetch(client, url); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.StopTimer()
+	cpu.Report(b.N)
+	rate := benchkit.PerSecond(float64(b.N), b.Elapsed())
+	b.ReportMetric(rate, "req/s")
+	return rate
+}

@@ -35,24 +35,7 @@ func BenchmarkGet(b *testing.B) {
 	defer bare.Close()
 
 	run := func(b *testing.B, url string) float64 {
-		client := &http.Client{Transport: benchkit.Transport(64)}
-		defer client.CloseIdleConnections()
-		b.SetParallelism(4)
-		cpu := benchkit.MeterCPU(b)
-		b.ResetTimer()
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				if _, err := fetch(client, url); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		})
-		b.StopTimer()
-		cpu.Report(b.N)
-		rate := benchkit.PerSecond(float64(b.N), b.Elapsed())
-		b.ReportMetric(rate, "req/s")
-		return rate
+		return parallelGets(b, benchkit.Transport(64), url)
 	}
 	var sp benchkit.Speed
 	b.Run("baseline", func(b *testing.B) { sp.SetBaseline(run(b, bare.URL+path)) })

@@ -72,24 +72,7 @@ func BenchmarkGetAuthorized(b *testing.B) {
 	}
 	allowAll, withRBAC := serve("AlwaysAllow"), serve("RBAC")
 	run := func(b *testing.B, url string) float64 {
-		client := &http.Client{Transport: bearer{aliceToken, benchkit.Transport(64)}}
-		defer client.CloseIdleConnections()
-		b.SetParallelism(4)
-		cpu := benchkit.MeterCPU(b)
-		b.ResetTimer()
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				if _, err := fetch(client, url); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		})
-		b.StopTimer()
-		cpu.Report(b.N)
-		rate := benchkit.PerSecond(float64(b.N), b.Elapsed())
-		b.ReportMetric(rate, "req/s")
-		return rate
+		return parallelGets(b, bearer{aliceToken, benchkit.Transport(64)}, url)
 	}
 	var sp benchkit.Speed
 	b.Run("baseline", func(b *testing.B) { sp.SetBaseline(run(b, allowAll.URL+path)) })
