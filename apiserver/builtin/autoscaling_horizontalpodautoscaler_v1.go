@@ -391,18 +391,21 @@ func metricSpecV1(m map[string]any) orderedJSON {
 	return out
 }
 
+// metricIdentifier is a v2 MetricIdentifier: the metric's name and, when
+// set, its selector.
+func metricIdentifier(name, selector any) map[string]any {
+	id := map[string]any{"name": name}
+	if selector != nil {
+		id["selector"] = selector
+	}
+	return id
+}
+
 // metricSpecV2 converts an autoscaling/v1 MetricSpec (from the metrics
 // annotation) to v2.
 func metricSpecV2(m map[string]any) map[string]any {
 	typ, _ := m["type"].(string)
 	out := map[string]any{"type": typ}
-	identifier := func(name, selector any) map[string]any {
-		id := map[string]any{"name": name}
-		if selector != nil {
-			id["selector"] = selector
-		}
-		return id
-	}
 	switch typ {
 	case "Object":
 		s := sub(m, "object")
@@ -411,11 +414,11 @@ func metricSpecV2(m map[string]any) map[string]any {
 			target["type"], target["averageValue"] = "AverageValue", s["averageValue"]
 		}
 		out["object"] = map[string]any{"describedObject": s["target"], "target": target,
-			"metric": identifier(s["metricName"], s["selector"])}
+			"metric": metricIdentifier(s["metricName"], s["selector"])}
 	case "Pods":
 		s := sub(m, "pods")
 		out["pods"] = map[string]any{"target": map[string]any{"type": "AverageValue", "averageValue": s["targetAverageValue"]},
-			"metric": identifier(s["metricName"], s["selector"])}
+			"metric": metricIdentifier(s["metricName"], s["selector"])}
 	case "Resource", "ContainerResource":
 		key := "resource"
 		if typ == "ContainerResource" {
@@ -443,7 +446,7 @@ func metricSpecV2(m map[string]any) map[string]any {
 		if v := s["targetAverageValue"]; v != nil {
 			target["averageValue"] = v
 		}
-		out["external"] = map[string]any{"target": target, "metric": identifier(s["metricName"], s["metricSelector"])}
+		out["external"] = map[string]any{"target": target, "metric": metricIdentifier(s["metricName"], s["metricSelector"])}
 	}
 	return out
 }
@@ -499,13 +502,6 @@ func metricStatusV1(m map[string]any) orderedJSON {
 func metricStatusV2(m map[string]any) map[string]any {
 	typ, _ := m["type"].(string)
 	out := map[string]any{"type": typ}
-	identifier := func(name, selector any) map[string]any {
-		id := map[string]any{"name": name}
-		if selector != nil {
-			id["selector"] = selector
-		}
-		return id
-	}
 	switch typ {
 	case "Object":
 		s := sub(m, "object")
@@ -514,11 +510,11 @@ func metricStatusV2(m map[string]any) map[string]any {
 			current["averageValue"] = s["averageValue"]
 		}
 		out["object"] = map[string]any{"describedObject": s["target"], "current": current,
-			"metric": identifier(s["metricName"], s["selector"])}
+			"metric": metricIdentifier(s["metricName"], s["selector"])}
 	case "Pods":
 		s := sub(m, "pods")
 		out["pods"] = map[string]any{"current": map[string]any{"averageValue": s["currentAverageValue"]},
-			"metric": identifier(s["metricName"], s["selector"])}
+			"metric": metricIdentifier(s["metricName"], s["selector"])}
 	case "Resource", "ContainerResource":
 		key := "resource"
 		if typ == "ContainerResource" {
@@ -540,7 +536,7 @@ func metricStatusV2(m map[string]any) map[string]any {
 		if v := s["currentAverageValue"]; v != nil {
 			current["averageValue"] = v
 		}
-		out["external"] = map[string]any{"current": current, "metric": identifier(s["metricName"], s["metricSelector"])}
+		out["external"] = map[string]any{"current": current, "metric": metricIdentifier(s["metricName"], s["metricSelector"])}
 	}
 	return out
 }
