@@ -17,79 +17,73 @@ var (
 	cidrType = cel.OpaqueType("net.CIDR")
 )
 
-// ipValue is an IP address (no zone, no IPv4-mapped IPv6).
-type ipValue struct{ addr netip.Addr }
+// netValue is an IP address (no zone, no IPv4-mapped IPv6) or an IP
+// prefix: the values of kube's net.IP and net.CIDR types, which behave
+// alike but for their CEL type, name and size.
+type netValue[T interface {
+	netip.Addr | netip.Prefix
+	String() string
+}] struct{ v T }
 
-func (v ipValue) ConvertToNative(t reflect.Type) (any, error) {
-	if reflect.TypeOf(v.addr).AssignableTo(t) {
-		return v.addr, nil
+type (
+	ipValue   = netValue[netip.Addr]
+	cidrValue = netValue[netip.Prefix]
+)
+
+// celType returns net.IP or net.CIDR, and the name conversion errors use.
+func (n netValue[T]) celType() (*cel.Type, string) {
+	if _, ok := any(n.v).(netip.Addr); ok {
+		return ipType, "IP"
+	}
+	return cidrType, "CIDR"
+}
+
+func (n netValue[T]) ConvertToNative(t reflect.Type) (any, error) {
+	if reflect.TypeOf(n.v).AssignableTo(t) {
+		return n.v, nil
 	}
 	if reflect.TypeOf("").AssignableTo(t) {
-		return v.addr.String(), nil
+		return n.v.String(), nil
 	}
-	return nil, fmt.Errorf("type conversion error from 'IP' to '%v'", t)
+	_, name := n.celType()
+	return nil, fmt.Errorf("type conversion error from '%s' to '%v'", name, t)
 }
 
-func (v ipValue) ConvertToType(t ref.Type) ref.Val {
+func (n netValue[T]) ConvertToType(t ref.Type) ref.Val {
+	own, _ := n.celType()
 	switch t {
-	case ipType:
-		return v
+	case own:
+		return n
 	case types.TypeType:
-		return ipType
+		return own
 	case types.StringType:
-		return types.String(v.addr.String())
+		return types.String(n.v.String())
 	}
-	return types.NewErr("type conversion error from '%s' to '%s'", ipType, t)
+	return types.NewErr("type conversion error from '%s' to '%s'", own, t)
 }
 
-func (v ipValue) Equal(other ref.Val) ref.Val {
-	o, ok := other.(ipValue)
+func (n netValue[T]) Equal(other ref.Val) ref.Val {
+	o, ok := other.(netValue[T])
 	if !ok {
 		return types.ValOrErr(other, "no such overload")
 	}
-	return types.Bool(v.addr == o.addr)
+	return types.Bool(n.v == o.v)
 }
 
-func (v ipValue) Type() ref.Type { return ipType }
-func (v ipValue) Value() any     { return v.addr }
-func (v ipValue) Size() ref.Val  { return types.Int(int(math.Ceil(float64(v.addr.BitLen()) / 8))) }
+func (n netValue[T]) Type() ref.Type { t, _ := n.celType(); return t }
+func (n netValue[T]) Value() any     { return n.v }
 
-// cidrValue is an IP prefix.
-type cidrValue struct{ prefix netip.Prefix }
-
-func (v cidrValue) ConvertToNative(t reflect.Type) (any, error) {
-	if reflect.TypeOf(v.prefix).AssignableTo(t) {
-		return v.prefix, nil
+// Size is the address's bytes, or the prefix length's, rounded up.
+func (n netValue[T]) Size() ref.Val {
+	bits := 0
+	switch v := any(n.v).(type) {
+	case netip.Addr:
+		bits = v.BitLen()
+	case netip.Prefix:
+		bits = v.Bits()
 	}
-	if reflect.TypeOf("").AssignableTo(t) {
-		return v.prefix.String(), nil
-	}
-	return nil, fmt.Errorf("type conversion error from 'CIDR' to '%v'", t)
+	return types.Int(int(math.Ceil(float64(bits) / 8)))
 }
-
-func (v cidrValue) ConvertToType(t ref.Type) ref.Val {
-	switch t {
-	case cidrType:
-		return v
-	case types.TypeType:
-		return cidrType
-	case types.StringType:
-		return types.String(v.prefix.String())
-	}
-	return types.NewErr("type conversion error from '%s' to '%s'", cidrType, t)
-}
-
-func (v cidrValue) Equal(other ref.Val) ref.Val {
-	o, ok := other.(cidrValue)
-	if !ok {
-		return types.ValOrErr(other, "no such overload")
-	}
-	return types.Bool(v.prefix == o.prefix)
-}
-
-func (v cidrValue) Type() ref.Type { return cidrType }
-func (v cidrValue) Value() any     { return v.prefix }
-func (v cidrValue) Size() ref.Val  { return types.Int(int(math.Ceil(float64(v.prefix.Bits()) / 8))) }
 
 func parseIP(s string) (netip.Addr, error) {
 	addr, err := netip.ParseAddr(s)
@@ -150,7 +144,7 @@ func netLib() []cel.EnvOption {
 			if !ok {
 				return types.MaybeNoSuchOverloadErr(v)
 			}
-			return types.Bool(fn(ip.addr))
+			return types.Bool(fn(ip.v))
 		}))
 	}
 	isString := func(id string, parse func(string) error) cel.FunctionOpt {
@@ -171,7 +165,7 @@ func netLib() []cel.EnvOption {
 		if !ok {
 			return types.MaybeNoSuchOverloadErr(c)
 		}
-		return types.Bool(cv.prefix.Contains(ip.addr))
+		return types.Bool(cv.v.Contains(ip.v))
 	}
 	containsCIDR := func(c, other ref.Val) ref.Val {
 		cv, ok := c.(cidrValue)
@@ -182,7 +176,7 @@ func netLib() []cel.EnvOption {
 		if !ok {
 			return types.MaybeNoSuchOverloadErr(other)
 		}
-		return types.Bool(cv.prefix.Overlaps(o.prefix) && cv.prefix.Bits() <= o.prefix.Bits())
+		return types.Bool(cv.v.Overlaps(o.v) && cv.v.Bits() <= o.v.Bits())
 	}
 	cidrOf := func(v ref.Val) (cidrValue, ref.Val) {
 		c, ok := v.(cidrValue)
@@ -200,7 +194,7 @@ func netLib() []cel.EnvOption {
 				if errVal != nil {
 					return errVal
 				}
-				return ipValue{c.prefix.Addr()}
+				return ipValue{c.v.Addr()}
 			}))),
 		cel.Function("family", cel.MemberOverload("ip_family", []*cel.Type{ipType}, cel.IntType,
 			cel.UnaryBinding(func(v ref.Val) ref.Val {
@@ -209,12 +203,12 @@ func netLib() []cel.EnvOption {
 					return types.MaybeNoSuchOverloadErr(v)
 				}
 				switch {
-				case ip.addr.Is4():
+				case ip.v.Is4():
 					return types.Int(4)
-				case ip.addr.Is6():
+				case ip.v.Is6():
 					return types.Int(6)
 				}
-				return types.NewErr("IP address %q is not an IPv4 or IPv6 address", ip.addr.String())
+				return types.NewErr("IP address %q is not an IPv4 or IPv6 address", ip.v.String())
 			}))),
 		cel.Function("ip.isCanonical", cel.Overload("ip_is_canonical", []*cel.Type{cel.StringType}, cel.BoolType,
 			cel.UnaryBinding(func(v ref.Val) ref.Val {
@@ -252,7 +246,7 @@ func netLib() []cel.EnvOption {
 				if errVal != nil {
 					return errVal
 				}
-				return types.Int(c.prefix.Bits())
+				return types.Int(c.v.Bits())
 			}))),
 		cel.Function("masked", cel.MemberOverload("cidr_masked", []*cel.Type{cidrType}, cidrType,
 			cel.UnaryBinding(func(v ref.Val) ref.Val {
@@ -260,7 +254,7 @@ func netLib() []cel.EnvOption {
 				if errVal != nil {
 					return errVal
 				}
-				return cidrValue{c.prefix.Masked()}
+				return cidrValue{c.v.Masked()}
 			}))),
 		cel.Function("isCIDR", isString("is_cidr", func(s string) error { _, err := parseCIDR(s); return err })),
 		cel.Function("string",
@@ -269,14 +263,14 @@ func netLib() []cel.EnvOption {
 				if !ok {
 					return types.MaybeNoSuchOverloadErr(v)
 				}
-				return types.String(ip.addr.String())
+				return types.String(ip.v.String())
 			})),
 			cel.Overload("cidr_to_string", []*cel.Type{cidrType}, cel.StringType, cel.UnaryBinding(func(v ref.Val) ref.Val {
 				c, errVal := cidrOf(v)
 				if errVal != nil {
 					return errVal
 				}
-				return types.String(c.prefix.String())
+				return types.String(c.v.String())
 			}))),
 	}
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/kapi-dev/kapi/schema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -101,6 +103,10 @@ func TestLibraryFunctionsAnswerAsKubes(t *testing.T) {
 		{"cidr('10.0.0.0/8').prefixLength()", int64(8)},
 		{"isCIDR('10.0.0.0/33')", false},
 		{"string(cidr('::/0'))", "::/0"},
+		{"type(ip('10.0.0.1')) == net.IP", true},
+		{"type(cidr('10.0.0.0/8')) == net.CIDR", true},
+		{"ip('10.0.0.1') == ip('10.0.0.1')", true},
+		{"cidr('10.0.0.0/8') == cidr('10.0.0.0/16')", false},
 		// format
 		{"format.dns1123Label().validate('my-name').hasValue()", false},
 		{"format.dns1123Label().validate('My_Name').value().size() > 0", true},
@@ -180,6 +186,24 @@ func TestNamesAreEscapedAsKubeEscapesThem(t *testing.T) {
 				assert.True(t, ok)
 				assert.Equal(t, tc.name, back)
 			}
+		})
+	}
+}
+
+func TestListsAndMapsConvertToTheirOwnTypeOnly(t *testing.T) {
+	cases := []struct {
+		name string
+		v    ref.Val
+		own  ref.Type
+	}{
+		{"a list", &listValue{elements: []any{"a"}, items: &schema.Schema{Type: "string"}}, types.ListType},
+		{"a map", &mapValue{value: map[string]any{"a": "b"}, schema: &schema.Schema{Type: "object"}}, types.MapType},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Same(t, tc.v, tc.v.ConvertToType(tc.own), "to its own type")
+			assert.Equal(t, tc.own, tc.v.ConvertToType(types.TypeType), "to its type's value")
+			assert.True(t, types.IsError(tc.v.ConvertToType(types.StringType)), "to anything else")
 		})
 	}
 }

@@ -221,14 +221,18 @@ func (l *listValue) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from '%s' to '%s'", l.Type(), t)
 }
 
-func (l *listValue) ConvertToType(t ref.Type) ref.Val {
+func (l *listValue) ConvertToType(t ref.Type) ref.Val { return convertAggregate(l, t) }
+
+// convertAggregate converts a list or map to its own type or to type; CEL
+// converts them to nothing else.
+func convertAggregate(v ref.Val, t ref.Type) ref.Val {
 	switch t {
-	case types.ListType:
-		return l
+	case v.Type():
+		return v
 	case types.TypeType:
-		return types.ListType
+		return v.Type().(ref.Val)
 	}
-	return types.NewErr("type conversion error from '%s' to '%s'", l.Type(), t.TypeName())
+	return types.NewErr("type conversion error from '%s' to '%s'", v.Type(), t.TypeName())
 }
 
 func (l *listValue) Equal(other ref.Val) ref.Val {
@@ -296,29 +300,10 @@ func (l *listValue) Get(idx ref.Val) ref.Val {
 }
 
 func (l *listValue) Iterator() traits.Iterator {
-	return &listIterator{list: l}
+	return &indexIterator{n: len(l.elements), at: func(i int) ref.Val { return valueOf(l.elements[i], l.items) }}
 }
 
 func (l *listValue) Size() ref.Val { return types.Int(len(l.elements)) }
-
-type listIterator struct {
-	list *listValue
-	i    int
-}
-
-func (it *listIterator) ConvertToNative(reflect.Type) (any, error) {
-	return nil, fmt.Errorf("type conversion on iterators not supported")
-}
-func (it *listIterator) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
-func (it *listIterator) Equal(ref.Val) ref.Val          { return types.NewErr("no such overload") }
-func (it *listIterator) Type() ref.Type                 { return types.IteratorType }
-func (it *listIterator) Value() any                     { return nil }
-func (it *listIterator) HasNext() ref.Val               { return types.Bool(it.i < len(it.list.elements)) }
-func (it *listIterator) Next() ref.Val {
-	v := valueOf(it.list.elements[it.i], it.list.items)
-	it.i++
-	return v
-}
 
 // setListValue is an array of x-kubernetes-list-type set: equal to a list
 // with the same items in any order; + adds the new items only.
@@ -502,15 +487,7 @@ func (m *mapValue) ConvertToNative(t reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion error from '%s' to '%s'", m.Type(), t)
 }
 
-func (m *mapValue) ConvertToType(t ref.Type) ref.Val {
-	switch t {
-	case types.MapType:
-		return m
-	case types.TypeType:
-		return types.MapType
-	}
-	return types.NewErr("type conversion error from '%s' to '%s'", m.Type(), t.TypeName())
-}
+func (m *mapValue) ConvertToType(t ref.Type) ref.Val { return convertAggregate(m, t) }
 
 func (m *mapValue) Equal(other ref.Val) ref.Val {
 	o, ok := other.(traits.Mapper)
@@ -595,26 +572,27 @@ func (m *mapValue) Iterator() traits.Iterator {
 		}
 		keys = append(keys, types.String(name))
 	}
-	return &keyIterator{keys: keys}
+	return &indexIterator{n: len(keys), at: func(i int) ref.Val { return keys[i] }}
 }
 
 func (m *mapValue) Size() ref.Val { return types.Int(len(m.value)) }
 
-type keyIterator struct {
-	keys []ref.Val
-	i    int
+// indexIterator walks n values, the i-th of which at returns.
+type indexIterator struct {
+	n, i int
+	at   func(i int) ref.Val
 }
 
-func (it *keyIterator) ConvertToNative(reflect.Type) (any, error) {
+func (it *indexIterator) ConvertToNative(reflect.Type) (any, error) {
 	return nil, fmt.Errorf("type conversion on iterators not supported")
 }
-func (it *keyIterator) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
-func (it *keyIterator) Equal(ref.Val) ref.Val          { return types.NewErr("no such overload") }
-func (it *keyIterator) Type() ref.Type                 { return types.IteratorType }
-func (it *keyIterator) Value() any                     { return nil }
-func (it *keyIterator) HasNext() ref.Val               { return types.Bool(it.i < len(it.keys)) }
-func (it *keyIterator) Next() ref.Val {
-	k := it.keys[it.i]
+func (it *indexIterator) ConvertToType(ref.Type) ref.Val { return types.NewErr("no such overload") }
+func (it *indexIterator) Equal(ref.Val) ref.Val          { return types.NewErr("no such overload") }
+func (it *indexIterator) Type() ref.Type                 { return types.IteratorType }
+func (it *indexIterator) Value() any                     { return nil }
+func (it *indexIterator) HasNext() ref.Val               { return types.Bool(it.i < it.n) }
+func (it *indexIterator) Next() ref.Val {
+	v := it.at(it.i)
 	it.i++
-	return k
+	return v
 }
