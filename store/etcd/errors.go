@@ -35,10 +35,8 @@ func timedOut(err error) bool {
 }
 
 // currentRevision is etcd's current revision for a consistent read,
-// bounded by ReadTimeout.
+// bounded by ReadTimeout (see revisionFetcher).
 func (s *Store) currentRevision(ctx context.Context) (int64, error) {
-	rctx, cancel := context.WithTimeout(ctx, s.cfg.ReadTimeout)
-	defer cancel()
-	rev, err := s.revisions.current(rctx)
+	rev, err := s.revisions.current(ctx)
 	return rev, readError(ctx, err)
 }
