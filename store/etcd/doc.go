@@ -20,12 +20,17 @@
 // etcd watch on the prefix, as kube-apiserver's cacher: Get, List and
 // Watch are served from it, with its encodings cached per version. A read
 // of the newest state (Get, List at revision 0) first reads etcd's current
-// revision (one linearizable request shared by the reads that arrive
-// meanwhile) and waits for the cache to reach it, asking etcd for a
-// progress notification when the revision is a write the cache does not
-// hold: kube's ConsistentListFromCache. So several processes over one etcd
-// each see the others' writes, in revision order, and a process's own
-// writes are in its cache before they return. An Exact list older than
+// revision (one linearizable request at a time, shared by the reads that
+// arrived before it started; see revisionFetcher for how it is held so
+// that readers in a closed loop share one) and waits for the cache to
+// reach it, asking etcd for a progress notification when the revision is
+// a write the cache does not hold: kube's ConsistentListFromCache. So
+// several processes over one etcd each see the others' writes, in
+// revision order, and a process's own writes are in its cache before they
+// return: a writer applies its write to the cache itself once the cache
+// holds the revision before it (a one-key transaction's revision holds
+// nothing else), without waiting for the event to come back through the
+// watch, which then skips it. An Exact list older than
 // the cache's history is read from etcd; a watch older than it is an
 // *ExpiredError. A new cache replays the last Config.Replay revisions of
 // etcd's history, so a watch from one of them (an informer's, after the

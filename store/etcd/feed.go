@@ -264,6 +264,14 @@ func (s *Store) watchFrom(gen *generation) error {
 		feed = s.openFeed(gen.cache.Revision() + 1)
 	}
 	defer feed.cancel()
+	// The revisions writers applied before this feed's first one are
+	// never seen again.
+	s.own.Range(func(rev, _ any) bool {
+		if rev.(int64) < feed.from {
+			s.own.Delete(rev)
+		}
+		return true
+	})
 	for resp := range feed.ch {
 		if resp.CompactRevision != 0 {
 			return errCompacted
@@ -307,6 +315,9 @@ func (s *Store) openFeed(from int64) *feedWatch {
 func (s *Store) apply(gen *generation, ev *clientv3.Event) {
 	rev := ev.Kv.ModRevision
 	if rev <= gen.cache.Revision() {
+		if _, ok := s.own.LoadAndDelete(rev); ok {
+			return // applied by its writer (see afterWrite)
+		}
 		// A second key of one multi-key transaction (kapi and kube write one
 		// key per transaction): the cache holds one write per revision.
 		s.log.Warn("store/etcd: skipping a second write at one revision", "key", string(ev.Kv.Key), "revision", rev)
@@ -331,6 +342,9 @@ func (s *Store) apply(gen *generation, ev *clientv3.Event) {
 		}
 	}
 	if _, err := gen.cache.Apply(key, rev, obj); err != nil {
+		if _, ok := s.own.LoadAndDelete(rev); ok {
+			return // its writer applied it meanwhile
+		}
 		s.log.Warn("store/etcd: the cache refused an event", "key", key, "err", err)
 	}
 }
