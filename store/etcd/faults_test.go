@@ -183,6 +183,20 @@ func TestTheCacheIsRebuiltWhenEtcdCompactedPastItsWatch(t *testing.T) {
 	w, err := s.Watch(ctx, "/configmaps/", store.WatchOptions{Revision: first.Revision()})
 	require.NoError(t, err)
 	defer w.Stop()
+	// A watcher waiting in Next, with the same context each call, when
+	// the cache is rebuilt expires too.
+	waiting, err := s.Watch(ctx, "/configmaps/", store.WatchOptions{Revision: first.Revision()})
+	require.NoError(t, err)
+	defer waiting.Stop()
+	waited := make(chan error, 1)
+	go func() {
+		for {
+			if _, err := waiting.Next(ctx); err != nil {
+				waited <- err
+				return
+			}
+		}
+	}()
 
 	cluster.Members[0].Stop()
 	var rev int64
@@ -212,5 +226,12 @@ func TestTheCacheIsRebuiltWhenEtcdCompactedPastItsWatch(t *testing.T) {
 		if errors.As(err, &ee) {
 			break
 		}
+	}
+	select {
+	case err := <-waited:
+		var ee *store.ExpiredError
+		assert.ErrorAs(t, err, &ee)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the waiting watcher never expired")
 	}
 }
