@@ -81,8 +81,8 @@ func BenchmarkGet(b *testing.B) {
 //
 // sequential is one goroutine making its GETs one after another, as a test
 // does; parallel is 4 goroutines at once, as a controller's workers do.
-// The cpu-ns/get are the process CPU per GET of each side's blocks, and
-// cpu-ratio their ratio.
+// The cpu-ns/get are the medians of the process CPU per GET of each side's
+// blocks, and cpu-ratio their ratio.
 func BenchmarkGetRatio(b *testing.B) {
 	srv, tcp := getServer(b)
 	for _, c := range []struct {
@@ -114,28 +114,28 @@ func BenchmarkGetRatio(b *testing.B) {
 			block(direct, getBlock/10)
 			var tcpWall, inWall []time.Duration
 			var ratios []float64
-			var tcpCPU, inCPU time.Duration
+			var tcpCPU, inCPU []time.Duration
 			tcpFirst := true
 			for b.Loop() {
 				for _, side := range [2]bool{tcpFirst, !tcpFirst} {
 					if side {
 						w, u := block(viaTCP, getBlock)
-						tcpWall, tcpCPU = append(tcpWall, w), tcpCPU+u
+						tcpWall, tcpCPU = append(tcpWall, w), append(tcpCPU, u)
 					} else {
 						w, u := block(direct, getBlock)
-						inWall, inCPU = append(inWall, w), inCPU+u
+						inWall, inCPU = append(inWall, w), append(inCPU, u)
 					}
 				}
 				tcpFirst = !tcpFirst
 				ratios = append(ratios, float64(tcpWall[len(tcpWall)-1])/float64(inWall[len(inWall)-1]))
 			}
-			blocks := float64(len(inWall))
 			b.ReportMetric(float64(median(tcpWall).Nanoseconds()), "tcp-ns/get")
 			b.ReportMetric(float64(median(inWall).Nanoseconds()), "in-process-ns/get")
 			b.ReportMetric(median(ratios), "ratio")
-			b.ReportMetric(float64(tcpCPU.Nanoseconds())/blocks, "tcp-cpu-ns/get")
-			b.ReportMetric(float64(inCPU.Nanoseconds())/blocks, "in-process-cpu-ns/get")
-			b.ReportMetric(float64(tcpCPU)/float64(inCPU), "cpu-ratio")
+			mt, mi := median(tcpCPU), median(inCPU)
+			b.ReportMetric(float64(mt.Nanoseconds()), "tcp-cpu-ns/get")
+			b.ReportMetric(float64(mi.Nanoseconds()), "in-process-cpu-ns/get")
+			b.ReportMetric(float64(mt)/float64(mi), "cpu-ratio")
 		})
 	}
 }

@@ -233,22 +233,40 @@ func (w *bufferedWriter) Write(p []byte) (int, error) {
 	if w.finished {
 		return 0, http.ErrHandlerTimeout
 	}
+	w.take(len(p))
+	w.buf.b = append(w.buf.b, p...)
+	return len(p), nil
+}
+
+// WriteString is Write without converting s to bytes first.
+func (w *bufferedWriter) WriteString(s string) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.finished {
+		return 0, http.ErrHandlerTimeout
+	}
+	w.take(len(s))
+	w.buf.b = append(w.buf.b, s...)
+	return len(s), nil
+}
+
+// take notes the status (200 unless written) and takes the buffer at the
+// first write: sized by the body's length when the handler announced it
+// (kapi does for every object and list), else by the first write. w.mu
+// is held.
+func (w *bufferedWriter) take(n int) {
 	if w.code == 0 {
 		w.code = http.StatusOK
 	}
 	if w.buf == nil {
-		// The body's length, when the handler announced it (kapi does
-		// for every object and list), sizes the buffer once.
-		size := len(p)
+		size := n
 		if cl := w.header["Content-Length"]; len(cl) == 1 {
-			if n, err := strconv.Atoi(cl[0]); err == nil && n > size {
-				size = n
+			if announced, err := strconv.Atoi(cl[0]); err == nil && announced > size {
+				size = announced
 			}
 		}
 		w.buf = takeBodyBuffer(size)
 	}
-	w.buf.b = append(w.buf.b, p...)
-	return len(p), nil
 }
 
 // FlushError sends nothing yet (see bufferedWriter); it fails once the
