@@ -16,12 +16,15 @@ import (
 
 // inProcess is an http.RoundTripper that answers each request by calling
 // an http.Handler in the caller's process: no socket, no TLS, no HTTP
-// framing. The handler runs in a goroutine of its own; the response is
-// handed back as soon as the handler returns (its body then a plain byte
-// slice) or flushes (a watch: the body is then a pipe the handler keeps
-// writing to). Closing the response body, or cancelling the request's
-// context, cancels the context the handler sees, as a client that goes
-// away does over a connection.
+// framing. A plain request (everything but watches and followed logs) is
+// answered in the caller's goroutine, its body buffered until the handler
+// returns (see call); a request whose answer may be a stream runs the
+// handler in a goroutine of its own and is answered at the handler's
+// first flush, its body then a pipe the handler keeps writing to (see
+// stream). The context the handler sees ends when the client cancels the
+// request's, when the handler returns (as on a server), and, for a stream,
+// when the client closes the response body, as a client that goes away
+// does over a connection.
 type inProcess struct {
 	handler http.Handler
 	closed  *atomic.Bool // the server's: set by Close
