@@ -3,7 +3,6 @@ package kapitest_test
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -166,62 +165,6 @@ func BenchmarkStartParallel(b *testing.B) {
 		b.StartTimer()
 	}
 	cpu.Report(b.N)
-}
-
-// BenchmarkGet is one client-go GET of a ConfigMap through the in-process
-// transport, against the same GET over loopback TCP (plain HTTP, the
-// cheapest socket path; and HTTPS, what Kubeconfig uses), each with the
-// process CPU per GET. The paired row alternates a TCP GET and an
-// in-process GET, timing each, and reports the ratio of their medians
-// (TCP's time over in-process's): alternating keeps the other processes
-// sharing the cores from favouring either side.
-func BenchmarkGet(b *testing.B) {
-	srv := kapitest.Start(b)
-	ctx := context.Background()
-	if _, err := kubernetes.NewForConfigOrDie(srv.Config).CoreV1().ConfigMaps("default").Create(ctx, configMap("bench"), metav1.CreateOptions{}); err != nil {
-		b.Fatal(err)
-	}
-	plain := httptest.NewServer(srv.Handler())
-	b.Cleanup(plain.Close)
-	tcp := rest.CopyConfig(srv.Config)
-	tcp.Host, tcp.Transport = plain.URL, nil
-
-	for _, c := range []struct {
-		name string
-		cfg  *rest.Config
-	}{{"tcp", tcp}, {"tls", srv.LoopbackConfig()}, {"in-process", srv.Config}} {
-		b.Run(c.name, func(b *testing.B) {
-			cs := kubernetes.NewForConfigOrDie(c.cfg)
-			cpu := benchkit.MeterCPU(b)
-			for b.Loop() {
-				if _, err := cs.CoreV1().ConfigMaps("default").Get(ctx, "bench", metav1.GetOptions{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			cpu.Report(b.N)
-		})
-	}
-	b.Run("paired", func(b *testing.B) {
-		viaTCP, inProc := kubernetes.NewForConfigOrDie(tcp), kubernetes.NewForConfigOrDie(srv.Config)
-		get := func(cs kubernetes.Interface) time.Duration {
-			t0 := time.Now()
-			if _, err := cs.CoreV1().ConfigMaps("default").Get(ctx, "bench", metav1.GetOptions{}); err != nil {
-				b.Fatal(err)
-			}
-			return time.Since(t0)
-		}
-		var tcpTimes, inTimes []time.Duration
-		for b.Loop() {
-			tcpTimes = append(tcpTimes, get(viaTCP))
-			inTimes = append(inTimes, get(inProc))
-		}
-		slices.Sort(tcpTimes)
-		slices.Sort(inTimes)
-		mt, mi := tcpTimes[len(tcpTimes)/2], inTimes[len(inTimes)/2]
-		b.ReportMetric(float64(mt.Nanoseconds()), "tcp-median-ns")
-		b.ReportMetric(float64(mi.Nanoseconds()), "in-process-median-ns")
-		b.ReportMetric(float64(mt)/float64(mi), "ratio")
-	})
 }
 
 func configMap(name string) *corev1.ConfigMap {

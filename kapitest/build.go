@@ -124,7 +124,13 @@ type user struct {
 
 func (u *users) add(name string, groups []string) string {
 	token := newToken()
-	u.byToken.Store(token, &authn.User{Name: name, Groups: slices.Clone(groups)})
+	groups = slices.Clone(groups)
+	// system:authenticated, which the server's authenticator would add to
+	// every request's copy of the user, is added once here.
+	if name != authn.Anonymous && !slices.Contains(groups, authn.AllAuthenticated) && !slices.Contains(groups, authn.AllUnauthenticated) {
+		groups = append(groups, authn.AllAuthenticated)
+	}
+	u.byToken.Store(token, &authn.User{Name: name, Groups: groups})
 	return token
 }
 

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -28,9 +30,11 @@ type Faults struct {
 	write func(w http.ResponseWriter, r *http.Request, err error)
 	store *faultStore
 
+	armed atomic.Bool // whether rules holds any: most requests skip matching
+
 	mu      sync.Mutex
 	rules   []*rule
-	writes  int // writes counted for FailNthWrite
+	writes  int // writes counted for FailNthWrite (only while armed: it counts from now)
 	watches map[*openWatch]struct{}
 	stall   chan struct{} // closed when watches may flow again; nil when not stalled
 }
@@ -78,6 +82,7 @@ func (f *Faults) Inject(fault Fault) Remove {
 	r := &rule{Fault: fault, left: fault.Times}
 	f.mu.Lock()
 	f.rules = append(f.rules, r)
+	f.armed.Store(len(f.rules) > 0)
 	f.mu.Unlock()
 	return func() { f.remove(r) }
 }
@@ -88,6 +93,7 @@ func (f *Faults) remove(r *rule) {
 	for i, x := range f.rules {
 		if x == r {
 			f.rules = append(f.rules[:i:i], f.rules[i+1:]...)
+			f.armed.Store(len(f.rules) > 0)
 			return
 		}
 	}
@@ -104,6 +110,7 @@ func (f *Faults) FailNthWrite(n int, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.rules = append(f.rules, &rule{Fault: Fault{Err: err, Times: 1}, left: 1, nth: f.writes + n})
+	f.armed.Store(len(f.rules) > 0)
 }
 
 // ConflictNextUpdate makes the next update (PUT) of resource (any, if
@@ -115,6 +122,7 @@ func (f *Faults) ConflictNextUpdate(resource string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.rules = append(f.rules, &rule{Fault: Fault{Verb: "update", Resource: resource, Times: 1}, left: 1, nth: -1})
+	f.armed.Store(len(f.rules) > 0)
 }
 
 // TooLargeResourceVersion makes the next n lists that name a
@@ -125,6 +133,7 @@ func (f *Faults) TooLargeResourceVersion(n int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.rules = append(f.rules, &rule{Fault: Fault{Verb: "list", Times: n}, left: n, nth: -2})
+	f.armed.Store(len(f.rules) > 0)
 }
 
 // Compact forces a compaction now, as etcd's and the watch cache's
@@ -180,6 +189,7 @@ func (f *Faults) StallWatches() (resume func()) {
 func (f *Faults) Reset() {
 	f.mu.Lock()
 	f.rules = nil
+	f.armed.Store(false)
 	if f.stall != nil {
 		close(f.stall)
 		f.stall = nil
@@ -222,6 +232,7 @@ func (f *Faults) match(r *http.Request, info requestinfo.Info) *rule {
 			x.left--
 			if x.left <= 0 {
 				f.rules = append(f.rules[:i:i], f.rules[i+1:]...)
+				f.armed.Store(len(f.rules) > 0)
 			}
 		}
 		return x
@@ -241,6 +252,10 @@ func matches(f Fault, info requestinfo.Info) bool {
 // wrap puts the faults in front of h.
 func (f *Faults) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !f.armed.Load() && !mayWatch(r) {
+			h.ServeHTTP(w, r) // nothing to inject, nothing to hold
+			return
+		}
 		info := requestinfo.Parse(r)
 		if x := f.match(r, info); x != nil {
 			if x.Delay > 0 {
@@ -271,6 +286,13 @@ func (f *Faults) wrap(h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// mayWatch says whether r may be a watch (requestinfo.Parse has the
+// answer), cheaply: a GET whose path or query mentions one.
+func mayWatch(r *http.Request) bool {
+	return r.Method == http.MethodGet &&
+		(strings.Contains(r.URL.Path, "/watch/") || strings.Contains(r.URL.RawQuery, "watch"))
 }
 
 // asStatus turns a fault's error into the Status the server sends.

@@ -55,26 +55,56 @@ func (r Request) IsInitialList() bool {
 
 // recorder keeps every request answered, in the order they finished, in
 // chunks of a fixed size: a long test's record grows without copying what
-// it holds.
+// it holds. It keeps what the request was (method, path, query, user
+// agent) as the strings it arrived with and parses them when the test
+// reads the record, not on every request.
 type recorder struct {
 	mu     sync.Mutex
-	chunks [][]Request
+	chunks [][]answered
+}
+
+// answered is one request as recorded.
+type answered struct {
+	method, path, rawQuery, userAgent string
+	code                              int
+	latency                           time.Duration
 }
 
 const recordChunk = 512
 
 func (rec *recorder) all() []Request {
 	rec.mu.Lock()
-	defer rec.mu.Unlock()
 	n := 0
 	for _, c := range rec.chunks {
 		n += len(c)
 	}
-	out := make([]Request, 0, n)
+	raw := make([]answered, 0, n)
 	for _, c := range rec.chunks {
-		out = append(out, c...)
+		raw = append(raw, c...)
+	}
+	rec.mu.Unlock()
+	out := make([]Request, len(raw))
+	for i, a := range raw {
+		out[i] = a.request()
 	}
 	return out
+}
+
+// request parses a recorded request as the server did.
+func (a answered) request() Request {
+	u := &url.URL{Path: a.path, RawQuery: a.rawQuery}
+	info := requestinfo.Parse(&http.Request{Method: a.method, URL: u})
+	query := u.Query()
+	req := Request{
+		Verb: info.Verb, Group: info.Group, Version: info.Version, Resource: info.Resource,
+		Subresource: info.Subresource, Namespace: info.Namespace, Name: info.Name,
+		Path: a.path, Query: query, UserAgent: a.userAgent, FieldManager: query.Get("fieldManager"),
+		Code: a.code, Latency: a.latency,
+	}
+	if !info.IsResource {
+		req.Verb = strings.ToLower(a.method)
+	}
+	return req
 }
 
 func (rec *recorder) reset() {
@@ -83,14 +113,14 @@ func (rec *recorder) reset() {
 	rec.chunks = nil
 }
 
-func (rec *recorder) add(req Request) {
+func (rec *recorder) add(a answered) {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	if n := len(rec.chunks); n == 0 || len(rec.chunks[n-1]) == recordChunk {
-		rec.chunks = append(rec.chunks, make([]Request, 0, recordChunk))
+		rec.chunks = append(rec.chunks, make([]answered, 0, recordChunk))
 	}
 	last := &rec.chunks[len(rec.chunks)-1]
-	*last = append(*last, req)
+	*last = append(*last, a)
 }
 
 // wrap records each request h answers.
@@ -99,22 +129,14 @@ func (rec *recorder) wrap(h http.Handler) http.Handler {
 		start := time.Now()
 		cw := &codeWriter{ResponseWriter: w}
 		h.ServeHTTP(cw, r)
-		latency := time.Since(start)
-		info := requestinfo.Parse(r)
-		query := r.URL.Query()
-		req := Request{
-			Verb: info.Verb, Group: info.Group, Version: info.Version, Resource: info.Resource,
-			Subresource: info.Subresource, Namespace: info.Namespace, Name: info.Name,
-			Path: r.URL.Path, Query: query, UserAgent: r.UserAgent(), FieldManager: query.Get("fieldManager"),
-			Code: cw.code, Latency: latency,
+		a := answered{
+			method: r.Method, path: r.URL.Path, rawQuery: r.URL.RawQuery, userAgent: r.UserAgent(),
+			code: cw.code, latency: time.Since(start),
 		}
-		if !info.IsResource {
-			req.Verb = strings.ToLower(r.Method)
+		if a.code == 0 {
+			a.code = http.StatusOK
 		}
-		if req.Code == 0 {
-			req.Code = http.StatusOK
-		}
-		rec.add(req)
+		rec.add(a)
 	})
 }
 
