@@ -110,6 +110,11 @@ func (s *Server) runAdmission(ctx context.Context, req *AdmissionRequest, res *R
 			return err
 		}
 	}
+	if req.Name == "" && req.Operation == OperationCreate && req.Object != nil {
+		// A generated name exists from here on: kube's validating
+		// admission names the object it validates.
+		req.Name = req.Object.Name()
+	}
 	for _, p := range s.admission {
 		if v, ok := p.(ValidatingAdmission); ok {
 			if err := v.Validate(ctx, req); err != nil {
