@@ -35,7 +35,11 @@ type AdmissionRequest struct {
 	Kind        meta.GroupVersionKind
 	Subresource string
 	Namespace   string
-	Name        string
+	// Name is the object's name, as kube's admission attributes give it:
+	// empty while mutating admission sees a create with a generateName
+	// (validating admission sees the generated name), and for each delete
+	// of a deletecollection (OldObject names the object).
+	Name string
 	// Object is the object to be stored: mutating plugins may change it in
 	// place; nil for DELETE.
 	Object meta.Object

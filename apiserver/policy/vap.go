@@ -403,7 +403,8 @@ func (s *Set) Validate(ctx context.Context, h Host, a *Attributes, gr meta.Group
 		if d.binding != "" {
 			msg = fmt.Sprintf("ValidatingAdmissionPolicy '%s' with binding '%s' denied request: %s", d.policy, d.binding, d.message)
 		}
-		st := meta.Forbidden(gr, a.Name, msg)
+		name := deniedName(a)
+		st := meta.Forbidden(gr, name, msg)
 		reason := d.reason
 		if reason == "" {
 			reason = "Invalid"
@@ -411,12 +412,29 @@ func (s *Set) Validate(ctx context.Context, h Host, a *Attributes, gr meta.Group
 		st.Reason = meta.Reason(reason)
 		st.Code = int32(reasonCode(reason))
 		if st.Details == nil {
-			st.Details = &meta.StatusDetails{Name: a.Name, Kind: gr.Resource, Group: gr.Group}
+			st.Details = &meta.StatusDetails{Name: name, Kind: gr.Resource, Group: gr.Group}
 		}
 		st.Details.Causes = append(st.Details.Causes, meta.StatusCause{Message: msg})
 		out.Denied = st
 	}
 	return out
+}
+
+// deniedName is the name a denial names, as kube's admission errors find
+// it: the request's, else the object's name or generateName, else
+// "Unknown" (the deletes of a deletecollection name none).
+func deniedName(a *Attributes) string {
+	if a.Name != "" {
+		return a.Name
+	}
+	md, _ := a.Object["metadata"].(map[string]any)
+	if n, _ := md["name"].(string); n != "" {
+		return n
+	}
+	if n, _ := md["generateName"].(string); n != "" {
+		return n
+	}
+	return "Unknown"
 }
 
 // reasonCode is kube's status code of a validation's reason.
