@@ -302,8 +302,9 @@ func TestConversionWebhookKeepsMetadata(t *testing.T) {
 }
 
 // A watch at v2 sees every event converted; an object that does not
-// convert ends it with kube's message as an ERROR event (kube's watch
-// cache stops delivering instead).
+// convert ends it without an ERROR event, as kube's watch cache ends its
+// watchers (docs/kube-behaviour/12-policy.md, "Watches"); a watch at the
+// storage version goes on.
 func TestConversionWebhookWatch(t *testing.T) {
 	hook := newConvHook(t)
 	ps := newWebhookServer(t)
@@ -332,11 +333,17 @@ func TestConversionWebhookWatch(t *testing.T) {
 	assert.Equal(t, "conv.example.com/v2", ev["object"].(map[string]any)["apiVersion"])
 	assert.Equal(t, map[string]any{"colour": "green"}, ev["object"].(map[string]any)["spec"])
 
+	v1req, _ := http.NewRequestWithContext(ctx, "GET", ps.url+paintsV1+"?watch=1&resourceVersion="+ev["object"].(map[string]any)["metadata"].(map[string]any)["resourceVersion"].(string), nil)
+	v1resp, err := http.DefaultClient.Do(v1req)
+	require.NoError(t, err)
+	defer v1resp.Body.Close()
+	v1events := bufio.NewScanner(v1resp.Body)
+
 	require.Equal(t, http.StatusCreated, ps.do("POST", paintsV1, paint("v1", "pf", "red", `"convert":"fail"`)).code)
-	ev = next()
-	assert.Equal(t, "ERROR", ev["type"])
-	assert.Equal(t, conversionFailure("conversion webhook for conv.example.com/v1, Kind=Paint failed: cannot convert this one"), ev["object"])
-	assert.False(t, events.Scan(), "the watch ends")
+	assert.False(t, events.Scan(), "the watch at v2 ends, without an ERROR event: %s", events.Bytes())
+	require.NoError(t, events.Err())
+	require.True(t, v1events.Scan(), "the watch at v1 goes on")
+	assert.Contains(t, v1events.Text(), `"name":"pf"`)
 }
 
 // A conversion webhook that hangs holds only the requests that need it:

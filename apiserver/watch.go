@@ -277,9 +277,12 @@ func (w *watchStream) send(t store.EventType, obj *store.Object) {
 	}
 	obj, err := w.q.res.present(w.q.r.Context(), obj)
 	if err != nil {
-		// A conversion webhook failed: the watch ends with its error
-		// (kube's watch cache stops delivering instead).
-		w.sendError(err)
+		// A conversion webhook failed. kube's watch cache of this version
+		// cannot decode the event: it retries, then ends every watch of
+		// the version without an ERROR event (docs/kube-behaviour/
+		// 12-policy.md, "Watches"). This stream ends so, at once: the
+		// events before this one are delivered, nothing after.
+		w.flush()
 		w.err = err
 		return
 	}
