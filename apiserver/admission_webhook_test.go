@@ -71,12 +71,15 @@ func newHookServer(t *testing.T) *hookServer {
 		})
 	})
 	mux.HandleFunc("/record", func(w http.ResponseWriter, r *http.Request) {
-		answer(w, r, func(map[string]any) map[string]any { return map[string]any{"allowed": true} })
+		answer(w, r, func(map[string]any) map[string]any {
+			return map[string]any{"allowed": true, "auditAnnotations": map[string]string{"seen": "validate"}}
+		})
 	})
 	mux.HandleFunc("/record-mutate", func(w http.ResponseWriter, r *http.Request) {
 		answer(w, r, func(map[string]any) map[string]any {
 			patch := `[{"op":"add","path":"/metadata/annotations","value":{"patched":"yes"}}]`
-			return map[string]any{"allowed": true, "patchType": "JSONPatch", "patch": base64.StdEncoding.EncodeToString([]byte(patch))}
+			return map[string]any{"allowed": true, "patchType": "JSONPatch", "patch": base64.StdEncoding.EncodeToString([]byte(patch)),
+				"auditAnnotations": map[string]string{"seen": "mutate-patch"}}
 		})
 	})
 	mux.HandleFunc("/deny", func(w http.ResponseWriter, r *http.Request) {
@@ -349,4 +352,54 @@ func TestWebhooksSeeANewObjectAsKubesDo(t *testing.T) {
 		assert.Equal(t, []string{"creationTimestamp", "labels", "managedFields", "name", "namespace"}, metaKeys(mutating[0]))
 		assert.Equal(t, []string{"annotations", "creationTimestamp", "labels", "managedFields", "name", "namespace", "uid"}, metaKeys(validating[0]))
 	})
+}
+
+// TestAuditAnnotationsAreKubes holds the audit annotations admission
+// reports for a request, which kapi hands to whoever asks through the
+// request's context (apiserver.WithAuditAnnotations), to those kube wrote
+// into its audit event for the same request (docs/kube-behaviour/
+// 12-policy.md, "Audit annotations").
+func TestAuditAnnotationsAreKubes(t *testing.T) {
+	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(), ValidatingAdmissionPolicy: true, Webhooks: &apiserver.WebhookOptions{}})
+	require.NoError(t, err)
+	var mu sync.Mutex
+	var last map[string]string
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, audit := apiserver.WithAuditAnnotations(r.Context())
+		srv.ServeHTTP(w, r.WithContext(ctx))
+		mu.Lock()
+		last = audit.Map()
+		mu.Unlock()
+	}))
+	t.Cleanup(hs.Close)
+	annotations := func() map[string]string {
+		mu.Lock()
+		defer mu.Unlock()
+		return last
+	}
+	ps := &policyServer{t: t, url: hs.URL}
+	hooks := newHookServer(t)
+	recordingHooks(t, ps, hooks)
+	require.Equal(t, http.StatusCreated, ps.do("POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies",
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy","metadata":{"name":"audit-cm"},"spec":{"failurePolicy":"Fail",
+"matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE","UPDATE"],"resources":["configmaps"]}],"objectSelector":{"matchLabels":{"hook":"record"}}},
+"validations":[{"expression":"!has(object.data) || !('bad' in object.data)","message":"no bad key"}],
+"auditAnnotations":[{"key":"keys","valueExpression":"'keys: ' + string(has(object.data) ? size(object.data) : 0)"},{"key":"empty","valueExpression":"null"}]}}`).code)
+	require.Equal(t, http.StatusCreated, ps.do("POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings",
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"audit-cm"},"spec":{"policyName":"audit-cm","validationActions":["Audit","Warn"]}}`).code)
+
+	a := ps.do("POST", "/api/v1/namespaces/default/configmaps", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"generateName":"rec-","labels":{"hook":"record"}},"data":{"bad":"x"}}`)
+	require.Equal(t, http.StatusCreated, a.code, a.body)
+	assert.Equal(t, []string{`299 - "Validation failed for ValidatingAdmissionPolicy 'audit-cm' with binding 'audit-cm': no bad key"`}, a.warnings)
+	assert.Equal(t, map[string]string{
+		"audit-cm/keys": "keys: 1",
+		"mutation.webhook.admission.k8s.io/round_0_index_0":     `{"configuration":"record-mutate","webhook":"record-mutate.probe.example.com","mutated":true}`,
+		"record-mutate.probe.example.com/seen":                  "mutate-patch",
+		"record.probe.example.com/seen":                         "validate",
+		"validation.policy.admission.k8s.io/validation_failure": `[{"message":"no bad key","policy":"audit-cm","binding":"audit-cm","expressionIndex":0,"validationActions":["Audit","Warn"]}]`,
+	}, annotations())
+
+	a = ps.do("POST", "/api/v1/namespaces/default/configmaps", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"plain"}}`)
+	require.Equal(t, http.StatusCreated, a.code, a.body)
+	assert.Nil(t, annotations(), "a request no admission reports on has none")
 }

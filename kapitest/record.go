@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 )
 
@@ -33,6 +34,13 @@ type Request struct {
 	// Latency is how long the server took to answer: for a watch, how long
 	// the stream stayed open.
 	Latency time.Duration
+	// AuditAnnotations are what admission reported for a kube-apiserver
+	// audit event of the request (apiserver.WithAuditAnnotations):
+	// ValidatingAdmissionPolicy auditAnnotations ("<policy>/<key>") and
+	// Audit-action failures, admission webhooks' auditAnnotations
+	// ("<webhook>/<key>") and which mutating webhooks were called. Nil if
+	// none.
+	AuditAnnotations map[string]string
 }
 
 // IsWrite says whether the request asked to change something: create,
@@ -98,7 +106,8 @@ func (rec *recorder) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		cw := &codeWriter{ResponseWriter: w}
-		h.ServeHTTP(cw, r)
+		ctx, audit := apiserver.WithAuditAnnotations(r.Context())
+		h.ServeHTTP(cw, r.WithContext(ctx))
 		latency := time.Since(start)
 		info := requestinfo.Parse(r)
 		query := r.URL.Query()
@@ -106,7 +115,7 @@ func (rec *recorder) wrap(h http.Handler) http.Handler {
 			Verb: info.Verb, Group: info.Group, Version: info.Version, Resource: info.Resource,
 			Subresource: info.Subresource, Namespace: info.Namespace, Name: info.Name,
 			Path: r.URL.Path, Query: query, UserAgent: r.UserAgent(), FieldManager: query.Get("fieldManager"),
-			Code: cw.code, Latency: latency,
+			Code: cw.code, Latency: latency, AuditAnnotations: audit.Map(),
 		}
 		if !info.IsResource {
 			req.Verb = strings.ToLower(r.Method)

@@ -379,9 +379,14 @@ func (s *Set) Validate(ctx context.Context, h Host, a *Attributes, gr meta.Group
 							if out.AuditAnnotations == nil {
 								out.AuditAnnotations = map[string]string{}
 							}
-							v, _ := json.Marshal([]map[string]any{{"message": d.message, "policy": p.Name, "binding": b.Name,
-								"expressionIndex": d.index, "validationActions": b.actions}})
-							out.AuditAnnotations["validation.policy.admission.k8s.io/validation_failure"] = string(v)
+							// kube's audit event keeps the first failure:
+							// its admission annotations are not overridden.
+							const key = "validation.policy.admission.k8s.io/validation_failure"
+							if _, ok := out.AuditAnnotations[key]; !ok {
+								v, _ := json.Marshal([]validationFailure{{Message: d.message, Policy: p.Name, Binding: b.Name,
+									ExpressionIndex: d.index, ValidationActions: b.actions}})
+								out.AuditAnnotations[key] = string(v)
+							}
 						}
 					}
 				}
@@ -418,6 +423,16 @@ func (s *Set) Validate(ctx context.Context, h Host, a *Attributes, gr meta.Group
 		out.Denied = st
 	}
 	return out
+}
+
+// validationFailure is the value of kube's validation_failure audit
+// annotation, its fields in kube's order.
+type validationFailure struct {
+	Message           string   `json:"message"`
+	Policy            string   `json:"policy"`
+	Binding           string   `json:"binding"`
+	ExpressionIndex   int      `json:"expressionIndex"`
+	ValidationActions []string `json:"validationActions"`
 }
 
 // deniedName is the name a denial names, as kube's admission errors find
