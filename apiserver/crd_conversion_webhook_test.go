@@ -84,6 +84,15 @@ func newConvHook(t *testing.T) *convHook {
 				delete(m, "metadata")
 			case "badannot":
 				md["annotations"] = map[string]any{"a": 5}
+			case "tag":
+				if strings.HasSuffix(to, "/v2") {
+					l, _ := md["labels"].(map[string]any)
+					if l == nil {
+						l = map[string]any{}
+						md["labels"] = l
+					}
+					l["version"] = "v2"
+				}
 			case "meta":
 				md["labels"] = map[string]any{"added": "yes"}
 				md["generation"] = 99
@@ -580,4 +589,37 @@ func TestConversionWebhookConcurrentReaders(t *testing.T) {
 	wg.Wait()
 	a := ps.do("GET", paintsV1+"/p3", "")
 	assert.Equal(t, map[string]any{"color": "red"}, a.body["spec"])
+}
+
+// Selectors at a non-storage version select what kube's watch cache of
+// that version holds, the objects converted: a label a conversion webhook
+// adds is selected (docs/kube-behaviour/12-policy.md, "Selectors at
+// another version"), a selectable field is read at the version's own
+// path, and a selector of name or namespace alone converts nothing.
+func TestConversionWebhookSelectors(t *testing.T) {
+	hook := newConvHook(t)
+	ps := newWebhookServer(t)
+	crd := strings.Replace(hook.crd("/conv/tag"), `"storage":true,`, `"storage":true,"selectableFields":[{"jsonPath":".spec.color"}],`, 1)
+	crd = strings.Replace(crd, `"storage":false,`, `"storage":false,"selectableFields":[{"jsonPath":".spec.colour"}],`, 1)
+	require.Equal(t, http.StatusCreated, ps.do("POST", crdsURL, crd).code)
+	for i, colour := range []string{"red", "blue", "red"} {
+		require.Equal(t, http.StatusCreated, ps.do("POST", paintsV1, paint("v1", fmt.Sprintf("p%d", i+1), colour, "")).code)
+	}
+	names := func(a answer) []string {
+		require.Equal(t, http.StatusOK, a.code, a.body)
+		var out []string
+		for _, it := range a.body["items"].([]any) {
+			out = append(out, it.(map[string]any)["metadata"].(map[string]any)["name"].(string))
+		}
+		return out
+	}
+	calls := hook.calls.Load()
+	assert.Equal(t, []string{"p2"}, names(ps.do("GET", paintsV2+"?fieldSelector=metadata.name%3Dp2", "")))
+	assert.Equal(t, []string{"p1", "p3"}, names(ps.do("GET", paintsV2+"?fieldSelector=metadata.name!%3Dp2,metadata.namespace%3Ddefault", "")))
+	assert.Equal(t, calls+2, hook.calls.Load(), "the two lists converted what they answer, nothing to select it")
+
+	assert.Equal(t, []string{"p1", "p3"}, names(ps.do("GET", paintsV2+"?fieldSelector=spec.colour%3Dred", "")))
+	assert.Equal(t, []string{"p1", "p2", "p3"}, names(ps.do("GET", paintsV2+"?labelSelector=version%3Dv2", "")), "the label the webhook adds at v2")
+	assert.Empty(t, names(ps.do("GET", paintsV1+"?labelSelector=version%3Dv2", "")), "stored at v1 without it")
+	assert.Equal(t, []string{"p2"}, names(ps.do("GET", paintsV2+"?labelSelector=version%3Dv2&fieldSelector=spec.colour%3Dblue", "")))
 }
