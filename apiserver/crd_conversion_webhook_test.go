@@ -595,7 +595,8 @@ func TestConversionWebhookConcurrentReaders(t *testing.T) {
 // that version holds, the objects converted: a label a conversion webhook
 // adds is selected (docs/kube-behaviour/12-policy.md, "Selectors at
 // another version"), a selectable field is read at the version's own
-// path, and a selector of name or namespace alone converts nothing.
+// path, and a selector of name or namespace alone converts nothing; what a
+// selector must convert is converted a page per review.
 func TestConversionWebhookSelectors(t *testing.T) {
 	hook := newConvHook(t)
 	ps := newWebhookServer(t)
@@ -622,4 +623,11 @@ func TestConversionWebhookSelectors(t *testing.T) {
 	assert.Equal(t, []string{"p1", "p2", "p3"}, names(ps.do("GET", paintsV2+"?labelSelector=version%3Dv2", "")), "the label the webhook adds at v2")
 	assert.Empty(t, names(ps.do("GET", paintsV1+"?labelSelector=version%3Dv2", "")), "stored at v1 without it")
 	assert.Equal(t, []string{"p2"}, names(ps.do("GET", paintsV2+"?labelSelector=version%3Dv2&fieldSelector=spec.colour%3Dblue", "")))
+
+	for i := range 3 { // new stored versions, not converted yet
+		require.Equal(t, http.StatusOK, ps.do("PATCH", fmt.Sprintf(paintsV1+"/p%d", i+1), `{"metadata":{"annotations":{"a":"b"}}}`).code)
+	}
+	calls = hook.calls.Load()
+	assert.Equal(t, []string{"p1", "p3"}, names(ps.do("GET", paintsV2+"?labelSelector=version%3Dv2&fieldSelector=spec.colour%3Dred", "")))
+	assert.Equal(t, calls+1, hook.calls.Load(), "what a selector reads converted is converted in one review, not one per object")
 }

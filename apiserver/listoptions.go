@@ -297,6 +297,25 @@ func (opts listOptions) matches(res *Resource, o *store.Object) bool {
 	return opts.fields.Empty() || opts.fields.Matches(res.fieldsOf(o))
 }
 
+// selectsConverted reports whether the selectors read converted objects
+// (matchesConverted) at res's version: a label selector, or a field
+// selector naming a selectable field, at a version a conversion webhook
+// serves.
+func (opts listOptions) selectsConverted(res *Resource) bool {
+	if res.conversion == nil || res.storageVersion == res.APIVersion() {
+		return false
+	}
+	if !opts.labels.Empty() {
+		return true
+	}
+	for _, r := range opts.fields.Requirements() {
+		if r.Field != "metadata.name" && r.Field != "metadata.namespace" {
+			return len(res.SelectableFields) > 0
+		}
+	}
+	return false
+}
+
 // matchesConverted reports whether an object stored at another version
 // of a custom resource with a conversion webhook satisfies the selectors
 // at res's version, as kube's watch cache of that version, which holds
