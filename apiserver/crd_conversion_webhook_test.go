@@ -630,4 +630,21 @@ func TestConversionWebhookSelectors(t *testing.T) {
 	calls = hook.calls.Load()
 	assert.Equal(t, []string{"p1", "p3"}, names(ps.do("GET", paintsV2+"?labelSelector=version%3Dv2&fieldSelector=spec.colour%3Dred", "")))
 	assert.Equal(t, calls+1, hook.calls.Load(), "what a selector reads converted is converted in one review, not one per object")
+
+	for i := range 3 {
+		require.Equal(t, http.StatusOK, ps.do("PATCH", fmt.Sprintf(paintsV1+"/p%d", i+1), `{"metadata":{"annotations":{"a":"c"}}}`).code)
+	}
+	calls = hook.calls.Load()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", ps.url+paintsV2+"?watch=1&labelSelector=version%3Dv2", nil)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	events := bufio.NewScanner(resp.Body)
+	for i := range 3 {
+		require.True(t, events.Scan())
+		assert.Contains(t, events.Text(), fmt.Sprintf(`"name":"p%d"`, i+1))
+	}
+	assert.Equal(t, calls+1, hook.calls.Load(), "a watch's initial events are converted in one review")
 }

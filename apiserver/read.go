@@ -168,6 +168,10 @@ var (
 	largeListWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 1<<20) }}
 )
 
+// conversionPage is how many objects one conversion review carries when
+// a read converts many.
+const conversionPage = 500
+
 // prefetchConversions converts, a page of objects per review, what a list
 // at a non-storage version must convert to select (matchesConverted), so
 // that selecting converts nothing one object at a time. It reads the
@@ -179,9 +183,8 @@ func (q *request) prefetchConversions(prefix string, so store.ListOptions) {
 	if err != nil {
 		return
 	}
-	const page = 500
-	for i := 0; i < len(all.Items); i += page {
-		if err := q.res.conversion.prefetch(q.r.Context(), q.res, all.Items[i:min(i+page, len(all.Items))]); err != nil {
+	for i := 0; i < len(all.Items); i += conversionPage {
+		if err := q.res.conversion.prefetch(q.r.Context(), q.res, all.Items[i:min(i+conversionPage, len(all.Items))]); err != nil {
 			return
 		}
 	}
