@@ -35,7 +35,11 @@ type AdmissionRequest struct {
 	Kind        meta.GroupVersionKind
 	Subresource string
 	Namespace   string
-	Name        string
+	// Name is the object's name, as kube's admission attributes give it:
+	// empty while mutating admission sees a create with a generateName
+	// (validating admission sees the generated name), and for each delete
+	// of a deletecollection (OldObject names the object).
+	Name string
 	// Object is the object to be stored: mutating plugins may change it in
 	// place; nil for DELETE.
 	Object meta.Object
@@ -109,6 +113,11 @@ func (s *Server) runAdmission(ctx context.Context, req *AdmissionRequest, res *R
 		if err := validate(); err != nil {
 			return err
 		}
+	}
+	if req.Name == "" && req.Operation == OperationCreate && req.Object != nil {
+		// A generated name exists from here on: kube's validating
+		// admission names the object it validates.
+		req.Name = req.Object.Name()
 	}
 	for _, p := range s.admission {
 		if v, ok := p.(ValidatingAdmission); ok {

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"context"
 	"errors"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -208,6 +209,14 @@ func (s *Server) admitPolicies(ctx context.Context, req *AdmissionRequest, res *
 	out := set.Validate(ctx, admissionHost{s}, req.attributes(), res.GroupResource())
 	for _, w := range out.Warnings {
 		AddWarning(ctx, w)
+	}
+	keys := make([]string, 0, len(out.AuditAnnotations))
+	for k := range out.AuditAnnotations {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		AddAuditAnnotation(ctx, k, out.AuditAnnotations[k])
 	}
 	return out.Denied
 }

@@ -92,7 +92,7 @@ func (s *Server) admitMutatingWebhooks(ctx context.Context, req *AdmissionReques
 		return err
 	}
 	a := req.attributes()
-	if err := s.webhookCalls.Mutate(ctx, set.mutating, admissionHost{s}, a, func(w string) { AddWarning(ctx, w) }); err != nil {
+	if err := s.webhookCalls.Mutate(ctx, set.mutating, admissionHost{s}, a, webhookReport(ctx)); err != nil {
 		return err
 	}
 	if req.Object != nil && a.Object != nil {
@@ -120,5 +120,15 @@ func (s *Server) admitValidatingWebhooks(ctx context.Context, req *AdmissionRequ
 	if err != nil || len(set.validating) == 0 {
 		return err
 	}
-	return s.webhookCalls.Validate(ctx, set.validating, admissionHost{s}, req.attributes(), func(w string) { AddWarning(ctx, w) })
+	return s.webhookCalls.Validate(ctx, set.validating, admissionHost{s}, req.attributes(), webhookReport(ctx))
+}
+
+// webhookReport sends what webhooks answer besides their verdict to the
+// request's warnings and audit annotations.
+func webhookReport(ctx context.Context) webhook.Report {
+	r := webhook.Report{Warn: func(w string) { AddWarning(ctx, w) }}
+	if auditSinkFrom(ctx) != nil {
+		r.Annotate = func(k, v string) { AddAuditAnnotation(ctx, k, v) }
+	}
+	return r
 }

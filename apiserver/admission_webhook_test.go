@@ -8,7 +8,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -28,16 +30,34 @@ type hookServer struct {
 	caBundle string
 	calls    atomic.Int64
 	lastReq  atomic.Value // map[string]any
+
+	mu       sync.Mutex
+	recorded map[string][]map[string]any // requests by path, of /record and /record-mutate
+}
+
+// reviews are the requests /record (or /record-mutate) received, in
+// order, and forgets them.
+func (hs *hookServer) reviews(path string) []map[string]any {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	out := hs.recorded[path]
+	delete(hs.recorded, path)
+	return out
 }
 
 func newHookServer(t *testing.T) *hookServer {
-	hs := &hookServer{}
+	hs := &hookServer{recorded: map[string][]map[string]any{}}
 	answer := func(w http.ResponseWriter, r *http.Request, resp func(req map[string]any) map[string]any) {
 		hs.calls.Add(1)
 		var review map[string]any
 		_ = json.NewDecoder(r.Body).Decode(&review)
 		req, _ := review["request"].(map[string]any)
 		hs.lastReq.Store(req)
+		if strings.HasPrefix(r.URL.Path, "/record") {
+			hs.mu.Lock()
+			hs.recorded[r.URL.Path] = append(hs.recorded[r.URL.Path], req)
+			hs.mu.Unlock()
+		}
 		out := resp(req)
 		out["uid"] = req["uid"]
 		_ = json.NewEncoder(w).Encode(map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": out})
@@ -48,6 +68,18 @@ func newHookServer(t *testing.T) *hookServer {
 			patch := `[{"op":"add","path":"/metadata/labels","value":{"mutated":"yes"}}]`
 			return map[string]any{"allowed": true, "patchType": "JSONPatch", "patch": base64.StdEncoding.EncodeToString([]byte(patch)),
 				"warnings": []string{"mutated by hook"}}
+		})
+	})
+	mux.HandleFunc("/record", func(w http.ResponseWriter, r *http.Request) {
+		answer(w, r, func(map[string]any) map[string]any {
+			return map[string]any{"allowed": true, "auditAnnotations": map[string]string{"seen": "validate"}}
+		})
+	})
+	mux.HandleFunc("/record-mutate", func(w http.ResponseWriter, r *http.Request) {
+		answer(w, r, func(map[string]any) map[string]any {
+			patch := `[{"op":"add","path":"/metadata/annotations","value":{"patched":"yes"}}]`
+			return map[string]any{"allowed": true, "patchType": "JSONPatch", "patch": base64.StdEncoding.EncodeToString([]byte(patch)),
+				"auditAnnotations": map[string]string{"seen": "mutate-patch"}}
 		})
 	})
 	mux.HandleFunc("/deny", func(w http.ResponseWriter, r *http.Request) {
@@ -223,4 +255,151 @@ func TestAHangingWebhookTimesOutAndTheServerStaysResponsive(t *testing.T) {
 		assert.Contains(t, a.body["message"], "hang?timeout=1s\": context deadline exceeded")
 	}
 	assert.Less(t, time.Since(start), 3*time.Second)
+}
+
+// recordingHooks registers a mutating webhook (/record-mutate, which adds
+// the annotation patched=yes) and a validating one (/record) for every
+// write of ConfigMaps and gizmos.probe.example.com labelled hook=record, as
+// kube's answers were recorded with.
+func recordingHooks(t *testing.T, ps *policyServer, hooks *hookServer) {
+	t.Helper()
+	for _, c := range []struct{ kind, path string }{{"MutatingWebhookConfiguration", "record-mutate"}, {"ValidatingWebhookConfiguration", "record"}} {
+		a := ps.do("POST", "/apis/admissionregistration.k8s.io/v1/"+strings.ToLower(c.kind)+"s", fmt.Sprintf(
+			`{"apiVersion":"admissionregistration.k8s.io/v1","kind":%q,"metadata":{"name":%q},"webhooks":[{"name":"%s.probe.example.com",
+"clientConfig":{"url":"%s/%s","caBundle":%q},"objectSelector":{"matchLabels":{"hook":"record"}},
+"rules":[{"apiGroups":["","probe.example.com"],"apiVersions":["*"],"operations":["*"],"resources":["configmaps","gizmos"]}],
+"sideEffects":"None","admissionReviewVersions":["v1"]}]}`, c.kind, c.path, c.path, hooks.URL, c.path, hooks.caBundle))
+		require.Equal(t, http.StatusCreated, a.code, a.body)
+	}
+}
+
+// TestWebhooksSeeANewObjectAsKubesDo holds what mutating and validating
+// webhooks receive of a create to kube's recording
+// (docs/kube-behaviour/12-policy.md, "What a webhook sees of a create"):
+// mutating webhooks see the object before the server sets its uid,
+// creationTimestamp, generated name, generation and drops its status;
+// validating webhooks see all of it.
+func TestWebhooksSeeANewObjectAsKubesDo(t *testing.T) {
+	hooks := newHookServer(t)
+	ps := newWebhookServer(t)
+	recordingHooks(t, ps, hooks)
+	a := ps.do("POST", crdsPath, `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"gizmos.probe.example.com"},
+"spec":{"group":"probe.example.com","scope":"Namespaced","names":{"plural":"gizmos","kind":"Gizmo"},
+"versions":[{"name":"v1","served":true,"storage":true,"subresources":{"status":{}},"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}`)
+	require.Equal(t, http.StatusCreated, a.code, a.body)
+	metadataOf := func(req map[string]any) map[string]any {
+		return req["object"].(map[string]any)["metadata"].(map[string]any)
+	}
+	metaKeys := func(req map[string]any) []string {
+		var keys []string
+		for k := range metadataOf(req) {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		return keys
+	}
+
+	t.Run("a ConfigMap with a generateName and server-owned metadata sent", func(t *testing.T) {
+		a := ps.do("POST", "/api/v1/namespaces/default/configmaps", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"generateName":"rec-",
+"labels":{"hook":"record"},"uid":"sent-uid","creationTimestamp":"2020-01-01T00:00:00Z","generation":7,"deletionTimestamp":"2020-01-01T00:00:00Z","selfLink":"/x"},"data":{"k":"v"}}`)
+		require.Equal(t, http.StatusCreated, a.code, a.body)
+		created := a.body["metadata"].(map[string]any)
+		mutating, validating := hooks.reviews("/record-mutate"), hooks.reviews("/record")
+		require.Len(t, mutating, 1)
+		require.Len(t, validating, 1)
+
+		assert.NotContains(t, mutating[0], "name", "the request of a mutating webhook has no name yet")
+		assert.Equal(t, []string{"creationTimestamp", "generateName", "generation", "labels", "managedFields", "namespace"}, metaKeys(mutating[0]))
+		assert.Nil(t, metadataOf(mutating[0])["creationTimestamp"], "a typed object's zero time, null")
+		assert.Equal(t, float64(7), metadataOf(mutating[0])["generation"], "a ConfigMap keeps the generation sent")
+		assert.Equal(t, "Go-http-client", metadataOf(mutating[0])["managedFields"].([]any)[0].(map[string]any)["manager"], "managedFields are tracked before mutating admission")
+
+		assert.Equal(t, created["name"], validating[0]["name"], "a validating webhook's request names the generated name")
+		assert.Equal(t, []string{"annotations", "creationTimestamp", "generateName", "generation", "labels", "managedFields", "name", "namespace", "uid"},
+			metaKeys(validating[0]))
+		assert.Equal(t, created["uid"], metadataOf(validating[0])["uid"])
+		assert.NotEqual(t, "sent-uid", created["uid"])
+		assert.Equal(t, created["creationTimestamp"], metadataOf(validating[0])["creationTimestamp"])
+	})
+	t.Run("a custom resource with status and generation sent", func(t *testing.T) {
+		a := ps.do("POST", "/apis/probe.example.com/v1/namespaces/default/gizmos", `{"apiVersion":"probe.example.com/v1","kind":"Gizmo",
+"metadata":{"name":"g1","labels":{"hook":"record"},"generation":7},"spec":{"a":1},"status":{"s":1}}`)
+		require.Equal(t, http.StatusCreated, a.code, a.body)
+		mutating, validating := hooks.reviews("/record-mutate"), hooks.reviews("/record")
+		require.Len(t, mutating, 1)
+		require.Len(t, validating, 1)
+		assert.Equal(t, "g1", mutating[0]["name"])
+		assert.Equal(t, []string{"generation", "labels", "managedFields", "name", "namespace"}, metaKeys(mutating[0]),
+			"an unstructured object has no creationTimestamp key")
+		assert.Equal(t, float64(7), metadataOf(mutating[0])["generation"])
+		assert.Equal(t, map[string]any{"s": float64(1)}, mutating[0]["object"].(map[string]any)["status"], "the status is dropped after mutating admission")
+		assert.Equal(t, float64(1), metadataOf(validating[0])["generation"])
+		assert.NotContains(t, validating[0]["object"], "status")
+		assert.Equal(t, []string{"annotations", "creationTimestamp", "generation", "labels", "managedFields", "name", "namespace", "uid"}, metaKeys(validating[0]))
+	})
+	t.Run("a server-side apply that creates", func(t *testing.T) {
+		req, err := http.NewRequest("PATCH", ps.url+"/api/v1/namespaces/default/configmaps/ap?fieldManager=me",
+			strings.NewReader(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"ap","labels":{"hook":"record"}}}`))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/apply-patch+yaml")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusCreated, resp.StatusCode)
+		mutating, validating := hooks.reviews("/record-mutate"), hooks.reviews("/record")
+		require.Len(t, mutating, 1)
+		require.Len(t, validating, 1)
+		assert.Equal(t, []string{"creationTimestamp", "labels", "managedFields", "name", "namespace"}, metaKeys(mutating[0]))
+		assert.Equal(t, []string{"annotations", "creationTimestamp", "labels", "managedFields", "name", "namespace", "uid"}, metaKeys(validating[0]))
+	})
+}
+
+// TestAuditAnnotationsAreKubes holds the audit annotations admission
+// reports for a request, which kapi hands to whoever asks through the
+// request's context (apiserver.WithAuditAnnotations), to those kube wrote
+// into its audit event for the same request (docs/kube-behaviour/
+// 12-policy.md, "Audit annotations").
+func TestAuditAnnotationsAreKubes(t *testing.T) {
+	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(), ValidatingAdmissionPolicy: true, Webhooks: &apiserver.WebhookOptions{}})
+	require.NoError(t, err)
+	var mu sync.Mutex
+	var last map[string]string
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, audit := apiserver.WithAuditAnnotations(r.Context())
+		srv.ServeHTTP(w, r.WithContext(ctx))
+		mu.Lock()
+		last = audit.Map()
+		mu.Unlock()
+	}))
+	t.Cleanup(hs.Close)
+	annotations := func() map[string]string {
+		mu.Lock()
+		defer mu.Unlock()
+		return last
+	}
+	ps := &policyServer{t: t, url: hs.URL}
+	hooks := newHookServer(t)
+	recordingHooks(t, ps, hooks)
+	require.Equal(t, http.StatusCreated, ps.do("POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies",
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy","metadata":{"name":"audit-cm"},"spec":{"failurePolicy":"Fail",
+"matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE","UPDATE"],"resources":["configmaps"]}],"objectSelector":{"matchLabels":{"hook":"record"}}},
+"validations":[{"expression":"!has(object.data) || !('bad' in object.data)","message":"no bad key"}],
+"auditAnnotations":[{"key":"keys","valueExpression":"'keys: ' + string(has(object.data) ? size(object.data) : 0)"},{"key":"empty","valueExpression":"null"}]}}`).code)
+	require.Equal(t, http.StatusCreated, ps.do("POST", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings",
+		`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"audit-cm"},"spec":{"policyName":"audit-cm","validationActions":["Audit","Warn"]}}`).code)
+
+	a := ps.do("POST", "/api/v1/namespaces/default/configmaps", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"generateName":"rec-","labels":{"hook":"record"}},"data":{"bad":"x"}}`)
+	require.Equal(t, http.StatusCreated, a.code, a.body)
+	assert.Equal(t, []string{`299 - "Validation failed for ValidatingAdmissionPolicy 'audit-cm' with binding 'audit-cm': no bad key"`}, a.warnings)
+	assert.Equal(t, map[string]string{
+		"audit-cm/keys": "keys: 1",
+		"mutation.webhook.admission.k8s.io/round_0_index_0":     `{"configuration":"record-mutate","webhook":"record-mutate.probe.example.com","mutated":true}`,
+		"record-mutate.probe.example.com/seen":                  "mutate-patch",
+		"record.probe.example.com/seen":                         "validate",
+		"validation.policy.admission.k8s.io/validation_failure": `[{"message":"no bad key","policy":"audit-cm","binding":"audit-cm","expressionIndex":0,"validationActions":["Audit","Warn"]}]`,
+	}, annotations())
+
+	a = ps.do("POST", "/api/v1/namespaces/default/configmaps", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"plain"}}`)
+	require.Equal(t, http.StatusCreated, a.code, a.body)
+	assert.Nil(t, annotations(), "a request no admission reports on has none")
 }

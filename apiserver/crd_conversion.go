@@ -209,6 +209,9 @@ func (c *crdConversion) toStorage(ctx context.Context, r *Resource, obj meta.Obj
 
 // key is the Derived key of the view at r's version.
 func (c *crdConversion) key(r *Resource) *conversionKey {
+	if k, ok := c.keys.Load(r.Version); ok { // allocates nothing: every read of a converted object asks
+		return k.(*conversionKey)
+	}
 	k, _ := c.keys.LoadOrStore(r.Version, &conversionKey{version: r.Version})
 	return k.(*conversionKey)
 }

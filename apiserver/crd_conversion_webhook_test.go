@@ -84,6 +84,15 @@ func newConvHook(t *testing.T) *convHook {
 				delete(m, "metadata")
 			case "badannot":
 				md["annotations"] = map[string]any{"a": 5}
+			case "tag":
+				if strings.HasSuffix(to, "/v2") {
+					l, _ := md["labels"].(map[string]any)
+					if l == nil {
+						l = map[string]any{}
+						md["labels"] = l
+					}
+					l["version"] = "v2"
+				}
 			case "meta":
 				md["labels"] = map[string]any{"added": "yes"}
 				md["generation"] = 99
@@ -302,8 +311,9 @@ func TestConversionWebhookKeepsMetadata(t *testing.T) {
 }
 
 // A watch at v2 sees every event converted; an object that does not
-// convert ends it with kube's message as an ERROR event (kube's watch
-// cache stops delivering instead).
+// convert ends it without an ERROR event, as kube's watch cache ends its
+// watchers (docs/kube-behaviour/12-policy.md, "Watches"); a watch at the
+// storage version goes on.
 func TestConversionWebhookWatch(t *testing.T) {
 	hook := newConvHook(t)
 	ps := newWebhookServer(t)
@@ -332,11 +342,17 @@ func TestConversionWebhookWatch(t *testing.T) {
 	assert.Equal(t, "conv.example.com/v2", ev["object"].(map[string]any)["apiVersion"])
 	assert.Equal(t, map[string]any{"colour": "green"}, ev["object"].(map[string]any)["spec"])
 
+	v1req, _ := http.NewRequestWithContext(ctx, "GET", ps.url+paintsV1+"?watch=1&resourceVersion="+ev["object"].(map[string]any)["metadata"].(map[string]any)["resourceVersion"].(string), nil)
+	v1resp, err := http.DefaultClient.Do(v1req)
+	require.NoError(t, err)
+	defer v1resp.Body.Close()
+	v1events := bufio.NewScanner(v1resp.Body)
+
 	require.Equal(t, http.StatusCreated, ps.do("POST", paintsV1, paint("v1", "pf", "red", `"convert":"fail"`)).code)
-	ev = next()
-	assert.Equal(t, "ERROR", ev["type"])
-	assert.Equal(t, conversionFailure("conversion webhook for conv.example.com/v1, Kind=Paint failed: cannot convert this one"), ev["object"])
-	assert.False(t, events.Scan(), "the watch ends")
+	assert.False(t, events.Scan(), "the watch at v2 ends, without an ERROR event: %s", events.Bytes())
+	require.NoError(t, events.Err())
+	require.True(t, v1events.Scan(), "the watch at v1 goes on")
+	assert.Contains(t, v1events.Text(), `"name":"pf"`)
 }
 
 // A conversion webhook that hangs holds only the requests that need it:
@@ -573,4 +589,62 @@ func TestConversionWebhookConcurrentReaders(t *testing.T) {
 	wg.Wait()
 	a := ps.do("GET", paintsV1+"/p3", "")
 	assert.Equal(t, map[string]any{"color": "red"}, a.body["spec"])
+}
+
+// Selectors at a non-storage version select what kube's watch cache of
+// that version holds, the objects converted: a label a conversion webhook
+// adds is selected (docs/kube-behaviour/12-policy.md, "Selectors at
+// another version"), a selectable field is read at the version's own
+// path, and a selector of name or namespace alone converts nothing; what a
+// selector must convert is converted a page per review.
+func TestConversionWebhookSelectors(t *testing.T) {
+	hook := newConvHook(t)
+	ps := newWebhookServer(t)
+	crd := strings.Replace(hook.crd("/conv/tag"), `"storage":true,`, `"storage":true,"selectableFields":[{"jsonPath":".spec.color"}],`, 1)
+	crd = strings.Replace(crd, `"storage":false,`, `"storage":false,"selectableFields":[{"jsonPath":".spec.colour"}],`, 1)
+	require.Equal(t, http.StatusCreated, ps.do("POST", crdsURL, crd).code)
+	for i, colour := range []string{"red", "blue", "red"} {
+		require.Equal(t, http.StatusCreated, ps.do("POST", paintsV1, paint("v1", fmt.Sprintf("p%d", i+1), colour, "")).code)
+	}
+	names := func(a answer) []string {
+		require.Equal(t, http.StatusOK, a.code, a.body)
+		var out []string
+		for _, it := range a.body["items"].([]any) {
+			out = append(out, it.(map[string]any)["metadata"].(map[string]any)["name"].(string))
+		}
+		return out
+	}
+	calls := hook.calls.Load()
+	assert.Equal(t, []string{"p2"}, names(ps.do("GET", paintsV2+"?fieldSelector=metadata.name%3Dp2", "")))
+	assert.Equal(t, []string{"p1", "p3"}, names(ps.do("GET", paintsV2+"?fieldSelector=metadata.name!%3Dp2,metadata.namespace%3Ddefault", "")))
+	assert.Equal(t, calls+2, hook.calls.Load(), "the two lists converted what they answer, nothing to select it")
+
+	assert.Equal(t, []string{"p1", "p3"}, names(ps.do("GET", paintsV2+"?fieldSelector=spec.colour%3Dred", "")))
+	assert.Equal(t, []string{"p1", "p2", "p3"}, names(ps.do("GET", paintsV2+"?labelSelector=version%3Dv2", "")), "the label the webhook adds at v2")
+	assert.Empty(t, names(ps.do("GET", paintsV1+"?labelSelector=version%3Dv2", "")), "stored at v1 without it")
+	assert.Equal(t, []string{"p2"}, names(ps.do("GET", paintsV2+"?labelSelector=version%3Dv2&fieldSelector=spec.colour%3Dblue", "")))
+
+	for i := range 3 { // new stored versions, not converted yet
+		require.Equal(t, http.StatusOK, ps.do("PATCH", fmt.Sprintf(paintsV1+"/p%d", i+1), `{"metadata":{"annotations":{"a":"b"}}}`).code)
+	}
+	calls = hook.calls.Load()
+	assert.Equal(t, []string{"p1", "p3"}, names(ps.do("GET", paintsV2+"?labelSelector=version%3Dv2&fieldSelector=spec.colour%3Dred", "")))
+	assert.Equal(t, calls+1, hook.calls.Load(), "what a selector reads converted is converted in one review, not one per object")
+
+	for i := range 3 {
+		require.Equal(t, http.StatusOK, ps.do("PATCH", fmt.Sprintf(paintsV1+"/p%d", i+1), `{"metadata":{"annotations":{"a":"c"}}}`).code)
+	}
+	calls = hook.calls.Load()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", ps.url+paintsV2+"?watch=1&labelSelector=version%3Dv2", nil)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	events := bufio.NewScanner(resp.Body)
+	for i := range 3 {
+		require.True(t, events.Scan())
+		assert.Contains(t, events.Text(), fmt.Sprintf(`"name":"p%d"`, i+1))
+	}
+	assert.Equal(t, calls+1, hook.calls.Load(), "a watch's initial events are converted in one review")
 }

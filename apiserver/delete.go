@@ -23,6 +23,10 @@ type deleteOptions struct {
 	gracePeriodSeconds *int64
 	propagationPolicy  *string
 	orphanDependents   *bool
+	// collection marks the deletes of a deletecollection, whose admission
+	// requests name no object (kube's attributes of the collection's
+	// request; the old object has the name).
+	collection bool
 }
 
 // deleteOptionsGroupKind names DeleteOptions in kube's Invalid errors.
@@ -558,9 +562,13 @@ func (s *Server) admitDelete(r *http.Request, res *Resource, cur *store.Object, 
 	if !s.admissionSeesDeletes(r.Context()) {
 		return nil
 	}
+	name := cur.Data().Name()
+	if opts.collection {
+		name = ""
+	}
 	req := &AdmissionRequest{
 		Operation: OperationDelete, Resource: meta.GroupVersionResource{Group: res.Group, Version: res.Version, Resource: res.Plural},
-		Kind: res.GroupVersionKind(), Namespace: cur.Data().Namespace(), Name: cur.Data().Name(),
+		Kind: res.GroupVersionKind(), Namespace: cur.Data().Namespace(), Name: name,
 		OldObject: cur.Data(), DryRun: opts.dryRun,
 	}
 	return s.runAdmission(r.Context(), req, res, nil)

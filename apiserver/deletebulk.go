@@ -97,6 +97,7 @@ func (s *Server) deletesInBulk(ctx context.Context, res *Resource, opts deleteOp
 // those written since they were listed, are deleted one by one as DELETE
 // deletes them.
 func (s *Server) deleteListed(r *http.Request, res *Resource, items []*store.Object, opts deleteOptions) error {
+	opts.collection = true
 	one := func(it *store.Object) error {
 		ns, name := res.objectOfKey(it.Key())
 		_, _, err := s.deleteObject(r, res, ns, name, opts)

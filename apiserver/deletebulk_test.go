@@ -46,7 +46,7 @@ type deleteSeen struct {
 func (d *deleteSeen) Validate(_ context.Context, req *apiserver.AdmissionRequest) error {
 	if req.Operation == apiserver.OperationDelete {
 		d.mu.Lock()
-		d.names = append(d.names, req.Name)
+		d.names = append(d.names, req.OldObject.Name()) // a deletecollection's request names none
 		d.mu.Unlock()
 	}
 	return nil

@@ -141,6 +141,15 @@ func TestNamespaceStrategyRunsAfterFieldTracking(t *testing.T) {
 			"metadata.managedFields.0.fieldsV1": `{"f:metadata":{"f:labels":{".":{},"f:kubernetes.io/metadata.name":{}}}}`,
 		})
 	})
+	t.Run("a create with a generateName gets the label of its generated name, owned by nobody", func(t *testing.T) {
+		a := ks.do("POST", "/api/v1/namespaces", `{"apiVersion":"v1","kind":"Namespace","metadata":{"generateName":"gen-"}}`)
+		require.Equal(t, 201, a.code)
+		name, _ := at(a.body, "metadata.name")
+		kubeSays(t, a, 201, map[string]string{
+			"metadata.labels":                   `{"kubernetes.io/metadata.name":"` + name.(string) + `"}`,
+			"metadata.managedFields.0.fieldsV1": `{"f:metadata":{"f:generateName":{}}}`,
+		})
+	})
 	t.Run("a create's own finalizers are kept, owned, and kubernetes appended", func(t *testing.T) {
 		a := ks.do("POST", "/api/v1/namespaces", `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"own"},"spec":{"finalizers":["foo.io/x"]}}`)
 		kubeSays(t, a, 201, map[string]string{

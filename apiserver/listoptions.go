@@ -288,10 +288,63 @@ func (s *Server) addIndexes() {
 
 // matches reports whether a stored object satisfies the selectors.
 func (opts listOptions) matches(res *Resource, o *store.Object) bool {
+	if res.conversion != nil && o.Data().APIVersion() != res.APIVersion() {
+		return opts.matchesConverted(res, o)
+	}
 	if !opts.labels.Empty() && !opts.labels.Matches(o.Labels()) {
 		return false
 	}
 	return opts.fields.Empty() || opts.fields.Matches(res.fieldsOf(o))
+}
+
+// selectsConverted reports whether the selectors read converted objects
+// (matchesConverted) at res's version: a label selector, or a field
+// selector naming a selectable field, at a version a conversion webhook
+// serves.
+func (opts listOptions) selectsConverted(res *Resource) bool {
+	if res.conversion == nil || res.storageVersion == res.APIVersion() {
+		return false
+	}
+	if !opts.labels.Empty() {
+		return true
+	}
+	for _, r := range opts.fields.Requirements() {
+		if r.Field != "metadata.name" && r.Field != "metadata.namespace" {
+			return len(res.SelectableFields) > 0
+		}
+	}
+	return false
+}
+
+// matchesConverted reports whether an object stored at another version
+// of a custom resource with a conversion webhook satisfies the selectors
+// at res's version, as kube's watch cache of that version, which holds
+// every object converted, filters them. A conversion webhook may change
+// labels, so a label selector reads the converted object (converted once
+// per stored version, cached with it); so does a field selector naming a
+// selectable field, whose path is the version's own. Name and namespace
+// are the same at every version (kube refuses a conversion that changes
+// them): a selector of them alone converts nothing.
+func (opts listOptions) matchesConverted(res *Resource, o *store.Object) bool {
+	if !opts.labels.Empty() {
+		view, err := res.conversion.view(context.Background(), res, o)
+		if err != nil {
+			return true // a failed conversion fails the read or watch that presents it
+		}
+		if !opts.labels.Matches(view.Labels()) {
+			return false
+		}
+	}
+	if opts.fields.Empty() {
+		return true
+	}
+	for _, r := range opts.fields.Requirements() {
+		if r.Field != "metadata.name" && r.Field != "metadata.namespace" {
+			return opts.fields.Matches(res.fieldsOf(o))
+		}
+	}
+	ns, name := res.objectOfKey(o.Key())
+	return opts.fields.Matches(selectors.FieldSet{"metadata.name": name, "metadata.namespace": ns})
 }
 
 // fieldsKey caches an object version's selectable field values, per

@@ -43,8 +43,13 @@ var initialNamespaces = []string{"default", "kube-system", "kube-public", "kube-
 var protectedNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true}
 
 // Default gives every namespace its kubernetes.io/metadata.name label, as
-// kube's defaulting does on every write.
+// kube's defaulting does on every write; a namespace created with a
+// generateName has no name yet, and gets it in PrepareForCreate (kube's
+// Canonicalize).
 func (NamespaceStrategy) Default(obj meta.Object) {
+	if obj.Name() == "" {
+		return
+	}
 	labels, _ := obj.Metadata()["labels"].(map[string]any)
 	if labels == nil {
 		labels = map[string]any{}
@@ -57,6 +62,7 @@ func (NamespaceStrategy) Default(obj meta.Object) {
 // new namespace: the "kubernetes" finalizer, appended to those the client
 // sent, and phase Active.
 func (NamespaceStrategy) PrepareForCreate(_ *Write, obj meta.Object) {
+	NamespaceStrategy{}.Default(obj)
 	spec, _ := obj["spec"].(map[string]any)
 	if spec == nil {
 		spec = map[string]any{}

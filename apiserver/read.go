@@ -168,6 +168,28 @@ var (
 	largeListWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 1<<20) }}
 )
 
+// conversionPage is how many objects one conversion review carries when
+// a read converts many.
+const conversionPage = 500
+
+// prefetchConversions converts, a page of objects per review, what a list
+// at a non-storage version must convert to select (matchesConverted), so
+// that selecting converts nothing one object at a time. It reads the
+// same objects without the filter; what changes meanwhile is converted
+// when selected. Errors are left to the list itself.
+func (q *request) prefetchConversions(prefix string, so store.ListOptions) {
+	so.Filter, so.Limit = nil, 0
+	all, err := q.s.store.List(q.r.Context(), prefix, so)
+	if err != nil {
+		return
+	}
+	for i := 0; i < len(all.Items); i += conversionPage {
+		if err := q.res.conversion.prefetch(q.r.Context(), q.res, all.Items[i:min(i+conversionPage, len(all.Items))]); err != nil {
+			return
+		}
+	}
+}
+
 // listPage is one page of a list, ready to encode.
 type listPage struct {
 	items    []*store.Object
@@ -217,6 +239,9 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 		}
 	default:
 		so.Revision, so.Match = opts.revision, store.NotOlderThan
+	}
+	if filter != nil && opts.selectsConverted(q.res) {
+		q.prefetchConversions(listPrefix, so)
 	}
 	res, err := q.s.store.List(q.r.Context(), listPrefix, so)
 	if err != nil {

@@ -31,11 +31,14 @@ import (
 //
 //	apiserver.Resource{..., Kind: "Lease", Strategy: leaseStrategy{}}
 //
-// The generic pipeline calls the hooks in this order. A create: generic
-// preparation (name from generateName, uid, creationTimestamp, generation,
-// status dropped when the kind has a status subresource), PrepareForCreate,
-// schema defaults, Default, managedFields, mutating admission, NameErrors,
-// Validate, validating admission, store, AfterWrite. An update (PUT, patch
+// The generic pipeline calls the hooks in this order. A create: the
+// system metadata a client sent cleared (uid, creationTimestamp,
+// deletion marks), schema defaults, Default, managedFields, mutating
+// admission, generic preparation (name from generateName, uid,
+// creationTimestamp, generation, status dropped when the kind has a
+// status subresource), PrepareForCreate, NameErrors, Validate, validating
+// admission, store, AfterWrite. Default may see a new object without a
+// name (a generateName); PrepareForCreate sees its final name. An update (PUT, patch
 // or apply, on the object or a subresource): optimistic concurrency, the
 // server-owned metadata kept, PrepareForUpdate (which decides what the
 // endpoint may change), schema defaults, Default, managedFields, mutating

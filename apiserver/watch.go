@@ -54,12 +54,24 @@ func (q *request) watch() {
 		if opts.resourceVersion != "" && opts.resourceVersion != "0" {
 			lo.Revision, lo.Match = opts.revision, store.NotOlderThan
 		}
+		if lo.Filter != nil && opts.selectsConverted(q.res) {
+			q.prefetchConversions(prefix, lo)
+		}
 		page, err := q.s.store.List(ctx, prefix, lo)
 		if err != nil {
 			q.fail(storeError(err, q.gr(), ""))
 			return
 		}
 		initialItems, start = page.Items, page.Revision
+		if c := q.res.conversion; c != nil {
+			// The initial events convert a page per review, as a list
+			// does; a failure ends the stream when its event is sent.
+			for i := 0; i < len(initialItems); i += conversionPage {
+				if c.prefetch(ctx, q.res, initialItems[i:min(i+conversionPage, len(initialItems))]) != nil {
+					break
+				}
+			}
+		}
 	} else if opts.resourceVersion == "" || opts.resourceVersion == "0" {
 		start = q.s.store.Revision()
 	}
@@ -277,9 +289,12 @@ func (w *watchStream) send(t store.EventType, obj *store.Object) {
 	}
 	obj, err := w.q.res.present(w.q.r.Context(), obj)
 	if err != nil {
-		// A conversion webhook failed: the watch ends with its error
-		// (kube's watch cache stops delivering instead).
-		w.sendError(err)
+		// A conversion webhook failed. kube's watch cache of this version
+		// cannot decode the event: it retries, then ends every watch of
+		// the version without an ERROR event (docs/kube-behaviour/
+		// 12-policy.md, "Watches"). This stream ends so, at once: the
+		// events before this one are delivered, nothing after.
+		w.flush()
 		w.err = err
 		return
 	}

@@ -213,12 +213,17 @@ func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOpti
 	if sentName == "" {
 		sentName = obj.GenerateName()
 	}
-	q.prepareForCreate(obj)
+	q.wipeForCreate(obj)
 	schemaErrs := q.res.applyDefaults(obj)
 	if err := q.res.typedDecodeError(schemaErrs); err != nil {
 		return nil, err
 	}
 	obj = q.trackUpdate(nil, obj)
+	if !q.res.customResource {
+		// Mutating admission sees a typed object's zero time, as kube
+		// serialises it; nobody's field, and prepareForCreate sets it.
+		obj.MetadataForWrite()["creationTimestamp"] = nil
+	}
 	if q.res.Namespaced {
 		// kube's NamespaceLifecycle is the first admission plugin.
 		if err := q.s.checkNamespaceOpen(q.r, q.res, q.info.Namespace, sentName); err != nil {
@@ -226,8 +231,11 @@ func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOpti
 		}
 	}
 	return obj, q.admit(ctx, OperationCreate, obj, nil, wo, func() error {
-		// As in kube, allocation and the kind's preparation follow field
-		// tracking and mutating admission: what they set is nobody's field.
+		// As in kube, the system fields, the generated name, allocation and
+		// the kind's preparation follow field tracking and mutating
+		// admission: what they set is nobody's field, and mutating webhooks
+		// see the object without them (validating ones with them).
+		q.prepareForCreate(obj)
 		if err := q.allocate(w, obj, nil); err != nil {
 			return err
 		}
@@ -279,8 +287,21 @@ func (q *request) checkNamespace(obj meta.Object) error {
 	return nil
 }
 
+// wipeForCreate clears the server-owned metadata a client sent with a
+// new object, as kube's create handler does before field tracking and
+// mutating admission: those see the object without a uid or creation time
+// and, for a generateName, without a name.
+func (q *request) wipeForCreate(obj meta.Object) {
+	m := obj.MetadataForWrite()
+	for _, f := range []string{"uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
+		delete(m, f)
+	}
+	delete(m, "creationTimestamp")
+}
+
 // prepareForCreate sets the fields the server owns on a new object,
-// generating its name from generateName when it has none.
+// generating its name from generateName when it has none. It runs after
+// mutating admission, as kube's storage fills them in.
 func (q *request) prepareForCreate(obj meta.Object) {
 	m := obj.MetadataForWrite()
 	if prefix := obj.GenerateName(); obj.Name() == "" && prefix != "" {
@@ -296,11 +317,17 @@ func (q *request) prepareForCreate(obj meta.Object) {
 	}
 	// resourceVersion stays: a dry run shows the one sent, and a create
 	// refuses it (createObject); the store sets its own.
-	for _, f := range []string{"deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
-		delete(m, f)
-	}
 	if q.res.StatusSubresource {
 		delete(obj, "status")
+		// A typed kind's strategy resets its status to the zero struct,
+		// which reads back with its schema's defaults.
+		if q.res.Schema != nil && !q.res.customResource {
+			if st := q.res.Schema.Properties["status"]; st != nil {
+				status := map[string]any{}
+				st.Default(status)
+				obj["status"] = status
+			}
+		}
 	}
 }
 

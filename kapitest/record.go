@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 )
 
@@ -33,6 +34,13 @@ type Request struct {
 	// Latency is how long the server took to answer: for a watch, how long
 	// the stream stayed open.
 	Latency time.Duration
+	// AuditAnnotations are what admission reported for a kube-apiserver
+	// audit event of the request (apiserver.WithAuditAnnotations):
+	// ValidatingAdmissionPolicy auditAnnotations ("<policy>/<key>") and
+	// Audit-action failures, admission webhooks' auditAnnotations
+	// ("<webhook>/<key>") and which mutating webhooks were called. Nil if
+	// none.
+	AuditAnnotations map[string]string
 }
 
 // IsWrite says whether the request asked to change something: create,
@@ -68,6 +76,7 @@ type answered struct {
 	method, path, rawQuery, userAgent string
 	code                              int
 	latency                           time.Duration
+	audit                             map[string]string
 }
 
 const recordChunk = 512
@@ -99,7 +108,7 @@ func (a answered) request() Request {
 		Verb: info.Verb, Group: info.Group, Version: info.Version, Resource: info.Resource,
 		Subresource: info.Subresource, Namespace: info.Namespace, Name: info.Name,
 		Path: a.path, Query: query, UserAgent: a.userAgent, FieldManager: query.Get("fieldManager"),
-		Code: a.code, Latency: a.latency,
+		Code: a.code, Latency: a.latency, AuditAnnotations: a.audit,
 	}
 	if !info.IsResource {
 		req.Verb = strings.ToLower(a.method)
@@ -128,10 +137,11 @@ func (rec *recorder) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		cw := &codeWriter{ResponseWriter: w}
-		h.ServeHTTP(cw, r)
+		ctx, audit := apiserver.WithAuditAnnotations(r.Context())
+		h.ServeHTTP(cw, r.WithContext(ctx))
 		a := answered{
 			method: r.Method, path: r.URL.Path, rawQuery: r.URL.RawQuery, userAgent: r.UserAgent(),
-			code: cw.code, latency: time.Since(start),
+			code: cw.code, latency: time.Since(start), audit: audit.Map(),
 		}
 		if a.code == 0 {
 			a.code = http.StatusOK

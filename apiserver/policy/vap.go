@@ -379,9 +379,14 @@ func (s *Set) Validate(ctx context.Context, h Host, a *Attributes, gr meta.Group
 							if out.AuditAnnotations == nil {
 								out.AuditAnnotations = map[string]string{}
 							}
-							v, _ := json.Marshal([]map[string]any{{"message": d.message, "policy": p.Name, "binding": b.Name,
-								"expressionIndex": d.index, "validationActions": b.actions}})
-							out.AuditAnnotations["validation.policy.admission.k8s.io/validation_failure"] = string(v)
+							// kube's audit event keeps the first failure:
+							// its admission annotations are not overridden.
+							const key = "validation.policy.admission.k8s.io/validation_failure"
+							if _, ok := out.AuditAnnotations[key]; !ok {
+								v, _ := json.Marshal([]validationFailure{{Message: d.message, Policy: p.Name, Binding: b.Name,
+									ExpressionIndex: d.index, ValidationActions: b.actions}})
+								out.AuditAnnotations[key] = string(v)
+							}
 						}
 					}
 				}
@@ -403,7 +408,8 @@ func (s *Set) Validate(ctx context.Context, h Host, a *Attributes, gr meta.Group
 		if d.binding != "" {
 			msg = fmt.Sprintf("ValidatingAdmissionPolicy '%s' with binding '%s' denied request: %s", d.policy, d.binding, d.message)
 		}
-		st := meta.Forbidden(gr, a.Name, msg)
+		name := deniedName(a)
+		st := meta.Forbidden(gr, name, msg)
 		reason := d.reason
 		if reason == "" {
 			reason = "Invalid"
@@ -411,12 +417,39 @@ func (s *Set) Validate(ctx context.Context, h Host, a *Attributes, gr meta.Group
 		st.Reason = meta.Reason(reason)
 		st.Code = int32(reasonCode(reason))
 		if st.Details == nil {
-			st.Details = &meta.StatusDetails{Name: a.Name, Kind: gr.Resource, Group: gr.Group}
+			st.Details = &meta.StatusDetails{Name: name, Kind: gr.Resource, Group: gr.Group}
 		}
 		st.Details.Causes = append(st.Details.Causes, meta.StatusCause{Message: msg})
 		out.Denied = st
 	}
 	return out
+}
+
+// validationFailure is the value of kube's validation_failure audit
+// annotation, its fields in kube's order.
+type validationFailure struct {
+	Message           string   `json:"message"`
+	Policy            string   `json:"policy"`
+	Binding           string   `json:"binding"`
+	ExpressionIndex   int      `json:"expressionIndex"`
+	ValidationActions []string `json:"validationActions"`
+}
+
+// deniedName is the name a denial names, as kube's admission errors find
+// it: the request's, else the object's name or generateName, else
+// "Unknown" (the deletes of a deletecollection name none).
+func deniedName(a *Attributes) string {
+	if a.Name != "" {
+		return a.Name
+	}
+	md, _ := a.Object["metadata"].(map[string]any)
+	if n, _ := md["name"].(string); n != "" {
+		return n
+	}
+	if n, _ := md["generateName"].(string); n != "" {
+		return n
+	}
+	return "Unknown"
 }
 
 // reasonCode is kube's status code of a validation's reason.

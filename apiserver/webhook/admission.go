@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sort"
 	"sync"
 	"time"
 
@@ -262,12 +263,49 @@ func applies(ctx context.Context, h *Hook, host policy.Host, a *policy.Attribute
 	return matched, m, nil
 }
 
+// Report receives what webhooks answer besides their verdict: warnings for
+// the client, and the audit annotations kube-apiserver writes into the
+// request's audit event: "<webhook>/<key>" for each of a webhook's
+// auditAnnotations, "mutation.webhook.admission.k8s.io/round_<r>_index_<i>"
+// (the configuration, the webhook and whether it changed the object) for
+// each mutating webhook called, and "failed-open.…" ones naming a webhook
+// whose failure was ignored (failurePolicy Ignore). Either func may be nil.
+type Report struct {
+	Warn     func(text string)
+	Annotate func(key, value string)
+}
+
+func (r Report) warn(text string) {
+	if r.Warn != nil {
+		r.Warn(text)
+	}
+}
+
+func (r Report) annotate(key, value string) {
+	if r.Annotate != nil {
+		r.Annotate(key, value)
+	}
+}
+
+// annotateResponse reports a webhook's own audit annotations.
+func (r Report) annotateResponse(h *Hook, resp *response) {
+	keys := make([]string, 0, len(resp.AuditAnnotations))
+	for k := range resp.AuditAnnotations {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		r.annotate(h.Name+"/"+k, resp.AuditAnnotations[k])
+	}
+}
+
 // Mutate calls the mutating webhooks that apply, in order, applying their
 // JSON patches to a.Object (replaced by the patched object), and calls
 // again, once, those with reinvocationPolicy IfNeeded that a later
-// webhook's change followed. Warnings go to warn. A denial, or a failure
-// under failurePolicy Fail, is the error (a *meta.Status).
-func (d *Dispatcher) Mutate(ctx context.Context, hooks []*Hook, host policy.Host, a *policy.Attributes, warn func(string)) error {
+// webhook's change followed. Warnings and audit annotations go to report.
+// A denial, or a failure under failurePolicy Fail, is the error (a
+// *meta.Status).
+func (d *Dispatcher) Mutate(ctx context.Context, hooks []*Hook, host policy.Host, a *policy.Attributes, report Report) error {
 	if policy.Exempt(a) {
 		return nil
 	}
@@ -278,7 +316,7 @@ func (d *Dispatcher) Mutate(ctx context.Context, hooks []*Hook, host policy.Host
 		if round == 1 && len(reinvoke) == 0 {
 			break
 		}
-		for _, h := range hooks {
+		for i, h := range hooks {
 			if round == 1 && !reinvoke[h] {
 				continue
 			}
@@ -289,7 +327,17 @@ func (d *Dispatcher) Mutate(ctx context.Context, hooks []*Hook, host policy.Host
 			if !ok {
 				continue
 			}
-			changed, err := d.mutateOne(ctx, h, host, a, m, warn)
+			changed, err := d.mutateOne(ctx, h, host, a, m, report)
+			mutated, _ := json.Marshal(struct {
+				Configuration string `json:"configuration"`
+				Webhook       string `json:"webhook"`
+				Mutated       bool   `json:"mutated"`
+			}{h.Configuration, h.Name, changed})
+			report.annotate(fmt.Sprintf("mutation.webhook.admission.k8s.io/round_%d_index_%d", round, i), string(mutated))
+			if errors.Is(err, errFailedOpen) {
+				report.annotate(fmt.Sprintf("failed-open.mutation.webhook.admission.k8s.io/round_%d_index_%d", round, i), h.Name)
+				err = nil
+			}
 			if err != nil {
 				return err
 			}
@@ -306,7 +354,11 @@ func (d *Dispatcher) Mutate(ctx context.Context, hooks []*Hook, host policy.Host
 	return nil
 }
 
-func (d *Dispatcher) mutateOne(ctx context.Context, h *Hook, host policy.Host, a *policy.Attributes, m policy.Match, warn func(string)) (bool, error) {
+// errFailedOpen is mutateOne's word for a call that failed under
+// failurePolicy Ignore.
+var errFailedOpen = errors.New("failed open")
+
+func (d *Dispatcher) mutateOne(ctx context.Context, h *Hook, host policy.Host, a *policy.Attributes, m policy.Match, report Report) (bool, error) {
 	object := a.Object
 	if m.Kind != a.Kind && object != nil {
 		converted, err := host.Convert(ctx, object, apiVersionOf(m.Kind))
@@ -325,13 +377,14 @@ func (d *Dispatcher) mutateOne(ctx context.Context, h *Hook, host policy.Host, a
 			if ctx.Err() != nil {
 				return false, meta.Timeout("request did not complete within requested timeout", 0)
 			}
-			return false, nil
+			return false, errFailedOpen
 		}
 		return false, callError(h.Name, out.err)
 	}
 	r := out.resp
+	report.annotateResponse(h, r)
 	for _, w := range r.Warnings {
-		warn(w)
+		report.warn(w)
 	}
 	if !r.Allowed {
 		return false, rejection(h.Name, r.Status)
@@ -408,8 +461,9 @@ func normalizeNumbers(v any) any {
 
 // Validate calls the validating webhooks that apply, concurrently, as
 // kube does; the first in order that denies or fails (failurePolicy
-// Fail) is the answer.
-func (d *Dispatcher) Validate(ctx context.Context, hooks []*Hook, host policy.Host, a *policy.Attributes, warn func(string)) error {
+// Fail) is the answer. Warnings and audit annotations go to report, in the
+// webhooks' order.
+func (d *Dispatcher) Validate(ctx context.Context, hooks []*Hook, host policy.Host, a *policy.Attributes, report Report) error {
 	if policy.Exempt(a) {
 		return nil
 	}
@@ -432,7 +486,8 @@ func (d *Dispatcher) Validate(ctx context.Context, hooks []*Hook, host policy.Ho
 		return nil
 	}
 	errs := make([]error, len(calls))
-	warnings := make([][]string, len(calls))
+	responses := make([]*response, len(calls))
+	failedOpen := make([]bool, len(calls))
 	var wg sync.WaitGroup
 	for i, c := range calls {
 		wg.Add(1)
@@ -461,21 +516,29 @@ func (d *Dispatcher) Validate(ctx context.Context, hooks []*Hook, host policy.Ho
 				case errors.As(out.err, &st):
 					errs[i] = st
 				case c.h.failIgnore:
+					failedOpen[i] = true
 				default:
 					errs[i] = callError(c.h.Name, out.err)
 				}
 				return
 			}
-			warnings[i] = out.resp.Warnings
+			responses[i] = out.resp
 			if !out.resp.Allowed {
 				errs[i] = rejection(c.h.Name, out.resp.Status)
 			}
 		}()
 	}
 	wg.Wait()
-	for _, ws := range warnings {
-		for _, w := range ws {
-			warn(w)
+	for i, r := range responses {
+		if failedOpen[i] {
+			report.annotate(fmt.Sprintf("failed-open.validating.webhook.admission.k8s.io/round_0_index_%d", i), calls[i].h.Name)
+		}
+		if r == nil {
+			continue
+		}
+		report.annotateResponse(calls[i].h, r)
+		for _, w := range r.Warnings {
+			report.warn(w)
 		}
 	}
 	for _, err := range errs {

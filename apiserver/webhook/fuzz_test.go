@@ -94,11 +94,11 @@ func FuzzAdmissionAnswers(f *testing.F) {
 			require.True(t, errors.As(err, &st), "%T %v", err, err)
 			require.GreaterOrEqual(t, st.Code, int32(400), "%v", st)
 		}
-		checkStatus(d.Mutate(ctx, mutating, noHost{}, a, func(string) {}))
+		checkStatus(d.Mutate(ctx, mutating, noHost{}, a, Report{}))
 		require.NotNil(t, a.Object, "a mutation leaves an object")
 		_, err := json.Marshal(a.Object)
 		require.NoError(t, err)
-		checkStatus(d.Validate(ctx, validating, noHost{}, a, func(string) {}))
+		checkStatus(d.Validate(ctx, validating, noHost{}, a, Report{}))
 	})
 }
 
