@@ -355,6 +355,9 @@ func (te *Environment) Start() (*rest.Config, error) {
 	// As envtest: the webhook server's address and certificate (and the
 	// webhook configurations read from files) first, so that the CRDs'
 	// conversion webhooks can point at them too.
+	if err := pickServingPort(&te.WebhookInstallOptions); err != nil {
+		return nil, err
+	}
 	if err := te.WebhookInstallOptions.PrepWithoutInstalling(); err != nil {
 		return nil, fmt.Errorf("envtest: %w", err)
 	}

@@ -11,6 +11,36 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/conversion"
 )
 
+// pickServingPort picks the webhook server's port as envtest does when
+// none is given (a port free now on LocalServingHost, "localhost" when
+// empty, and the host resolved to its IP), before
+// WebhookInstallOptions.PrepWithoutInstalling would: envtest's own choice
+// also reserves the port for two minutes across processes, through a lock
+// file in the user's cache directory whose descriptor stays open until
+// the process ends, and walks every reservation to expire old ones. That
+// is fine once per suite and not for an Environment per test, which kapi
+// makes cheap enough to do.
+func pickServingPort(o *WebhookInstallOptions) error {
+	if o.LocalServingPort != 0 {
+		return nil
+	}
+	host := o.LocalServingHost
+	if host == "" {
+		host = "localhost"
+	}
+	addr, err := net.ResolveTCPAddr("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		return fmt.Errorf("envtest: webhook serving host: %w", err)
+	}
+	ln, err := net.ListenTCP("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("envtest: unable to find a free port for serving webhooks: %w", err)
+	}
+	defer ln.Close()
+	o.LocalServingHost, o.LocalServingPort = addr.IP.String(), ln.Addr().(*net.TCPAddr).Port
+	return nil
+}
+
 // pointConversionWebhooks does to crds what envtest's CRD installation
 // does once the webhook serving address and certificate are prepared:
 // a CRD whose kind the scheme can convert (a Hub and its Convertible
