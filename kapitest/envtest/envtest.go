@@ -29,9 +29,23 @@
 // whole Environment to controller-runtime's envtest, which then behaves as
 // it always has against that cluster.
 //
-// Not served yet: admission webhooks. WebhookInstallOptions is accepted so
-// that suites compile, but no webhook configuration is installed and no
-// request is sent to a webhook server.
+// Webhooks are installed as envtest installs them, with
+// controller-runtime's own WebhookInstallOptions methods: Start picks the
+// serving address (LocalServingHost, by default localhost resolved to its
+// address, 127.0.0.1 on most machines, and a free LocalServingPort unless
+// one is given), writes a serving certificate to
+// a temporary LocalServingCertDir (tls.crt, tls.key; LocalServingCAData
+// trusts it), reads the Mutating- and ValidatingWebhookConfigurations of
+// Paths beside MutatingWebhooks and ValidatingWebhooks, rewrites each
+// webhook's service into a URL on that address (LocalServingHostExternalName
+// when set) with the CA as caBundle, and installs them after the CRDs,
+// waiting up to MaxTime. A CRD whose kind the Scheme converts (or every
+// CRD, with IgnoreSchemeConvertible) gets a conversion webhook at
+// https://host:port/convert; the others lose the one their manifest may
+// name. The server calls these webhooks over TLS as kube-apiserver does,
+// so a Manager's webhook server started on those options (as kubebuilder's
+// webhook_suite_test.go does) defaults and validates every write. Stop
+// removes the certificate directory.
 //
 // For what kapi adds beyond envtest (fault injection, a test clock,
 // request recording, one server per test in a millisecond), use
@@ -67,8 +81,8 @@ import (
 type (
 	// CRDInstallOptions are the options for installing CRDs.
 	CRDInstallOptions = crenvtest.CRDInstallOptions
-	// WebhookInstallOptions are accepted and not acted on (see the
-	// package documentation).
+	// WebhookInstallOptions are the options for installing admission
+	// webhooks (see the package documentation).
 	WebhookInstallOptions = crenvtest.WebhookInstallOptions
 	// User is a user to provision with AddUser.
 	User = crenvtest.User
@@ -118,7 +132,9 @@ type Environment struct {
 	// CRDs add to CRDDirectoryPaths and CRDs).
 	CRDInstallOptions CRDInstallOptions
 
-	// WebhookInstallOptions are accepted and not acted on.
+	// WebhookInstallOptions are the webhooks to install and where their
+	// server listens; Start fills in the address and certificate it
+	// prepared, for the suite's webhook server.
 	WebhookInstallOptions WebhookInstallOptions
 
 	// ErrorIfCRDPathMissing makes Start fail when a path of
@@ -344,7 +360,8 @@ func (te *Environment) useExistingCluster() bool {
 }
 
 // Start starts the server, installs the CRDs (waiting until each is
-// Established) and returns the administrator's configuration.
+// Established) and then the webhooks, and returns the administrator's
+// configuration.
 func (te *Environment) Start() (*rest.Config, error) {
 	if te.useExistingCluster() {
 		return te.startExisting()

@@ -5,8 +5,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	crenvtest "sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/kapi-dev/kapi/kapitest/envtest"
 )
@@ -105,7 +108,9 @@ func TestAWebhookWithNoServerBehindItFailsTheWriteAsKubeDoes(t *testing.T) {
 	t.Cleanup(func() { require.NoError(t, env.Stop()) })
 	_, err = dynamic.NewForConfigOrDie(cfg).Resource(gizmosV1).Namespace("default").Create(t.Context(), gizmo("g", "v1"), metav1.CreateOptions{})
 	require.True(t, apierrors.IsInternalError(err), "%v", err)
-	assert.Contains(t, err.Error(), `failed calling webhook "gizmos.example.com": failed to call webhook: Post "https://127.0.0.1:`)
+	assert.True(t, strings.HasPrefix(err.Error(),
+		`Internal error occurred: failed calling webhook "gizmos.example.com": failed to call webhook: Post "https://127.0.0.1:`), err.Error())
+	assert.Contains(t, err.Error(), "connect: connection refused")
 }
 
 func TestStopRemovesTheServingCertificateDirectory(t *testing.T) {
@@ -306,4 +311,35 @@ func TestACRDConvertsThroughTheWebhookServerAtTheLocalAddress(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "example.kapi.dev/v2", got.GetAPIVersion())
 	assert.Equal(t, map[string]any{"colour": "blue"}, got.Object["spec"])
+}
+
+// TestAnExistingClusterGetsTheWebhooksAndTheSuiteSeesTheirAddress runs
+// the Environment against a real API server (envtest's, where its
+// binaries are): envtest installs the webhooks, and the address and
+// certificate it prepared are the Environment's, as the suite's webhook
+// server needs them.
+func TestAnExistingClusterGetsTheWebhooksAndTheSuiteSeesTheirAddress(t *testing.T) {
+	assets := os.Getenv("KUBEBUILDER_ASSETS")
+	if _, err := os.Stat(filepath.Join(assets, "kube-apiserver")); assets == "" || err != nil {
+		t.Skip("no envtest binaries: set KUBEBUILDER_ASSETS to a directory with etcd and kube-apiserver")
+	}
+	cluster := &crenvtest.Environment{}
+	cfg, err := cluster.Start()
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, cluster.Stop()) })
+
+	yes := true
+	env := &envtest.Environment{UseExistingCluster: &yes, Config: cfg, WebhookInstallOptions: envtest.WebhookInstallOptions{
+		ValidatingWebhooks: []*admissionregistrationv1.ValidatingWebhookConfiguration{validatingHook("typed", "/validate")},
+	}}
+	_, err = env.Start()
+	require.NoError(t, err)
+	o := env.WebhookInstallOptions
+	require.NotZero(t, o.LocalServingPort)
+	require.DirExists(t, o.LocalServingCertDir)
+	got, err := kubernetes.NewForConfigOrDie(cfg).AdmissionregistrationV1().ValidatingWebhookConfigurations().Get(t.Context(), "typed", metav1.GetOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, servedAt(o, o.LocalServingHost)+"/validate", *got.Webhooks[0].ClientConfig.URL)
+	require.NoError(t, env.Stop())
+	assert.NoDirExists(t, o.LocalServingCertDir)
 }

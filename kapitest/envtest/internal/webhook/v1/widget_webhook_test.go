@@ -95,6 +95,7 @@ var _ = Describe("Widget Webhook", func() {
 			status := err.(apierrors.APIStatus).Status()
 			Expect(status.Details).NotTo(BeNil())
 			Expect(status.Details.Name).To(Equal("huge"))
+			Expect(status.Details.Group).To(Equal("example.kapi.dev"))
 			Expect(status.Details.Kind).To(Equal("Widget"))
 			Expect(status.Details.Causes).To(ConsistOf(metav1.StatusCause{
 				Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.size",
