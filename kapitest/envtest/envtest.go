@@ -172,7 +172,8 @@ type Environment struct {
 	// the suite.
 	Server *kapitest.Server
 
-	existing *crenvtest.Environment
+	existing      *crenvtest.Environment
+	webhookDialer *webhookDialer // the server's connections to webhooks
 }
 
 // ControlPlane stands for envtest's control plane: it provisions users
@@ -424,7 +425,8 @@ func (te *Environment) Start() (*rest.Config, error) {
 	} else {
 		install = append(install, kapitest.WithCRDPaths(paths...), kapitest.WithCRDs(anys(typed)...))
 	}
-	srv, err := kapitest.New(append(install, kapitest.WithScheme(te.Scheme), kapitest.WithAPIServerConfig(callWebhooks))...)
+	te.webhookDialer = &webhookDialer{}
+	srv, err := kapitest.New(append(install, kapitest.WithScheme(te.Scheme), kapitest.WithAPIServerConfig(te.callWebhooks))...)
 	if err != nil {
 		return nil, fmt.Errorf("envtest: %w", err)
 	}
@@ -448,11 +450,9 @@ func (te *Environment) Start() (*rest.Config, error) {
 }
 
 // callWebhooks has the server call admission and conversion webhooks, as
-// the kube-apiserver envtest runs does.
-func callWebhooks(c *apiserver.Config) {
-	if c.Webhooks == nil {
-		c.Webhooks = &apiserver.WebhookOptions{}
-	}
+// the kube-apiserver envtest runs does, over connections Stop closes.
+func (te *Environment) callWebhooks(c *apiserver.Config) {
+	c.Webhooks = &apiserver.WebhookOptions{Transport: te.webhookDialer.transport()}
 }
 
 // convertsByWebhook reports a CRD whose versions a webhook converts.
@@ -491,6 +491,9 @@ func (te *Environment) Stop() error {
 	}
 	if te.Server != nil {
 		te.Server.Close()
+	}
+	if te.webhookDialer != nil {
+		te.webhookDialer.closeAll()
 	}
 	errs := []error{te.WebhookInstallOptions.Cleanup()}
 	if te.ControlPlane.dir != "" {

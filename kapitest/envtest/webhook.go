@@ -1,9 +1,12 @@
 package envtest
 
 import (
+	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"strconv"
+	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -117,4 +120,66 @@ func convertibleKinds(crds []*apiextensionsv1.CustomResourceDefinition, scheme *
 		}
 	}
 	return convertible, nil
+}
+
+// webhookDialer makes the connections the server calls webhooks over and
+// closes them when the Environment stops: the server keeps them open for
+// reuse, as kube-apiserver does, and a webhook server that outlives the
+// Environment would otherwise hold them (and two goroutines each) until
+// they idle out.
+type webhookDialer struct {
+	dialer net.Dialer
+	mu     sync.Mutex
+	conns  map[*trackedConn]struct{}
+	closed bool
+}
+
+// transport is the base transport of the server's webhook calls.
+func (d *webhookDialer) transport() *http.Transport {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.DialContext = d.dial
+	return tr
+}
+
+func (d *webhookDialer) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	conn, err := d.dialer.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		_ = conn.Close()
+		return nil, net.ErrClosed
+	}
+	tc := &trackedConn{Conn: conn, d: d}
+	if d.conns == nil {
+		d.conns = map[*trackedConn]struct{}{}
+	}
+	d.conns[tc] = struct{}{}
+	return tc, nil
+}
+
+// closeAll closes every connection and refuses new ones.
+func (d *webhookDialer) closeAll() {
+	d.mu.Lock()
+	d.closed = true
+	conns := d.conns
+	d.conns = nil
+	d.mu.Unlock()
+	for c := range conns {
+		_ = c.Conn.Close()
+	}
+}
+
+type trackedConn struct {
+	net.Conn
+	d *webhookDialer
+}
+
+func (c *trackedConn) Close() error {
+	c.d.mu.Lock()
+	delete(c.d.conns, c)
+	c.d.mu.Unlock()
+	return c.Conn.Close()
 }
