@@ -29,23 +29,24 @@
 // whole Environment to controller-runtime's envtest, which then behaves as
 // it always has against that cluster.
 //
-// Webhooks are installed as envtest installs them, with
-// controller-runtime's own WebhookInstallOptions methods: Start picks the
+// Webhooks are installed as envtest installs them, mostly by
+// controller-runtime's own WebhookInstallOptions methods. Start picks the
 // serving address (LocalServingHost, by default localhost resolved to its
 // address, 127.0.0.1 on most machines, and a free LocalServingPort unless
-// one is given), writes a serving certificate to
-// a temporary LocalServingCertDir (tls.crt, tls.key; LocalServingCAData
-// trusts it), reads the Mutating- and ValidatingWebhookConfigurations of
-// Paths beside MutatingWebhooks and ValidatingWebhooks, rewrites each
-// webhook's service into a URL on that address (LocalServingHostExternalName
-// when set) with the CA as caBundle, and installs them after the CRDs,
-// waiting up to MaxTime. A CRD whose kind the Scheme converts (or every
-// CRD, with IgnoreSchemeConvertible) gets a conversion webhook at
+// one is given), writes a serving certificate to a temporary
+// LocalServingCertDir (tls.crt, tls.key; LocalServingCAData trusts it),
+// reads the Mutating- and ValidatingWebhookConfigurations of Paths beside
+// MutatingWebhooks and ValidatingWebhooks, rewrites each webhook's service
+// into a URL on that address (LocalServingHostExternalName when set) with
+// the CA as caBundle, and installs them after the CRDs, waiting up to
+// MaxTime. A CRD whose kind the Scheme converts (or every CRD, with
+// IgnoreSchemeConvertible) gets a conversion webhook at
 // https://host:port/convert; the others lose the one their manifest may
-// name. The server calls these webhooks over TLS as kube-apiserver does,
-// so a Manager's webhook server started on those options (as kubebuilder's
+// name. The server calls these webhooks over TLS as kube-apiserver does, so
+// a Manager's webhook server started on those options (as kubebuilder's
 // webhook_suite_test.go does) defaults and validates every write. Stop
-// removes the certificate directory.
+// removes the certificate directory and closes the server's connections to
+// webhook servers.
 //
 // For what kapi adds beyond envtest (fault injection, a test clock,
 // request recording, one server per test in a millisecond), use
