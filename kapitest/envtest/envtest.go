@@ -29,9 +29,24 @@
 // whole Environment to controller-runtime's envtest, which then behaves as
 // it always has against that cluster.
 //
-// Not served yet: admission webhooks. WebhookInstallOptions is accepted so
-// that suites compile, but no webhook configuration is installed and no
-// request is sent to a webhook server.
+// Webhooks are installed as envtest installs them, mostly by
+// controller-runtime's own WebhookInstallOptions methods. Start picks the
+// serving address (LocalServingHost, by default localhost resolved to its
+// address, 127.0.0.1 on most machines, and a free LocalServingPort unless
+// one is given), writes a serving certificate to a temporary
+// LocalServingCertDir (tls.crt, tls.key; LocalServingCAData trusts it),
+// reads the Mutating- and ValidatingWebhookConfigurations of Paths beside
+// MutatingWebhooks and ValidatingWebhooks, rewrites each webhook's service
+// into a URL on that address (LocalServingHostExternalName when set) with
+// the CA as caBundle, and installs them after the CRDs, waiting up to
+// MaxTime. A CRD whose kind the Scheme converts (or every CRD, with
+// IgnoreSchemeConvertible) gets a conversion webhook at
+// https://host:port/convert; the others lose the one their manifest may
+// name. The server calls these webhooks over TLS as kube-apiserver does, so
+// a Manager's webhook server started on those options (as kubebuilder's
+// webhook_suite_test.go does) defaults and validates every write. Stop
+// removes the certificate directory and closes the server's connections to
+// webhook servers.
 //
 // For what kapi adds beyond envtest (fault injection, a test clock,
 // request recording, one server per test in a millisecond), use
@@ -57,7 +72,9 @@ import (
 	"k8s.io/client-go/rest"
 	crenvtest "sigs.k8s.io/controller-runtime/pkg/envtest"
 
+	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/kapitest"
+	"github.com/kapi-dev/kapi/store/memory"
 )
 
 // Types shared with controller-runtime's envtest, so that values built for
@@ -65,8 +82,8 @@ import (
 type (
 	// CRDInstallOptions are the options for installing CRDs.
 	CRDInstallOptions = crenvtest.CRDInstallOptions
-	// WebhookInstallOptions are accepted and not acted on (see the
-	// package documentation).
+	// WebhookInstallOptions are the options for installing admission
+	// webhooks (see the package documentation).
 	WebhookInstallOptions = crenvtest.WebhookInstallOptions
 	// User is a user to provision with AddUser.
 	User = crenvtest.User
@@ -116,7 +133,9 @@ type Environment struct {
 	// CRDs add to CRDDirectoryPaths and CRDs).
 	CRDInstallOptions CRDInstallOptions
 
-	// WebhookInstallOptions are accepted and not acted on.
+	// WebhookInstallOptions are the webhooks to install and where their
+	// server listens; Start fills in the address and certificate it
+	// prepared, for the suite's webhook server.
 	WebhookInstallOptions WebhookInstallOptions
 
 	// ErrorIfCRDPathMissing makes Start fail when a path of
@@ -154,7 +173,8 @@ type Environment struct {
 	// the suite.
 	Server *kapitest.Server
 
-	existing *crenvtest.Environment
+	existing      *crenvtest.Environment
+	webhookDialer *webhookDialer // the server's connections to webhooks
 }
 
 // ControlPlane stands for envtest's control plane: it provisions users
@@ -342,13 +362,23 @@ func (te *Environment) useExistingCluster() bool {
 }
 
 // Start starts the server, installs the CRDs (waiting until each is
-// Established) and returns the administrator's configuration.
+// Established) and then the webhooks, and returns the administrator's
+// configuration.
 func (te *Environment) Start() (*rest.Config, error) {
 	if te.useExistingCluster() {
 		return te.startExisting()
 	}
 	if te.Scheme == nil {
 		te.Scheme = scheme.Scheme
+	}
+	// As envtest: the webhook server's address and certificate (and the
+	// webhook configurations read from files) first, so that the CRDs'
+	// conversion webhooks can point at them too.
+	if err := pickServingPort(&te.WebhookInstallOptions); err != nil {
+		return nil, err
+	}
+	if err := te.WebhookInstallOptions.PrepWithoutInstalling(); err != nil {
+		return nil, fmt.Errorf("envtest: %w", err)
 	}
 	opts := te.CRDInstallOptions
 	if opts.Scheme == nil {
@@ -368,35 +398,75 @@ func (te *Environment) Start() (*rest.Config, error) {
 		}
 		paths = append(paths, p)
 	}
-	crds := make([]any, len(opts.CRDs))
-	for i, c := range opts.CRDs {
-		crds[i] = c
+	typed := opts.CRDs
+	fromFiles := CRDInstallOptions{Paths: paths}
+	if len(paths) > 0 {
+		if err := ReadCRDFiles(&fromFiles); err != nil {
+			return nil, fmt.Errorf("envtest: %w", err)
+		}
 	}
-	srv, err := kapitest.New(kapitest.WithCRDPaths(paths...), kapitest.WithCRDs(crds...), kapitest.WithScheme(te.Scheme))
+	// The CRDs installed, as envtest reports them.
+	te.CRDs = mergeCRDs(fromFiles.CRDs, mergeCRDs(te.CRDInstallOptions.CRDs, te.CRDs))
+	rewritten, err := pointConversionWebhooks(te.CRDs, opts.Scheme, te.WebhookInstallOptions)
+	if err != nil {
+		return nil, err
+	}
+	var install []kapitest.Option
+	if rewritten {
+		// Installed as changed; otherwise from their files, which kapitest
+		// decodes once per process.
+		install = append(install, kapitest.WithCRDs(anys(te.CRDs)...))
+		if slices.ContainsFunc(te.CRDs, convertsByWebhook) {
+			// A CRD served from kapitest's shared template store keeps
+			// the conversion settings of the server that established it,
+			// which calls no webhook: a store of this server's own has
+			// the CRDs installed (and converted) by this server.
+			install = append(install, kapitest.WithStore(memory.New(memory.Config{})))
+		}
+	} else {
+		install = append(install, kapitest.WithCRDPaths(paths...), kapitest.WithCRDs(anys(typed)...))
+	}
+	te.webhookDialer = &webhookDialer{}
+	srv, err := kapitest.New(append(install, kapitest.WithScheme(te.Scheme), kapitest.WithAPIServerConfig(te.callWebhooks))...)
 	if err != nil {
 		return nil, fmt.Errorf("envtest: %w", err)
 	}
 	te.Server, te.ControlPlane.server = srv, srv
 	te.Config = srv.Config
 
-	// The CRDs installed, as envtest reports them, and waited for as
-	// envtest waits (kapi serves a CRD within the request that creates it,
-	// so this returns at once).
-	opts.CRDs = nil
-	if len(paths) > 0 {
-		opts.Paths = paths
-		if err := ReadCRDFiles(&opts); err != nil {
-			return nil, fmt.Errorf("envtest: %w", err)
-		}
-	}
-	te.CRDs = mergeCRDs(opts.CRDs, mergeCRDs(te.CRDInstallOptions.CRDs, te.CRDs))
+	// Waited for as envtest waits (kapi serves a CRD within the request
+	// that creates it, so this returns at once).
 	if err := WaitForCRDs(te.Config, te.CRDs, opts); err != nil {
 		return nil, fmt.Errorf("envtest: %w", err)
+	}
+	// envtest's own installation: create (or update) the configurations,
+	// then wait until they can be read back.
+	if err := te.WebhookInstallOptions.Install(te.Config); err != nil {
+		return nil, fmt.Errorf("envtest: unable to install webhooks: %w", err)
 	}
 	if te.KubeConfig, err = srv.KubeconfigFor(te.Config.BearerToken); err != nil {
 		return nil, fmt.Errorf("envtest: %w", err)
 	}
 	return te.Config, nil
+}
+
+// callWebhooks has the server call admission and conversion webhooks, as
+// the kube-apiserver envtest runs does, over connections Stop closes.
+func (te *Environment) callWebhooks(c *apiserver.Config) {
+	c.Webhooks = &apiserver.WebhookOptions{Transport: te.webhookDialer.transport()}
+}
+
+// convertsByWebhook reports a CRD whose versions a webhook converts.
+func convertsByWebhook(crd *apiextensionsv1.CustomResourceDefinition) bool {
+	return crd.Spec.Conversion != nil && crd.Spec.Conversion.Strategy == apiextensionsv1.WebhookConverter
+}
+
+func anys(crds []*apiextensionsv1.CustomResourceDefinition) []any {
+	out := make([]any, len(crds))
+	for i, c := range crds {
+		out[i] = c
+	}
+	return out
 }
 
 // startExisting hands the environment to controller-runtime's envtest.
@@ -409,11 +479,13 @@ func (te *Environment) startExisting() (*rest.Config, error) {
 	}
 	cfg, err := te.existing.Start()
 	te.Config, te.KubeConfig, te.CRDs = te.existing.Config, te.existing.KubeConfig, te.existing.CRDs
+	te.WebhookInstallOptions = te.existing.WebhookInstallOptions
 	return cfg, err
 }
 
-// Stop stops the server (with CRDInstallOptions.CleanUpAfterUse against an
-// existing cluster, envtest's Stop removes the CRDs).
+// Stop stops the server and removes the webhook serving certificate
+// directory Start generated (with CRDInstallOptions.CleanUpAfterUse
+// against an existing cluster, envtest's Stop also removes the CRDs).
 func (te *Environment) Stop() error {
 	if te.existing != nil {
 		return te.existing.Stop()
@@ -421,12 +493,16 @@ func (te *Environment) Stop() error {
 	if te.Server != nil {
 		te.Server.Close()
 	}
+	if te.webhookDialer != nil {
+		te.webhookDialer.closeAll()
+	}
+	errs := []error{te.WebhookInstallOptions.Cleanup()}
 	if te.ControlPlane.dir != "" {
 		dir := te.ControlPlane.dir
 		te.ControlPlane.dir = ""
-		return os.RemoveAll(dir)
+		errs = append(errs, os.RemoveAll(dir))
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func mergePaths(a, b []string) []string {

@@ -41,16 +41,38 @@ func withoutLine(s, substr string) (string, int) {
 	return strings.Join(keep, "\n"), dropped
 }
 
-func TestTheSuiteDiffersFromEnvtestsOnlyInItsImport(t *testing.T) {
-	ours, err := os.ReadFile("suite_test.go")
-	require.NoError(t, err)
-	original, err := os.ReadFile("testdata/suite_test.go.envtest")
-	require.NoError(t, err)
-	a, n := withoutLine(string(ours), `"github.com/kapi-dev/kapi/kapitest/envtest"`)
-	require.Equal(t, 1, n)
-	b, m := withoutLine(string(original), `"sigs.k8s.io/controller-runtime/pkg/envtest"`)
-	require.Equal(t, 1, m)
-	assert.Equal(t, b, a)
+// originalSuite is a suite written for controller-runtime's envtest, kept
+// in testdata as it was, and its copy in a package here with only the
+// envtest import changed.
+type originalSuite struct {
+	name     string
+	original string // testdata/…, the suite as written for envtest
+	copy     string // the suite in this module, running on kapi
+	// others are the files of the copy's package the suite needs
+	// besides itself (its webhook code, its specs).
+	others []string
+}
+
+var originalSuites = []originalSuite{
+	{name: "controller", original: "testdata/suite_test.go.envtest", copy: "suite_test.go"},
+	{name: "webhook", original: "testdata/webhook_suite_test.go.envtest", copy: "internal/webhook/v1/webhook_suite_test.go",
+		others: []string{"internal/webhook/v1/widget_webhook.go", "internal/webhook/v1/widget_webhook_test.go"}},
+}
+
+func TestTheSuitesDifferFromEnvtestsOnlyInTheirImport(t *testing.T) {
+	for _, s := range originalSuites {
+		t.Run(s.name, func(t *testing.T) {
+			ours, err := os.ReadFile(s.copy)
+			require.NoError(t, err)
+			original, err := os.ReadFile(s.original)
+			require.NoError(t, err)
+			a, n := withoutLine(string(ours), `"github.com/kapi-dev/kapi/kapitest/envtest"`)
+			require.Equal(t, 1, n)
+			b, m := withoutLine(string(original), `"sigs.k8s.io/controller-runtime/pkg/envtest"`)
+			require.Equal(t, 1, m)
+			assert.Equal(t, b, a)
+		})
+	}
 }
 
 func TestStartInstallsTypedCRDsAndPathsAndReportsThem(t *testing.T) {
@@ -131,29 +153,41 @@ func TestTheServerBehindTheEnvironmentInjectsFaults(t *testing.T) {
 	assert.True(t, apierrors.IsServiceUnavailable(err), "%v", err)
 }
 
-// TestTheOriginalSuitePassesOnEnvtest runs the suite's envtest original on
+// TestTheOriginalSuitesPassOnEnvtest runs the suites' envtest originals on
 // controller-runtime's envtest, with etcd and kube-apiserver, where their
 // binaries are (KUBEBUILDER_ASSETS): the specs kapi passes are the specs
 // a real API server passes. Skipped elsewhere (CI has no binaries).
-func TestTheOriginalSuitePassesOnEnvtest(t *testing.T) {
+func TestTheOriginalSuitesPassOnEnvtest(t *testing.T) {
 	assets := os.Getenv("KUBEBUILDER_ASSETS")
 	if _, err := os.Stat(filepath.Join(assets, "kube-apiserver")); assets == "" || err != nil {
 		t.Skip("no envtest binaries: set KUBEBUILDER_ASSETS to a directory with etcd and kube-apiserver")
 	}
-	// A package beside this one, so that the suite's ../testdata/crds is
-	// the same directory.
-	dir, err := os.MkdirTemp("..", "envtest-original-")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	src, err := os.ReadFile("testdata/suite_test.go.envtest")
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "suite_test.go"), src, 0o600))
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "./"+filepath.Base(dir)+"/")
-	cmd.Dir = ".."
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	for _, s := range originalSuites {
+		t.Run(s.name, func(t *testing.T) {
+			// A package beside the copy's, so that the suite's relative
+			// paths (../testdata/crds) name the same directories.
+			pkg, err := filepath.Abs(filepath.Dir(s.copy))
+			require.NoError(t, err)
+			dir, err := os.MkdirTemp(filepath.Dir(pkg), "envtest-original-")
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = os.RemoveAll(dir) })
+			for _, f := range append([]string{s.original}, s.others...) {
+				src, err := os.ReadFile(f)
+				require.NoError(t, err)
+				name := filepath.Base(f)
+				if f == s.original {
+					name = filepath.Base(s.copy)
+				}
+				require.NoError(t, os.WriteFile(filepath.Join(dir, name), src, 0o600))
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "./"+filepath.Base(dir)+"/")
+			cmd.Dir = filepath.Dir(dir)
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "%s", out)
+		})
+	}
 }
 
 func TestAUsersKubectlActsAsThatUserAndStopRemovesItsKubeconfig(t *testing.T) {
