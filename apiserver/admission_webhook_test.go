@@ -403,3 +403,29 @@ func TestAuditAnnotationsAreKubes(t *testing.T) {
 	require.Equal(t, http.StatusCreated, a.code, a.body)
 	assert.Nil(t, annotations(), "a request no admission reports on has none")
 }
+
+// kube's webhook client joins the URL's path as client-go's REST client
+// does (path.Join): a webhook at "https://host//validate/x/" (envtest
+// writes "https://host:port/" + a kubebuilder service path "/validate-…")
+// is called at /validate/x (kube-apiserver 1.33.13, recorded through
+// envtest in docs/kube-behaviour/13-envtest-webhooks.md).
+func TestAdmissionWebhookURLPathIsCleanedAsKubes(t *testing.T) {
+	paths := make(chan string, 1)
+	hook := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		paths <- r.URL.Path
+		var review map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&review)
+		req, _ := review["request"].(map[string]any)
+		_ = json.NewEncoder(w).Encode(map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+			"response": map[string]any{"uid": req["uid"], "allowed": true}})
+	}))
+	t.Cleanup(hook.Close)
+	ca := base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hook.Certificate().Raw}))
+	ps := newWebhookServer(t)
+	require.Equal(t, http.StatusCreated, ps.do("POST", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+		fmt.Sprintf(`{"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingWebhookConfiguration","metadata":{"name":"v"},
+"webhooks":[{"name":"v.example.com","clientConfig":{"url":"%s//validate/x/","caBundle":"%s"},"sideEffects":"None","admissionReviewVersions":["v1"],
+"rules":[{"operations":["CREATE"],"apiGroups":[""],"apiVersions":["v1"],"resources":["configmaps"]}]}]}`, hook.URL, ca)).code)
+	require.Equal(t, http.StatusCreated, ps.do("POST", "/api/v1/namespaces/default/configmaps", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`).code)
+	assert.Equal(t, "/validate/x", <-paths)
+}

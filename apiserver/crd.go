@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kapi-dev/kapi/apiserver/webhook"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/store"
@@ -368,38 +369,67 @@ type servedCRD struct {
 	unreadable bool
 }
 
-type servedCRDKey struct{}
+// servedCRDKey derives a servedCRD per webhook configuration: servers on
+// one store (kapitest's clones of one template, servers over one etcd
+// cache) share a stored CRD's registrations when none calls webhooks; a
+// server that calls them gets its own, whose conversion calls through its
+// clients.
+type servedCRDKey struct{ calls *webhook.Dispatcher }
 
-// servedCRDOf returns what obj, a stored version of a CRD, serves.
+// crdSpecKey derives a stored CRD version's parsed spec, shared by every
+// server on the store: parsing the schemas is most of what serving a CRD
+// costs.
+type crdSpecKey struct{}
+
+type parsedCRD struct {
+	spec crdSpec
+	err  error
+}
+
+// servedCRDOf returns what obj, a stored version of a CRD, serves. Two
+// first callers may both compute it; the first stored is kept.
 func (s *Server) servedCRDOf(obj *store.Object) *servedCRD {
-	v, _ := obj.Derived(servedCRDKey{}, func(d meta.Object) (any, error) {
-		sc := &servedCRD{uid: d.UID(), generation: d.Generation(), established: crdEstablished(d),
-			deleting: d.DeletionTimestamp() != ""}
-		p, _ := s.crdSpecs.Load(d.Name())
-		if prev, _ := p.(*servedCRD); prev != nil && prev.uid == sc.uid && prev.generation == sc.generation {
-			sc.spec, sc.resources, sc.unreadable = prev.spec, prev.resources, prev.unreadable
-		} else if spec, err := readCRD(d, nil); err == nil {
-			sc.spec = spec
-		} else {
-			sc.unreadable = true
+	key := servedCRDKey{s.webhookCalls}
+	if v, err := obj.Derived(key, func(meta.Object) (any, error) { return nil, errNotCached }); err == nil {
+		return v.(*servedCRD)
+	}
+	d := obj.Data()
+	sc := &servedCRD{uid: d.UID(), generation: d.Generation(), established: crdEstablished(d),
+		deleting: d.DeletionTimestamp() != ""}
+	p, _ := s.crdSpecs.Load(d.Name())
+	if prev, _ := p.(*servedCRD); prev != nil && prev.uid == sc.uid && prev.generation == sc.generation {
+		sc.spec, sc.resources, sc.unreadable = prev.spec, prev.resources, prev.unreadable
+	} else if parsed := parseStoredCRD(obj); parsed.err == nil {
+		sc.spec = parsed.spec
+	} else {
+		sc.unreadable = true
+	}
+	if !sc.unreadable && sc.resources == nil {
+		if sc.spec.conversion != nil && s.webhookCalls != nil {
+			sc.spec.conversion = sc.spec.conversion.withClients(s.webhookCalls.Clients)
 		}
-		if !sc.unreadable && sc.resources == nil {
-			if sc.spec.conversion != nil && s.webhookCalls != nil {
-				sc.spec.conversion.hook.Clients = s.webhookCalls.Clients
-			}
-			sc.resources = sc.spec.resources(obj.Revision())
-			for i := range sc.resources {
-				var err error
-				if sc.resources[i], err = sc.resources[i].withDefaults(); err != nil {
-					sc.resources, sc.unreadable = nil, true
-					break
-				}
+		sc.resources = sc.spec.resources(obj.Revision())
+		for i := range sc.resources {
+			var err error
+			if sc.resources[i], err = sc.resources[i].withDefaults(); err != nil {
+				sc.resources, sc.unreadable = nil, true
+				break
 			}
 		}
-		s.crdSpecs.Store(d.Name(), sc)
-		return sc, nil
-	})
+	}
+	v, _ := obj.Derived(key, func(meta.Object) (any, error) { return sc, nil })
+	s.crdSpecs.Store(d.Name(), v)
 	return v.(*servedCRD)
+}
+
+// parseStoredCRD reads the spec of a stored CRD version once for every
+// server on the store.
+func parseStoredCRD(obj *store.Object) parsedCRD {
+	v, _ := obj.Derived(crdSpecKey{}, func(d meta.Object) (any, error) {
+		spec, err := readCRD(d, nil)
+		return parsedCRD{spec, err}, nil
+	})
+	return v.(parsedCRD)
 }
 
 // loadRegistry builds the registry from the configured types and every

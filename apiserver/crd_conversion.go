@@ -38,14 +38,17 @@ import (
 // registrations of its served versions.
 type crdConversion struct {
 	group, kind string
-	hook        webhook.Conversion // Clients set when served (servedCRDOf)
+	// hook calls the webhook; its Clients are those of the server that
+	// serves this copy (servedCRDOf: servers sharing a store share the
+	// parsed CRD, each with its own webhook clients, or none).
+	hook webhook.Conversion
 	// schemas are the versions' schemas, by apiVersion: what a webhook
 	// returns is pruned with its version's, as kube's storage codec
 	// prunes it (and, as kube, not defaulted).
 	schemas map[string]*schema.Schema
 	// keys are the store.Object.Derived keys of the converted views, by
-	// version.
-	keys sync.Map
+	// version; shared by the servers' copies, as the views are.
+	keys *sync.Map
 }
 
 type conversionKey struct{ version string }
@@ -63,7 +66,7 @@ func readConversion(spec map[string]any, group, kind string) *crdConversion {
 		return nil
 	}
 	wh, _ := conv["webhook"].(map[string]any)
-	c := &crdConversion{group: group, kind: kind, schemas: map[string]*schema.Schema{}}
+	c := &crdConversion{group: group, kind: kind, schemas: map[string]*schema.Schema{}, keys: new(sync.Map)}
 	c.hook.Client = webhook.ParseClientConfig(wh["clientConfig"])
 	c.hook.ValidateMetadata = validateConvertedMetadata
 	for _, v := range stringsOf(wh["conversionReviewVersions"]) {
@@ -150,6 +153,13 @@ func validateConversion(spec, oldSpec map[string]any) meta.FieldErrors {
 		add(meta.ErrorInvalid, base+".conversionReviewVersions", versions, "must include at least one of v1, v1beta1")
 	}
 	return errs
+}
+
+// withClients is a copy of c that calls the webhook through clients.
+func (c *crdConversion) withClients(clients *webhook.Clients) *crdConversion {
+	cp := *c
+	cp.hook.Clients = clients
+	return &cp
 }
 
 // gvk names the kind at an apiVersion as kube's messages print it.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
+	"github.com/kapi-dev/kapi/store/memory"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -647,4 +648,28 @@ func TestConversionWebhookSelectors(t *testing.T) {
 		assert.Contains(t, events.Text(), fmt.Sprintf(`"name":"p%d"`, i+1))
 	}
 	assert.Equal(t, calls+1, hook.calls.Load(), "a watch's initial events are converted in one review")
+}
+
+// A CRD established by a server that calls no webhooks, on a store then
+// served by one that does (a kapitest template clone; servers sharing one
+// store): the second converts through the webhook.
+func TestConversionWebhookOfACRDEstablishedByAnotherServerOnTheStore(t *testing.T) {
+	hook := newConvHook(t)
+	st := memory.New(memory.Config{})
+	first, err := apiserver.New(apiserver.Config{Store: st, Resources: builtin.Resources()})
+	require.NoError(t, err)
+	fs := httptest.NewServer(first)
+	t.Cleanup(fs.Close)
+	ps1 := &policyServer{t: t, url: fs.URL}
+	require.Equal(t, http.StatusCreated, ps1.do("POST", crdsURL, hook.crd("/convert")).code)
+	require.Equal(t, http.StatusOK, ps1.do("GET", crdsURL+"/paints.conv.example.com", "").code)
+
+	second, err := apiserver.New(apiserver.Config{Store: st, Resources: builtin.Resources(), Webhooks: &apiserver.WebhookOptions{}})
+	require.NoError(t, err)
+	ss := httptest.NewServer(second)
+	t.Cleanup(ss.Close)
+	ps2 := &policyServer{t: t, url: ss.URL}
+	a := ps2.do("POST", paintsV2, paint("v2", "p1", "red", ""))
+	require.Equal(t, http.StatusCreated, a.code, a.body)
+	assert.Equal(t, map[string]any{"colour": "red"}, a.body["spec"])
 }

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -127,19 +128,27 @@ func (c *Clients) client(ca []byte) (*http.Client, error) {
 
 // endpoint is where a client config points.
 func (c *Clients) endpoint(cc ClientConfig) (*url.URL, error) {
+	var u *url.URL
 	if cc.Service != nil {
 		r := c.Resolver
 		if r == nil {
 			r = DefaultServiceResolver
 		}
-		u, err := r.ResolveEndpoint(cc.Service.Namespace, cc.Service.Name, cc.Service.Port)
+		base, err := r.ResolveEndpoint(cc.Service.Namespace, cc.Service.Name, cc.Service.Port)
 		if err != nil {
 			return nil, err
 		}
-		u = &url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path + cc.Service.Path}
-		return u, nil
+		u = &url.URL{Scheme: base.Scheme, Host: base.Host, Path: base.Path + "/" + cc.Service.Path}
+	} else {
+		var err error
+		if u, err = url.Parse(cc.URL); err != nil {
+			return nil, err
+		}
 	}
-	return url.Parse(cc.URL)
+	// kube calls webhooks through client-go's REST client, which joins
+	// the path cleanly: "https://h//validate/x/" is called at /validate/x.
+	u.Path, u.RawPath = path.Join("/", u.Path), ""
+	return u, nil
 }
 
 // CallError is a webhook that could not be called, or whose answer was

@@ -74,7 +74,6 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/kapitest"
-	"github.com/kapi-dev/kapi/store/memory"
 )
 
 // Types shared with controller-runtime's envtest, so that values built for
@@ -416,13 +415,6 @@ func (te *Environment) Start() (*rest.Config, error) {
 		// Installed as changed; otherwise from their files, which kapitest
 		// decodes once per process.
 		install = append(install, kapitest.WithCRDs(anys(te.CRDs)...))
-		if slices.ContainsFunc(te.CRDs, convertsByWebhook) {
-			// A CRD served from kapitest's shared template store keeps
-			// the conversion settings of the server that established it,
-			// which calls no webhook: a store of this server's own has
-			// the CRDs installed (and converted) by this server.
-			install = append(install, kapitest.WithStore(memory.New(memory.Config{})))
-		}
 	} else {
 		install = append(install, kapitest.WithCRDPaths(paths...), kapitest.WithCRDs(anys(typed)...))
 	}
@@ -454,11 +446,6 @@ func (te *Environment) Start() (*rest.Config, error) {
 // the kube-apiserver envtest runs does, over connections Stop closes.
 func (te *Environment) callWebhooks(c *apiserver.Config) {
 	c.Webhooks = &apiserver.WebhookOptions{Transport: te.webhookDialer.transport()}
-}
-
-// convertsByWebhook reports a CRD whose versions a webhook converts.
-func convertsByWebhook(crd *apiextensionsv1.CustomResourceDefinition) bool {
-	return crd.Spec.Conversion != nil && crd.Spec.Conversion.Strategy == apiextensionsv1.WebhookConverter
 }
 
 func anys(crds []*apiextensionsv1.CustomResourceDefinition) []any {
