@@ -15,6 +15,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
+	"github.com/kapi-dev/kapi/store"
 )
 
 const (
@@ -25,6 +26,12 @@ const (
 // newClusterServer is a server with the built-in kinds allocated from o's
 // ranges and the post-start hooks run, serving IPAddresses.
 func newClusterServer(t *testing.T, o builtin.Options) *apiserver.Server {
+	t.Helper()
+	return newClusterServerOn(t, o, nil)
+}
+
+// newClusterServerOn is newClusterServer over st (nil: a store of its own).
+func newClusterServerOn(t *testing.T, o builtin.Options, st store.Store) *apiserver.Server {
 	t.Helper()
 	rs, err := builtin.ResourcesWith(o)
 	require.NoError(t, err)
@@ -38,7 +45,8 @@ func newClusterServer(t *testing.T, o builtin.Options) *apiserver.Server {
 	}
 	hooks, err := builtin.PostStartHooks(o)
 	require.NoError(t, err)
-	srv, err := apiserver.New(apiserver.Config{Resources: rs, OpenAPIComponents: builtin.OpenAPIComponents(), PostStartHooks: hooks})
+	srv, err := apiserver.New(apiserver.Config{Resources: rs, OpenAPIComponents: builtin.OpenAPIComponents(), PostStartHooks: hooks,
+		Store: st})
 	require.NoError(t, err)
 	return srv
 }
