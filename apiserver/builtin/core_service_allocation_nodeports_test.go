@@ -215,3 +215,31 @@ func TestAServerMarksTheStoredServicesNodePortsOnItsFirstNodePortWrite(t *testin
 		})
 	}
 }
+
+// TestFreeNodePortsComeFromAboveTheStaticBandFirst replays what
+// kube-apiserver 1.33 gave with --service-node-port-range=30000-30099
+// (docs/kube-behaviour/13-node-ports.md): the first 84 Services asking for
+// no port got ports from 30016 up, the next ones ports below 30016.
+func TestFreeNodePortsComeFromAboveTheStaticBandFirst(t *testing.T) {
+	srv := newClusterServer(t, builtin.Options{ServiceNodePortRange: "30000-30099"})
+	given := map[int]bool{}
+	for i := 0; i < 86; i++ {
+		code, out := serve(t, srv, "POST", services, "application/json",
+			fmt.Sprintf(`{"metadata":{"name":"s%d"},"spec":{"type":"NodePort","ports":[{"port":80}]}}`, i))
+		require.Equal(t, http.StatusCreated, code, out)
+		port := nodePortOf(out)
+		if i < 84 {
+			assert.GreaterOrEqual(t, port, 30016, "s%d", i)
+		} else {
+			assert.Less(t, port, 30016, "s%d, once the ports above the band are taken", i)
+		}
+		given[port] = true
+	}
+	static := 30000
+	for given[static] {
+		static++
+	}
+	code, out := serve(t, srv, "POST", services, "application/json",
+		fmt.Sprintf(`{"metadata":{"name":"static"},"spec":{"type":"NodePort","ports":[{"port":80,"nodePort":%d}]}}`, static))
+	require.Equal(t, http.StatusCreated, code, "a free port of the static band is given to whoever names it: %v", out)
+}
