@@ -253,7 +253,9 @@ func (a *serviceAllocation) allocate(name string, spec, oldSpec map[string]any) 
 		plan.nodePorts(name, spec, oldNodePorts)
 	}
 	if oldSpec != nil {
-		kept := map[int]bool{} // the ports a write asks for anew are not the old ones: those are taken
+		// the free ports planned are not set yet, but they are never old
+		// ones: the RangeAllocation holds those
+		kept := map[int]bool{}
 		for _, p := range nodePortsOf(spec) {
 			kept[p] = true
 		}
