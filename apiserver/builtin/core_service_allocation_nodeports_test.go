@@ -243,3 +243,34 @@ func TestFreeNodePortsComeFromAboveTheStaticBandFirst(t *testing.T) {
 		fmt.Sprintf(`{"metadata":{"name":"static"},"spec":{"type":"NodePort","ports":[{"port":80,"nodePort":%d}]}}`, static))
 	require.Equal(t, http.StatusCreated, code, "a free port of the static band is given to whoever names it: %v", out)
 }
+
+// TestAServerRefusesNodePortsWhileTheRecordIsOfAnotherRange: once it has
+// repaired the record, a server does not overwrite another server's range.
+func TestAServerRefusesNodePortsWhileTheRecordIsOfAnotherRange(t *testing.T) {
+	st := memory.New(memory.Config{})
+	srv := newClusterServerOn(t, builtin.Options{}, st)
+	code, out := serve(t, srv, "POST", services, "application/json",
+		`{"metadata":{"name":"a"},"spec":{"type":"NodePort","ports":[{"port":80}]}}`)
+	require.Equal(t, http.StatusCreated, code, out)
+	other, err := st.Update(t.Context(), nodePortsKey, store.UpdateOptions{}, func(cur *store.Object) (meta.Object, error) {
+		next := cur.Data().DeepCopy()
+		next["range"] = "20000-20099"
+		return next, nil
+	})
+	require.NoError(t, err)
+
+	code, out = serve(t, srv, "POST", services, "application/json",
+		`{"metadata":{"name":"b"},"spec":{"type":"NodePort","ports":[{"port":80}]}}`)
+	assert.Equal(t, http.StatusInternalServerError, code)
+	assert.Equal(t, "Internal error occurred: failed to allocate a nodePort: the provided port range does not match the current port range", out["message"])
+	code, out = serve(t, srv, "POST", services, "application/json",
+		`{"metadata":{"name":"b"},"spec":{"type":"NodePort","ports":[{"port":80,"nodePort":30001}]}}`)
+	assert.Equal(t, http.StatusUnprocessableEntity, code)
+	assert.Equal(t, `Service "b" is invalid: spec.ports[0].nodePort: Invalid value: 30001: the provided port range does not match the current port range`, out["message"])
+	code, out = serve(t, srv, "DELETE", services+"/a", "", "")
+	require.Equal(t, http.StatusOK, code, out)
+
+	rec, err := st.Get(t.Context(), nodePortsKey)
+	require.NoError(t, err)
+	assert.Equal(t, other.Revision(), rec.Revision(), "the other range's record is left as it is")
+}
