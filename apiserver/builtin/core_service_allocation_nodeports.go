@@ -21,8 +21,9 @@ import (
 //
 // A server marks the node ports of the stored Services in it on its first
 // node port write (kube's repair at start, in the direction that prevents
-// a port being given twice; ports leaked by a server that died between a
-// write's allocation and its revert stay taken).
+// a port being given twice; a port leaked by a server that stopped
+// between a write's allocation and its revert, or whose giving back the
+// store refused, stays taken).
 
 // nodePortsKey is the store key of the node port RangeAllocation.
 const nodePortsKey = "/ranges/servicenodeports"
