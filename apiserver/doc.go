@@ -78,9 +78,11 @@
 //
 // A Strategy that is an Allocator (a Service's cluster IPs and node ports)
 // allocates after mutating admission and has the allocation committed or
-// reverted with the store write (allocation.go); one that is a
-// GracefulDeleter (pods) is kept for a grace period when deleted
-// (delete.go). A deletecollection of a GenericDeleter's objects (every
+// reverted with the store write (allocation.go), keeping what several
+// servers on one store must share in records of the store that no API
+// serves, changed by compare and swap (Write.UpdateRecord: kube's node
+// port RangeAllocation). One that is a GracefulDeleter (pods) is kept for
+// a grace period when deleted (delete.go). A deletecollection of a GenericDeleter's objects (every
 // built-in kind but pods, services and CRDs; custom resources) removes
 // those without finalizers in one bulk store call without decoding them,
 // when no admission plugin sees deletes (deletebulk.go), with the events

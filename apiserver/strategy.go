@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"time"
@@ -348,6 +349,56 @@ func (w *Write) Update(gr meta.GroupResource, namespace, name string, fn func(cu
 		return nil, storeError(err, gr, name)
 	}
 	return out, nil
+}
+
+// UpdateRecord changes a record a strategy keeps in the server's store
+// that is no object of a served kind, as kube keeps the node ports of
+// Services in a RangeAllocation under /ranges/servicenodeports: one record
+// shared by every server on the store, changed by compare and swap.
+//
+// It is a guaranteed update: fn gets a copy of the stored record (nil when
+// there is none, which fn's result then creates) and returns the next one,
+// or store.ErrNoChange to leave a stored record as it is. fn runs again on
+// the newer record whenever a concurrent write (of this server or another
+// sharing the store) lands first, so only what its last run decides may
+// be kept. key is a store key outside every served kind's (those start
+// with "/<resource>/" or "/<resource>.<group>/"); store/etcd keeps
+// "/ranges/..." at kube's "<prefix>/ranges/...". The write completes even
+// when the client went away, so that what a hook gives back is given back.
+// On dry run fn runs on the stored record and nothing is stored: the
+// record fn returned is answered (the stored one on store.ErrNoChange).
+func (w *Write) UpdateRecord(key string, fn func(cur meta.Object) (meta.Object, error)) (*store.Object, error) {
+	ctx := context.WithoutCancel(w.Context)
+	if w.DryRun {
+		cur, err := w.s.store.Get(ctx, key)
+		var data meta.Object
+		switch {
+		case err == nil:
+			data = cur.Data().DeepCopy()
+		case errors.Is(err, store.ErrNotFound):
+			cur = nil
+		default:
+			return nil, err
+		}
+		next, err := fn(data)
+		if errors.Is(err, store.ErrNoChange) && cur != nil {
+			return cur, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		rev := int64(0)
+		if cur != nil {
+			rev = cur.Revision()
+		}
+		return store.NewObject(key, rev, next), nil
+	}
+	return w.s.store.Update(ctx, key, store.UpdateOptions{AllowCreate: true}, func(cur *store.Object) (meta.Object, error) {
+		if cur == nil {
+			return fn(nil)
+		}
+		return fn(cur.Data().DeepCopy())
+	})
 }
 
 // served finds a served kind by group and resource, in any version.

@@ -22,9 +22,10 @@ import (
 // own pipeline as kube's IPAddress allocator does, when the server serves
 // IPAddresses: its create is atomic, so two Services never get one IP, even
 // from two servers sharing a store, and an IPAddress a user creates takes
-// its IP. Node ports (kube keeps them in a bitmap in etcd) are kept in
-// memory per server, read from the stored Services on first use: two
-// servers sharing one store could hand out one node port twice.
+// its IP. Node ports are kube's RangeAllocation bitmap, one record in the
+// store changed by compare and swap (core_service_allocation_nodeports.go):
+// servers sharing a store, kube-apiserver on the same etcd included, never
+// hand out one node port twice.
 
 var (
 	servicesGR    = meta.GroupResource{Resource: "services"}
@@ -37,7 +38,9 @@ type serviceState struct {
 	ready  bool
 	ipObjs bool         // the server serves IPAddresses
 	ips    map[int]bool // used offsets into the range
-	ports  map[int]bool
+	// portsMarked: the stored Services' node ports were marked in the
+	// RangeAllocation by this server's first node port write.
+	portsMarked bool
 }
 
 // state returns the server's allocations, reading what the stored
@@ -48,7 +51,7 @@ func (r *serviceRanges) state(w *apiserver.Write) (*serviceState, error) {
 	if st.ready {
 		return st, nil
 	}
-	st.ips, st.ports = map[int]bool{}, map[int]bool{}
+	st.ips = map[int]bool{}
 	svcs, err := w.List(servicesGR, "")
 	if err != nil {
 		st.mu.Unlock()
@@ -59,9 +62,6 @@ func (r *serviceRanges) state(w *apiserver.Write) (*serviceState, error) {
 			if i, ok := r.offset(ip); ok {
 				st.ips[i] = true
 			}
-		}
-		for _, p := range serviceNodePorts(s.Data()) {
-			st.ports[p] = true
 		}
 	}
 	if ips, err := w.List(ipAddressesGR, ""); err == nil {
@@ -140,8 +140,6 @@ type serviceAllocation struct {
 	// taken now (released by Revert); released by Commit.
 	ips, ports               []int
 	releaseIPs, releasePorts []int
-	// dryRunPorts are the fake ports of a dry run, as kube's.
-	dryRunPorts []int
 }
 
 // Allocate gives a Service what its type needs: cluster IPs unless it is
@@ -216,9 +214,7 @@ func (a *serviceAllocation) commitLocked() {
 	for _, i := range a.releaseIPs {
 		a.freeIPLocked(i)
 	}
-	for _, p := range a.releasePorts {
-		delete(a.st.ports, p)
-	}
+	a.freePorts(a.releasePorts)
 	a.releaseIPs, a.releasePorts, a.ips, a.ports = nil, nil, nil, nil
 }
 
@@ -226,9 +222,7 @@ func (a *serviceAllocation) revertLocked() {
 	for _, i := range a.ips {
 		a.freeIPLocked(i)
 	}
-	for _, p := range a.ports {
-		delete(a.st.ports, p)
-	}
+	a.freePorts(a.ports)
 	a.releaseIPs, a.releasePorts, a.ips, a.ports = nil, nil, nil, nil
 }
 
@@ -242,7 +236,8 @@ func (a *serviceAllocation) freeIPLocked(i int) {
 	}
 }
 
-// allocate does the work of Allocate, holding the state's lock.
+// allocate does the work of Allocate, holding the state's lock: the
+// cluster IPs, then every node port the Service needs in one take.
 func (a *serviceAllocation) allocate(name string, spec, oldSpec map[string]any) error {
 	if err := a.allocateClusterIPs(name, spec, oldSpec); err != nil {
 		return err
@@ -253,12 +248,13 @@ func (a *serviceAllocation) allocate(name string, spec, oldSpec map[string]any) 
 			oldNodePorts[p] = true
 		}
 	}
+	var plan portPlan
 	if needsNodePorts(spec) {
-		if err := a.allocateNodePorts(name, spec, oldNodePorts); err != nil {
-			return err
-		}
+		plan.nodePorts(name, spec, oldNodePorts)
 	}
 	if oldSpec != nil {
+		// the free ports planned are not set yet, but they are never old
+		// ones: the RangeAllocation holds those
 		kept := map[int]bool{}
 		for _, p := range nodePortsOf(spec) {
 			kept[p] = true
@@ -269,7 +265,17 @@ func (a *serviceAllocation) allocate(name string, spec, oldSpec map[string]any) 
 			}
 		}
 	}
-	return a.allocateHealthCheckNodePort(spec, oldSpec, oldNodePorts)
+	a.planHealthCheckNodePort(&plan, spec, oldSpec)
+	got, err := a.takePorts(plan.wants)
+	if err != nil {
+		return err
+	}
+	for i, n := range got {
+		if plan.set[i] != nil {
+			plan.set[i](n)
+		}
+	}
+	return nil
 }
 
 // allocateClusterIPs gives a new Service (or one that becomes one with
@@ -399,15 +405,27 @@ func (a *serviceAllocation) allocateNextIP(name string) (netip.Addr, error) {
 	return netip.Addr{}, meta.Internal(fmt.Errorf("failed to allocate a serviceIP: range is full"))
 }
 
-// allocateNodePorts gives every port of a NodePort or LoadBalancer
-// Service a node port (the one asked for, the one its number already has
-// in this Service, or a free one), as kube's initNodePorts and
+// portPlan is the node ports one write takes, and where each goes.
+type portPlan struct {
+	wants []portWant
+	set   []func(n int) // per want; nil when its port is already set
+}
+
+func (p *portPlan) add(want portWant, set func(n int)) {
+	p.wants = append(p.wants, want)
+	p.set = append(p.set, set)
+}
+
+// nodePorts plans a node port for every port of a NodePort or
+// LoadBalancer Service: the one asked for, the one its number already has
+// in this Service, or a free one; as kube's initNodePorts and
 // updateNodePorts.
-func (a *serviceAllocation) allocateNodePorts(name string, spec map[string]any, oldNodePorts map[int]bool) error {
-	byPort := map[int64]int{}
+func (p *portPlan) nodePorts(name string, spec map[string]any, oldNodePorts map[int]bool) {
+	byPort := map[int64]*[]map[string]any{} // the entries sharing a port number's free port
+	byPortKnown := map[int64]int{}
 	taken := map[int]bool{} // by this write
-	for i, p := range asList(spec["ports"]) {
-		port, _ := p.(map[string]any)
+	for i, e := range asList(spec["ports"]) {
+		port, _ := e.(map[string]any)
 		if port == nil {
 			continue
 		}
@@ -417,8 +435,12 @@ func (a *serviceAllocation) allocateNodePorts(name string, spec map[string]any, 
 		}
 		number, _ := meta.AsInt64(port["port"])
 		if np == 0 {
-			if prev, ok := byPort[number]; ok {
+			if prev, ok := byPortKnown[number]; ok {
 				port["nodePort"] = int64(prev)
+				continue
+			}
+			if shared, ok := byPort[number]; ok {
+				*shared = append(*shared, port)
 				continue
 			}
 			if req := requestedNodePort(number, spec); req != 0 {
@@ -428,25 +450,26 @@ func (a *serviceAllocation) allocateNodePorts(name string, spec map[string]any, 
 		if np != 0 {
 			n := int(np)
 			if !oldNodePorts[n] && !taken[n] {
-				if err := a.allocatePort(n); err != nil {
-					return invalidService(name, meta.FieldError{Type: meta.ErrorInvalid,
-						Field: fmt.Sprintf("spec.ports[%d].nodePort", i), Value: np, Detail: err.Error()})
-				}
+				field := fmt.Sprintf("spec.ports[%d].nodePort", i)
+				p.add(portWant{port: n, fail: func(err error) error {
+					return invalidService(name, meta.FieldError{Type: meta.ErrorInvalid, Field: field, Value: np, Detail: err.Error()})
+				}}, nil)
 				taken[n] = true
 			}
 			port["nodePort"] = np
-			byPort[number] = n
+			byPortKnown[number] = n
 			continue
 		}
-		n, err := a.allocateNextPort()
-		if err != nil {
-			return err
-		}
-		taken[n] = true
-		port["nodePort"] = int64(n)
-		byPort[number] = n
+		shared := &[]map[string]any{port}
+		byPort[number] = shared
+		p.add(portWant{fail: func(err error) error {
+			return meta.Internal(fmt.Errorf("failed to allocate a nodePort: %v", err))
+		}}, func(n int) {
+			for _, port := range *shared {
+				port["nodePort"] = int64(n)
+			}
+		})
 	}
-	return nil
 }
 
 // requestedNodePort is the node port another entry of the same port
@@ -463,54 +486,10 @@ func requestedNodePort(number int64, spec map[string]any) int {
 	return 0
 }
 
-func (a *serviceAllocation) allocatePort(n int) error {
-	r := a.ranges
-	if n < r.portBase || n > r.last {
-		return fmt.Errorf("provided port is not in the valid range. The range of valid ports is %d-%d", r.portBase, r.last)
-	}
-	if a.st.ports[n] || containsInt(a.dryRunPorts, n) {
-		return errPortTaken
-	}
-	if a.w.DryRun {
-		a.dryRunPorts = append(a.dryRunPorts, n)
-		return nil
-	}
-	a.st.ports[n] = true
-	a.ports = append(a.ports, n)
-	return nil
-}
-
-// allocateNextPort takes a random free node port. A dry run answers
-// kube's dummy values: 32769, then one more for each further port.
-func (a *serviceAllocation) allocateNextPort() (int, error) {
-	if a.w.DryRun {
-		next := 32769
-		for _, p := range a.dryRunPorts {
-			if p >= next {
-				next = p + 1
-			}
-		}
-		a.dryRunPorts = append(a.dryRunPorts, next)
-		return next, nil
-	}
-	r := a.ranges
-	size := r.last - r.portBase + 1
-	start := randInt(size)
-	for k := 0; k < size; k++ {
-		n := r.portBase + (start+k)%size
-		if !a.st.ports[n] {
-			a.st.ports[n] = true
-			a.ports = append(a.ports, n)
-			return n, nil
-		}
-	}
-	return 0, meta.Internal(fmt.Errorf("failed to allocate a nodePort: range is full"))
-}
-
-// allocateHealthCheckNodePort gives a LoadBalancer Service with the Local
-// external traffic policy its health check node port, and releases it
-// when it no longer needs one.
-func (a *serviceAllocation) allocateHealthCheckNodePort(spec, oldSpec map[string]any, oldNodePorts map[int]bool) error {
+// planHealthCheckNodePort plans the health check node port of a
+// LoadBalancer Service with the Local external traffic policy, and
+// releases it when the Service no longer needs one.
+func (a *serviceAllocation) planHealthCheckNodePort(plan *portPlan, spec, oldSpec map[string]any) {
 	needed := oldSpec != nil && needsHealthCheck(oldSpec)
 	oldPort, _ := meta.AsInt64(func() any {
 		if oldSpec == nil {
@@ -521,20 +500,17 @@ func (a *serviceAllocation) allocateHealthCheckNodePort(spec, oldSpec map[string
 	switch needs := needsHealthCheck(spec); {
 	case needs && !needed:
 		if hc, _ := meta.AsInt64(spec["healthCheckNodePort"]); hc != 0 {
-			if err := a.allocatePort(int(hc)); err != nil {
+			plan.add(portWant{port: int(hc), fail: func(err error) error {
 				return meta.Internal(fmt.Errorf("failed to allocate requested HealthCheck NodePort %d: %v", hc, err))
-			}
-			return nil
+			}}, nil)
+			return
 		}
-		n, err := a.allocateNextPort()
-		if err != nil {
+		plan.add(portWant{fail: func(err error) error {
 			return meta.Internal(fmt.Errorf("failed to allocate a HealthCheck NodePort %d: %v", 0, err))
-		}
-		spec["healthCheckNodePort"] = int64(n)
+		}}, func(n int) { spec["healthCheckNodePort"] = int64(n) })
 	case needed && !needs && oldPort != 0:
 		a.releasePorts = append(a.releasePorts, int(oldPort))
 	}
-	return nil
 }
 
 // dropTypeDependentFields is kube's service strategy's: a Service that
@@ -782,15 +758,6 @@ func stringList(v any) []string {
 		out = append(out, str)
 	}
 	return out
-}
-
-func containsInt(list []int, n int) bool {
-	for _, v := range list {
-		if v == n {
-			return true
-		}
-	}
-	return false
 }
 
 // randInt is a uniform random number in [0, n).

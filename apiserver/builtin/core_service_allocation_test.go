@@ -15,6 +15,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
+	"github.com/kapi-dev/kapi/store"
 )
 
 const (
@@ -25,6 +26,12 @@ const (
 // newClusterServer is a server with the built-in kinds allocated from o's
 // ranges and the post-start hooks run, serving IPAddresses.
 func newClusterServer(t *testing.T, o builtin.Options) *apiserver.Server {
+	t.Helper()
+	return newClusterServerOn(t, o, nil)
+}
+
+// newClusterServerOn is newClusterServer over st (nil: a store of its own).
+func newClusterServerOn(t *testing.T, o builtin.Options, st store.Store) *apiserver.Server {
 	t.Helper()
 	rs, err := builtin.ResourcesWith(o)
 	require.NoError(t, err)
@@ -38,7 +45,8 @@ func newClusterServer(t *testing.T, o builtin.Options) *apiserver.Server {
 	}
 	hooks, err := builtin.PostStartHooks(o)
 	require.NoError(t, err)
-	srv, err := apiserver.New(apiserver.Config{Resources: rs, OpenAPIComponents: builtin.OpenAPIComponents(), PostStartHooks: hooks})
+	srv, err := apiserver.New(apiserver.Config{Resources: rs, OpenAPIComponents: builtin.OpenAPIComponents(), PostStartHooks: hooks,
+		Store: st})
 	require.NoError(t, err)
 	return srv
 }
@@ -305,7 +313,10 @@ func TestServiceUpdatesKeepWhatWasAllocated(t *testing.T) {
 
 // TestConcurrentAllocationsNeverCollide: many Services created at once get
 // distinct addresses and node ports, and of the writers asking for the
-// same ones exactly one wins.
+// same ones exactly one wins. The address and node port asked for are in
+// their ranges' static bands (below the 16th address and port), which
+// free ones are taken from only when the rest of the range is full, so
+// the writers that take any free one never take them.
 func TestConcurrentAllocationsNeverCollide(t *testing.T) {
 	srv := newClusterServer(t, builtin.Options{ServiceClusterIPRange: "10.0.0.0/26", ServiceNodePortRange: "30000-30099"})
 	const n = 40
@@ -318,7 +329,7 @@ func TestConcurrentAllocationsNeverCollide(t *testing.T) {
 			defer wg.Done()
 			body := fmt.Sprintf(`{"metadata":{"name":"s%d"},"spec":{"type":"NodePort","ports":[{"port":80}]}}`, i)
 			if i%4 == 0 {
-				body = fmt.Sprintf(`{"metadata":{"name":"s%d"},"spec":{"type":"NodePort","clusterIP":"10.0.0.30","ports":[{"port":80,"nodePort":30042}]}}`, i)
+				body = fmt.Sprintf(`{"metadata":{"name":"s%d"},"spec":{"type":"NodePort","clusterIP":"10.0.0.10","ports":[{"port":80,"nodePort":30010}]}}`, i)
 			}
 			codes[i], outs[i] = serveNoT(srv, "POST", services, "application/json", body)
 		}()
@@ -345,7 +356,7 @@ func TestConcurrentAllocationsNeverCollide(t *testing.T) {
 		assert.False(t, ports[port], "node port %v given twice", port)
 		ips[ip], ports[port] = true, true
 	}
-	assert.Equal(t, 1, won, "one of the writers asking for 10.0.0.30 and 30042 wins")
+	assert.Equal(t, 1, won, "one of the writers asking for 10.0.0.10 and 30010 wins")
 	assert.Len(t, ipAddressNames(t, srv), len(ips), "one IPAddress per address given")
 }
 

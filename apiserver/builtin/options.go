@@ -22,6 +22,9 @@ type Options struct {
 	ServiceClusterIPRange string
 	// ServiceNodePortRange is the range node ports are allocated from, as
 	// "first-last" (--service-node-port-range); empty means 30000-32767.
+	// Servers sharing a store (kube-apiserver on the same etcd included)
+	// must use one range: they share one RangeAllocation of it, and a
+	// server refuses node ports while the stored one is of another range.
 	ServiceNodePortRange string
 	// KubernetesServicePort is the targetPort of the default/kubernetes
 	// Service: the port the API server listens on (kube's secure port);

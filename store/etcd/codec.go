@@ -3,10 +3,16 @@ package etcd
 import (
 	"bytes"
 	"fmt"
+	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/codec/protobuf"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -58,16 +64,32 @@ var protobufMagic = []byte("k8s\x00")
 // types (kapitest/kubeproto); the kinds it does not support are
 // stored as JSON. Decode tells the two apart by the envelope's magic, so
 // it reads whatever either server wrote.
+//
+// Kube also knows, whatever Protobuf is, the one kind kube-apiserver
+// stores that no API serves: core/v1 RangeAllocation, the node port bitmap
+// kapi and kube-apiserver share at <prefix>/ranges/servicenodeports
+// (apiserver.Write.UpdateRecord), in kube's protobuf.
 type Kube struct {
 	Protobuf codec.Codec
+}
+
+// protobufFor is the protobuf codec of kind gvk, nil when none knows it.
+func (k Kube) protobufFor(gvk meta.GroupVersionKind) codec.Codec {
+	switch {
+	case k.Protobuf != nil && codec.Supports(k.Protobuf, gvk):
+		return k.Protobuf
+	case gvk == rangeAllocationKind:
+		return rangeAllocationCodec()
+	}
+	return nil
 }
 
 // Encode implements Codec.
 func (k Kube) Encode(obj meta.Object) ([]byte, error) {
 	gv := meta.ParseGroupVersion(obj.APIVersion())
 	gvk := meta.GroupVersionKind{Group: gv.Group, Version: gv.Version, Kind: obj.Kind()}
-	if k.Protobuf != nil && codec.Supports(k.Protobuf, gvk) {
-		return k.Protobuf.Encode(obj)
+	if c := k.protobufFor(gvk); c != nil {
+		return c.Encode(obj)
 	}
 	return JSON{}.Encode(obj)
 }
@@ -75,27 +97,74 @@ func (k Kube) Encode(obj meta.Object) ([]byte, error) {
 // Decode implements Codec.
 func (k Kube) Decode(data []byte) (meta.Object, error) {
 	if bytes.HasPrefix(data, protobufMagic) {
-		if k.Protobuf == nil {
+		c := k.Protobuf
+		if gvk, ok := envelopeKind(data[len(protobufMagic):]); ok && gvk == rangeAllocationKind {
+			c = k.protobufFor(gvk)
+		}
+		if c == nil {
 			return nil, fmt.Errorf("store/etcd: a protobuf value and no protobuf codec")
 		}
-		d, err := k.Protobuf.Decode(data)
+		d, err := c.Decode(data)
 		return d.Object, err
 	}
 	return JSON{}.Decode(data)
 }
 
-// Recognizes implements Sniffer: kube's protobuf envelope of a kind k's
-// protobuf codec supports, or a JSON object.
+// Recognizes implements Sniffer: kube's protobuf envelope of a kind k
+// encodes in protobuf, or a JSON object.
 func (k Kube) Recognizes(value []byte) bool {
 	if !bytes.HasPrefix(value, protobufMagic) {
 		return JSON{}.Recognizes(value)
 	}
-	if k.Protobuf == nil {
-		return false
-	}
 	gvk, ok := envelopeKind(value[len(protobufMagic):])
-	return ok && codec.Supports(k.Protobuf, gvk)
+	return ok && k.protobufFor(gvk) != nil
 }
+
+// rangeAllocationKind is core/v1 RangeAllocation.
+var rangeAllocationKind = meta.GroupVersionKind{Version: "v1", Kind: "RangeAllocation"}
+
+// rangeAllocationCodec is a protobuf codec of RangeAllocation alone, from
+// a descriptor of kube's message (k8s.io/api/core/v1 generated.proto:
+// metadata 1, range 2, data 3) over codec/protobuf's ObjectMeta.
+var rangeAllocationCodec = sync.OnceValue(func() *protobuf.Codec {
+	files := protobuf.BuiltinFiles()
+	objectMeta, err := files.FindDescriptorByName("k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta")
+	if err != nil {
+		panic(err) // cannot happen: codec/protobuf defines it
+	}
+	field := func(num int32, name string, t descriptorpb.FieldDescriptorProto_Type, typeName, json string) *descriptorpb.FieldDescriptorProto {
+		f := &descriptorpb.FieldDescriptorProto{Name: proto.String(name), Number: proto.Int32(num),
+			Label: descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum(), Type: t.Enum(), JsonName: proto.String(json)}
+		if typeName != "" {
+			f.TypeName = proto.String(typeName)
+		}
+		return f
+	}
+	fd, err := protodesc.NewFile(&descriptorpb.FileDescriptorProto{
+		Name:       proto.String("kapi/store/etcd/k8s.io/api/core/v1/rangeallocation.proto"),
+		Package:    proto.String("k8s.io.api.core.v1"),
+		Syntax:     proto.String("proto2"),
+		Dependency: []string{objectMeta.ParentFile().Path()},
+		MessageType: []*descriptorpb.DescriptorProto{{
+			Name: proto.String("RangeAllocation"),
+			Field: []*descriptorpb.FieldDescriptorProto{
+				field(1, "metadata", descriptorpb.FieldDescriptorProto_TYPE_MESSAGE, "."+string(objectMeta.FullName()), "metadata,omitempty,nonnull"),
+				field(2, "range", descriptorpb.FieldDescriptorProto_TYPE_STRING, "", "range,nonnull"),
+				field(3, "data", descriptorpb.FieldDescriptorProto_TYPE_BYTES, "", "data"),
+			},
+		}},
+	}, files)
+	if err != nil {
+		panic(err) // cannot happen: the descriptor above is fixed
+	}
+	md := fd.Messages().ByName("RangeAllocation")
+	return protobuf.New(func(gvk meta.GroupVersionKind) protoreflect.MessageDescriptor {
+		if gvk == rangeAllocationKind {
+			return md
+		}
+		return nil
+	})
+})
 
 // envelopeKind reads the apiVersion and kind of kube's protobuf envelope
 // (runtime.Unknown, whose field 1 is the TypeMeta: apiVersion 1, kind 2)

@@ -65,8 +65,11 @@
 // kube's keys (see layout): "<prefix>/<resource>/<namespace>/<name>" for
 // built-in resources, with kube's own paths for a few
 // ("<prefix>/services/specs/..."), and "<prefix>/<group>/<resource>/..."
-// for custom resources. Values go through a Codec: JSON by default, Kube
-// for kube's protobuf envelope of built-in kinds.
+// for custom resources; a record of no served kind keeps its key
+// ("/ranges/servicenodeports" at "<prefix>/ranges/servicenodeports", the
+// node ports kapi and kube-apiserver share). Values go through a Codec:
+// JSON by default, Kube for kube's protobuf envelope of built-in kinds
+// and of that record's RangeAllocation.
 //
 // # Compaction
 //

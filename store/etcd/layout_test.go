@@ -27,6 +27,7 @@ func TestLayoutStoresKeysWhereKubeApiserverDoes(t *testing.T) {
 		{"/widgets.example.com/ns/w", "/registry/example.com/widgets/ns/w"},
 		{"/volumesnapshots.snapshot.storage.k8s.io/ns/s", "/registry/snapshot.storage.k8s.io/volumesnapshots/ns/s"},
 		{"/events.events.k8s.io/ns/e", "/registry/events.k8s.io/events/ns/e"},
+		{"/ranges/servicenodeports", "/registry/ranges/servicenodeports"},
 		{"/a/x", "/registry/a/x"},
 		{"/apps/deployments/ns1/k", "/registry/apps/deployments/ns1/k"},
 	}
