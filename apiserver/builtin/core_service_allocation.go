@@ -118,17 +118,16 @@ func (r *serviceRanges) first() netip.Addr { return r.addr(1) }
 
 // dynamicOffset is where kube's allocator starts looking for a free
 // address: the addresses below are left for clients that ask for one.
-func (r *serviceRanges) dynamicOffset() int {
-	size := r.size()
-	switch {
-	case size < 16:
+func (r *serviceRanges) dynamicOffset() int { return staticBand(r.size(), 16, 256) }
+
+// staticBand is the low band of a range of size values that kube's
+// allocators leave to clients that name a value: size/div, at least 16
+// and at most upper; none in a range of fewer than 16.
+func staticBand(size, div, upper int) int {
+	if size < 16 {
 		return 0
-	case size/16 < 16:
-		return 16
-	case size/16 > 256:
-		return 256
 	}
-	return size / 16
+	return min(max(size/div, 16), upper)
 }
 
 // serviceAllocation is one write's allocations (apiserver.Allocation).

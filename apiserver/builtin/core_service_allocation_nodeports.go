@@ -76,18 +76,7 @@ func (r *serviceRanges) portRecord(prev meta.Object, bits *big.Int) meta.Object 
 // portOffset is where kube's allocator starts looking for a free node
 // port (the static subrange below it is left for clients that name one):
 // a 32nd of the range, at least 16 and at most 128.
-func (r *serviceRanges) portOffset() int {
-	size := r.last - r.portBase + 1
-	switch {
-	case size < 16:
-		return 0
-	case size/32 < 16:
-		return 16
-	case size/32 > 128:
-		return 128
-	}
-	return size / 32
-}
+func (r *serviceRanges) portOffset() int { return staticBand(r.last-r.portBase+1, 32, 128) }
 
 // nextFreePort is a random free offset at or above the range's offset,
 // else below it, as kube's allocator picks one.
