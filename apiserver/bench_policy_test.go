@@ -188,7 +188,7 @@ func BenchmarkWebhookRoundTrip(b *testing.B) {
 // BenchmarkConversionWebhookReads is the cost of reading custom resources
 // at a version their CRD serves through a conversion webhook over
 // loopback TLS (issue 19 asks for it beside kube-apiserver's, measured the
-// same way with examples/convrt: docs/performance.md). 100 objects are
+// same way with hack/convrt: docs/performance.md). 100 objects are
 // stored at v1; each iteration reads through the handler in-process:
 // GET and LIST at v1 (no conversion) and at v2 (conversions kept with the
 // stored versions, first made by one LIST before the loops), and a GET at

@@ -8,8 +8,8 @@
 // keep-alive client. It prints the medians and the webhook's reviews and
 // objects per request:
 //
-//	go run -C examples ./convrt http://127.0.0.1:8080 - 300 100          # kapi -insecure
-//	go run -C examples ./convrt https://127.0.0.1:16443 TOKEN 300 100    # the reference
+//	go run -C hack ./convrt http://127.0.0.1:8080 - 300 100          # kapi -insecure
+//	go run -C hack ./convrt https://127.0.0.1:16443 TOKEN 300 100    # the reference
 package main
 
 import (

@@ -4,8 +4,8 @@
 // times N dry-run creates without the label and N with, alternating, over
 // one keep-alive client, and prints the medians and their difference:
 //
-//	go run -C examples ./webhookrt http://127.0.0.1:8080 - 500          # kapi -insecure
-//	go run -C examples ./webhookrt https://127.0.0.1:16443 TOKEN 500    # the reference
+//	go run -C hack ./webhookrt http://127.0.0.1:8080 - 500          # kapi -insecure
+//	go run -C hack ./webhookrt https://127.0.0.1:16443 TOKEN 500    # the reference
 package main
 
 import (
