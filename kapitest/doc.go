@@ -69,8 +69,15 @@
 // controllers in the server (package github.com/kapi-dev/kapi/controllers);
 // Server.Controllers.WaitIdle waits until they have done their work.
 //
+// # Webhooks
+//
+// Admission and conversion webhooks are stored and, with WithWebhooks,
+// called over TLS as kube-apiserver calls them (package
+// github.com/kapi-dev/kapi/kapitest/envtest installs a project's webhook
+// manifests as envtest does).
+//
 // # Not yet
 //
-// Admission webhooks are not called. The workload controllers
-// (Deployments, ReplicaSets, Jobs) and the scheduler do not exist.
+// The workload controllers (Deployments, ReplicaSets, Jobs) and the
+// scheduler do not exist.
 package kapitest

@@ -109,6 +109,17 @@ func WithAPIServerConfig(f func(*apiserver.Config)) Option {
 	return func(s *settings) { s.configure = append(s.configure, f) }
 }
 
+// WithWebhooks has the server call the admission webhooks
+// (Mutating/ValidatingWebhookConfiguration) and CRD conversion webhooks
+// it stores, over TLS to their clientConfig.url, as kube-apiserver does;
+// without it, they are stored and never called. A webhook named by a
+// service reference is called at https://<name>.<namespace>.svc:<port>
+// unless opts.ServiceResolver says otherwise. kapitest/envtest turns this
+// on for WebhookInstallOptions.
+func WithWebhooks(opts apiserver.WebhookOptions) Option {
+	return WithAPIServerConfig(func(c *apiserver.Config) { c.Webhooks = &opts })
+}
+
 // WithControllers runs in the server what a cluster's
 // kube-controller-manager does that tests notice (package
 // github.com/kapi-dev/kapi/controllers): a deleted namespace has its

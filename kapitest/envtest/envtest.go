@@ -419,7 +419,10 @@ func (te *Environment) Start() (*rest.Config, error) {
 		install = append(install, kapitest.WithCRDPaths(paths...), kapitest.WithCRDs(anys(typed)...))
 	}
 	te.webhookDialer = &webhookDialer{}
-	srv, err := kapitest.New(append(install, kapitest.WithScheme(te.Scheme), kapitest.WithAPIServerConfig(te.callWebhooks))...)
+	// The server calls admission and conversion webhooks, as the
+	// kube-apiserver envtest runs does, over connections Stop closes.
+	calls := kapitest.WithWebhooks(apiserver.WebhookOptions{Transport: te.webhookDialer.transport()})
+	srv, err := kapitest.New(append(install, kapitest.WithScheme(te.Scheme), calls)...)
 	if err != nil {
 		return nil, fmt.Errorf("envtest: %w", err)
 	}
@@ -440,12 +443,6 @@ func (te *Environment) Start() (*rest.Config, error) {
 		return nil, fmt.Errorf("envtest: %w", err)
 	}
 	return te.Config, nil
-}
-
-// callWebhooks has the server call admission and conversion webhooks, as
-// the kube-apiserver envtest runs does, over connections Stop closes.
-func (te *Environment) callWebhooks(c *apiserver.Config) {
-	c.Webhooks = &apiserver.WebhookOptions{Transport: te.webhookDialer.transport()}
 }
 
 func anys(crds []*apiextensionsv1.CustomResourceDefinition) []any {
