@@ -89,13 +89,17 @@ func (f *revisionFetcher) run(next *revisionFetch) {
 		next.rev, next.err = f.fetch(ctx)
 		cancel()
 		took := time.Since(start)
-		close(next.done)
 		f.mu.Lock()
+		// Everyone known to be reading: the readers this request answers,
+		// and those that arrived while it was in flight. Counted before
+		// the answer is out, so that a reader quick to come back is not
+		// counted twice (a lone reader would then be held).
 		want := next.n
 		if f.queued != nil {
 			want += f.queued.n
 		}
-		if next.err == nil && want > 1 && (f.queued == nil || f.queued.n < want) {
+		close(next.done)
+		if next.err == nil && want > 1 {
 			full := make(chan struct{})
 			f.want, f.full = want, full
 			f.mu.Unlock()
