@@ -36,8 +36,22 @@ type auditSinkKey struct{}
 //	srv.ServeHTTP(w, r.WithContext(ctx))
 //	log.Print(audit.Map())
 func WithAuditAnnotations(ctx context.Context) (context.Context, *AuditAnnotations) {
-	a := &AuditAnnotations{}
-	return context.WithValue(ctx, auditSinkKey{}, a), a
+	c := &auditContext{Context: ctx}
+	return c, &c.sink
+}
+
+// auditContext is a context carrying an AuditAnnotations, both in one
+// allocation.
+type auditContext struct {
+	context.Context
+	sink AuditAnnotations
+}
+
+func (c *auditContext) Value(key any) any {
+	if key == (auditSinkKey{}) {
+		return &c.sink
+	}
+	return c.Context.Value(key)
 }
 
 // Map returns a copy of the annotations collected so far (nil if none).

@@ -45,7 +45,11 @@ func (q *request) get() {
 		q.fail(err)
 		return
 	}
-	if q.writeTable([]*store.Object{obj}, meta.ListMeta{ResourceVersion: strconv.FormatInt(obj.Revision(), 10)}) {
+	// The Table's resourceVersion is formatted only for a Table.
+	if tr, done := q.tableRequest(); tr != nil {
+		q.renderTable(tr, []*store.Object{obj}, meta.ListMeta{ResourceVersion: strconv.FormatInt(obj.Revision(), 10)})
+		return
+	} else if done {
 		return
 	}
 	q.s.writeObject(q.w, q.r, http.StatusOK, q.res.GroupVersionKind(), obj)
@@ -63,26 +67,38 @@ func queryParam(r *http.Request, name string) string {
 // writeTable answers with a Table or PartialObjectMetadata when the client
 // asked for one, and reports whether it did (or failed trying).
 func (q *request) writeTable(items []*store.Object, lm meta.ListMeta) bool {
+	tr, done := q.tableRequest()
+	if tr != nil {
+		q.renderTable(tr, items, lm)
+	}
+	return done
+}
+
+// tableRequest is the Table or PartialObjectMetadata the client asked for
+// (nil: none), done when the request is answered: a Table is asked for, or
+// asking for one failed (answered here).
+func (q *request) tableRequest() (tr *tableRequest, done bool) {
 	tr, err := q.s.wantsTable(q.r, q.info.Verb, q.res)
 	if err != nil {
 		q.fail(err)
-		return true
+		return nil, true
 	}
-	if tr == nil {
-		return false
-	}
+	return tr, tr != nil
+}
+
+// renderTable answers with items rendered as the Table tr asks for.
+func (q *request) renderTable(tr *tableRequest, items []*store.Object, lm meta.ListMeta) {
 	t, err := q.s.render(q.res, tr, items, lm, true)
 	if err != nil {
 		q.fail(meta.Internal(err))
-		return true
+		return
 	}
 	body, err := tr.codec.Encode(t)
 	if err != nil {
 		q.fail(meta.Internal(err))
-		return true
+		return
 	}
 	writeBody(q.w, q.r, http.StatusOK, tr.codec, body)
-	return true
 }
 
 // list answers GET on a collection.

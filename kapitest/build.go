@@ -130,17 +130,17 @@ func (u *users) add(name string, groups []string) string {
 	if name != authn.Anonymous && !slices.Contains(groups, authn.AllAuthenticated) && !slices.Contains(groups, authn.AllUnauthenticated) {
 		groups = append(groups, authn.AllAuthenticated)
 	}
-	u.byToken.Store(token, &authn.User{Name: name, Groups: groups})
+	u.byToken.Store(token, &authn.Response{User: &authn.User{Name: name, Groups: groups}})
 	return token
 }
 
-// AuthenticateToken implements authn.TokenAuthenticator.
+// AuthenticateToken implements authn.TokenAuthenticator. Every request
+// with a token gets the same response and user, allocated once: the
+// server only reads them (the chain's wrappers copy what they change).
 func (u *users) AuthenticateToken(_ context.Context, token string) (*authn.Response, bool, error) {
 	v, ok := u.byToken.Load(token)
 	if !ok {
 		return nil, false, nil
 	}
-	usr := *v.(*authn.User)
-	usr.Groups = slices.Clone(usr.Groups)
-	return &authn.Response{User: &usr}, true, nil
+	return v.(*authn.Response), true, nil
 }

@@ -36,7 +36,7 @@ func BearerToken(tokens TokenAuthenticator) Authenticator {
 // is not a bearer credential or its token is empty.
 func BearerTokenOf(header string) (token string, ok bool) {
 	scheme, rest, found := strings.Cut(strings.TrimSpace(header), " ")
-	if !found || strings.ToLower(scheme) != "bearer" {
+	if !found || !strings.EqualFold(scheme, "bearer") {
 		return "", false
 	}
 	token, _, _ = strings.Cut(rest, " ")
@@ -47,7 +47,7 @@ func BearerTokenOf(header string) (token string, ok bool) {
 // is preceded by more than one space, which kube ignores with a warning.
 func extraSpaceBeforeToken(header string) bool {
 	scheme, rest, found := strings.Cut(strings.TrimSpace(header), " ")
-	return found && strings.ToLower(scheme) == "bearer" && strings.HasPrefix(rest, " ")
+	return found && strings.EqualFold(scheme, "bearer") && strings.HasPrefix(rest, " ")
 }
 
 // extraSpaceWarning is the Warning kube sends with extraSpaceBeforeToken.

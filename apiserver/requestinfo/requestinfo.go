@@ -143,15 +143,29 @@ type contextKey struct{}
 // With returns ctx carrying info, for the filters and handlers after the
 // one that parsed it.
 func With(ctx context.Context, info Info) context.Context {
-	return context.WithValue(ctx, contextKey{}, info)
+	return &infoContext{Context: ctx, info: info}
+}
+
+// infoContext is a context carrying an Info: one allocation, where
+// context.WithValue would box the Info in a second.
+type infoContext struct {
+	context.Context
+	info Info
+}
+
+func (c *infoContext) Value(key any) any {
+	if key == (contextKey{}) {
+		return c
+	}
+	return c.Context.Value(key)
 }
 
 // From returns the Info a filter put in the request's context. Without
 // one (a handler called directly) it parses r itself, so callers always
 // get the same answer.
 func From(r *http.Request) Info {
-	if info, ok := r.Context().Value(contextKey{}).(Info); ok {
-		return info
+	if c, ok := r.Context().Value(contextKey{}).(*infoContext); ok {
+		return c.info
 	}
 	return Parse(r)
 }
