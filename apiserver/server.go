@@ -295,14 +295,21 @@ func (s *Server) filters(cfg Config, h http.Handler) http.Handler {
 		h = s.flowControl.Filter(h)
 	}
 	h = impersonation.Filter(authorizer, s.writeError)(h)
-	h = authn.Filter(authenticator, s.writeError)(h)
-	return withRequestInfo(h)
+	return s.withInfoAndUser(authenticator, h)
 }
 
-// withRequestInfo parses the request info once for every filter after it.
-func withRequestInfo(h http.Handler) http.Handler {
+// withInfoAndUser parses the request info once for every filter after it
+// and authenticates the request (authn.Filter's work), giving h a request
+// whose context carries both: one copy of the request, where the two
+// filters one after the other would make two.
+func (s *Server) withInfoAndUser(a authn.Authenticator, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(w, r.WithContext(requestinfo.With(r.Context(), requestinfo.Parse(r))))
+		info := requestinfo.Parse(r)
+		u, ok := authn.Authenticate(a, s.writeError, w, r)
+		if !ok {
+			return
+		}
+		h.ServeHTTP(w, r.WithContext(authn.WithUser(requestinfo.With(r.Context(), info), u)))
 	})
 }
 
