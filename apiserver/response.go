@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 
@@ -102,15 +103,40 @@ func writeBody(w http.ResponseWriter, r *http.Request, code int, c codec.Codec, 
 	if newline {
 		n++
 	}
-	w.Header().Set("Content-Length", strconv.Itoa(n))
+	w.Header()["Content-Length"] = contentLengthValue(n)
 	w.WriteHeader(code)
 	if r.Method == http.MethodHead {
 		return
 	}
 	_, _ = w.Write(body)
 	if newline {
-		_, _ = w.Write([]byte{'\n'})
+		_, _ = w.Write(newlineByte)
 	}
+}
+
+// newlineByte ends a compact JSON body: one shared slice, where a literal
+// passed to an interface's Write is allocated per response (a Writer must
+// neither change nor keep it).
+var newlineByte = []byte{'\n'}
+
+// contentLengthValues are the Content-Length header values of the body
+// sizes below len(contentLengthValues), made on first use and then shared
+// by every response of that size (net/http only reads them), as the
+// other common header values are: most objects are under 8 KiB.
+var contentLengthValues [8192]atomic.Pointer[[]string]
+
+// contentLengthValue is the Content-Length header value of a body of n
+// bytes.
+func contentLengthValue(n int) []string {
+	if n < 0 || n >= len(contentLengthValues) {
+		return []string{strconv.Itoa(n)}
+	}
+	if v := contentLengthValues[n].Load(); v != nil {
+		return *v
+	}
+	v := []string{strconv.Itoa(n)}
+	contentLengthValues[n].Store(&v)
+	return v
 }
 
 // gzipThreshold is the body size from which kube-apiserver compresses a
