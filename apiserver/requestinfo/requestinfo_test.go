@@ -1,6 +1,7 @@
 package requestinfo
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -52,6 +53,21 @@ func TestFromReadsWhatWithStored(t *testing.T) {
 	stored := Info{IsResource: true, Verb: "list", Resource: "not-pods"}
 	assert.Equal(t, stored, From(r.WithContext(With(r.Context(), stored))))
 	assert.Equal(t, "pods", From(r).Resource, "without a stored Info, From parses the request")
+}
+
+func TestWithKeepsTheParentsValuesAndCancellation(t *testing.T) {
+	type key struct{}
+	parent, cancel := context.WithCancel(context.WithValue(context.Background(), key{}, "parent's"))
+	ctx := With(parent, Info{Resource: "pods"})
+	child, stop := context.WithCancel(ctx)
+	defer stop()
+
+	assert.Equal(t, "parent's", ctx.Value(key{}), "a value of the parent is still found")
+	r := httptest.NewRequest("GET", "/api/v1/configmaps", nil)
+	assert.Equal(t, "pods", From(r.WithContext(child)).Resource, "a context derived from it still carries the Info")
+	cancel()
+	<-child.Done()
+	assert.ErrorIs(t, child.Err(), context.Canceled, "cancelling the parent cancels what is derived from it")
 }
 
 func TestQueryBool(t *testing.T) {
