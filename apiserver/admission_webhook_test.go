@@ -95,10 +95,13 @@ func newHookServer(t *testing.T) *hookServer {
 			return map[string]any{"allowed": true, "warnings": []string{"allowed with a warning"}}
 		})
 	})
+	// /hang answers nothing until the test ends: whatever happens to the
+	// connection meanwhile, a caller sees no answer before its deadline.
+	stop := make(chan struct{})
 	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body) // then the server notices the caller hang up
+		_, _ = io.Copy(io.Discard, r.Body)
 		select {
-		case <-r.Context().Done():
+		case <-stop:
 		case <-time.After(10 * time.Second):
 		}
 	})
@@ -112,6 +115,7 @@ func newHookServer(t *testing.T) *hookServer {
 	})
 	hs.Server = httptest.NewTLSServer(mux)
 	t.Cleanup(hs.Close)
+	t.Cleanup(func() { close(stop) }) // before Close, which waits for the handlers
 	hs.caBundle = base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hs.Certificate().Raw}))
 	return hs
 }
