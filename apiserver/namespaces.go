@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -164,9 +165,19 @@ func (reg *registry) namespaces() *Resource { return reg.lookup("", "v1", "names
 // NamespaceLifecycle admission does: 403 about the object created (named by
 // its generateName when it was sent without a name), with the NamespaceTerminating
 // cause that controllers look for to stop retrying.
+//
+// As kube's plugin looks the namespace up in its informer's cache and asks
+// storage only when the cache lacks it, the namespace is read from the
+// store's current snapshot, and consistently only when it is not there: a
+// store with a cache in front of another (store/etcd) then answers most
+// creates without a read of the other.
 func (s *Server) checkNamespaceOpen(r *http.Request, res *Resource, ns, name string) error {
 	nsRes := s.registry.Load().namespaces()
-	cur, err := s.store.Get(r.Context(), nsRes.key("", ns))
+	key := nsRes.key("", ns)
+	cur, err := s.getNotOlderThan(r.Context(), key, 1)
+	if errors.Is(err, store.ErrNotFound) {
+		cur, err = s.store.Get(r.Context(), key)
+	}
 	if err != nil {
 		return storeError(err, nsRes.GroupResource(), ns)
 	}

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"errors"
 	"maps"
 	"net/http"
@@ -14,28 +15,27 @@ import (
 	"github.com/kapi-dev/kapi/store"
 )
 
-// get answers GET on one object. A resourceVersion other than "0" asks
-// for a state not older than it, so the read may wait for the store.
+// get answers GET on one object. Without a resourceVersion it reads the
+// newest version (a consistent read); with one it reads a snapshot not
+// older than it ("0": any), which kube serves from its watch cache and a
+// store with a cache in front of another (store/etcd) serves without
+// asking the other.
 func (q *request) get() {
 	key := q.res.key(q.info.Namespace, q.info.Name)
-	obj, err := q.s.store.Get(q.r.Context(), key)
-	if v := queryParam(q.r, "resourceVersion"); v != "" && v != "0" {
+	var obj *store.Object
+	var err error
+	switch v := queryParam(q.r, "resourceVersion"); v {
+	case "":
+		obj, err = q.s.store.Get(q.r.Context(), key)
+	case "0":
+		obj, err = q.s.getNotOlderThan(q.r.Context(), key, 1)
+	default:
 		rv, perr := parseResourceVersion(v)
 		if perr != nil {
 			q.fail(perr)
 			return
 		}
-		if rv > q.s.store.Revision() {
-			// A one-key list reads a snapshot not older than rv, waiting if needed.
-			var page store.ListResult
-			page, err = q.s.store.List(q.r.Context(), key, store.ListOptions{Revision: rv, Match: store.NotOlderThan, Limit: 1})
-			obj = nil
-			if err == nil && len(page.Items) == 1 && page.Items[0].Key() == key {
-				obj = page.Items[0]
-			} else if err == nil {
-				err = store.ErrNotFound
-			}
-		}
+		obj, err = q.s.getNotOlderThan(q.r.Context(), key, rv)
 	}
 	if err != nil {
 		q.fail(storeError(err, q.gr(), q.info.Name))
@@ -53,6 +53,20 @@ func (q *request) get() {
 		return
 	}
 	q.s.writeObject(q.w, q.r, http.StatusOK, q.res.GroupVersionKind(), obj)
+}
+
+// getNotOlderThan reads key from a snapshot not older than revision rev,
+// waiting for the store to reach it if needed (revision 1: whatever
+// snapshot the store has, without a consistent read).
+func (s *Server) getNotOlderThan(ctx context.Context, key string, rev int64) (*store.Object, error) {
+	page, err := s.store.List(ctx, key, store.ListOptions{Revision: rev, Match: store.NotOlderThan, Limit: 1})
+	if err != nil {
+		return nil, err
+	}
+	if len(page.Items) == 0 || page.Items[0].Key() != key {
+		return nil, store.ErrNotFound
+	}
+	return page.Items[0], nil
 }
 
 // queryParam reads one query parameter, without parsing the query when
