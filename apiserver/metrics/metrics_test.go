@@ -167,3 +167,31 @@ func BenchmarkHistogramObserve(b *testing.B) {
 		}
 	})
 }
+
+func TestAnIntBatchAddsToItsHistogramOnlyAtFlushAndAsObservingEachWould(t *testing.T) {
+	direct := metrics.NewHistogramVec("direct", "h", []float64{10, 100}, "k")
+	batched := metrics.NewHistogramVec("batched", "h", []float64{10, 100}, "k")
+	b := metrics.NewIntBatch(batched.With("a"))
+	values := []int64{1, 10, 11, 100, 5000, 7}
+	for _, v := range values {
+		direct.With("a").ObserveInt(v)
+		b.ObserveInt(v)
+	}
+	assert.Equal(t, uint64(0), batched.With("a").Count(), "nothing is added before the flush")
+	assert.Equal(t, uint64(len(values)), b.Flush())
+	assert.Equal(t, uint64(0), b.Flush(), "a flush empties the batch")
+
+	r := metrics.NewRegistry()
+	r.MustRegister(direct)
+	r.MustRegister(batched)
+	var want, got []string
+	for _, line := range strings.Split(text(t, r), "\n") {
+		if rest, ok := strings.CutPrefix(line, "direct_"); ok {
+			want = append(want, rest)
+		} else if rest, ok := strings.CutPrefix(line, "batched_"); ok {
+			got = append(got, rest)
+		}
+	}
+	require.NotEmpty(t, want)
+	assert.Equal(t, want, got, "the same buckets, sum and count")
+}

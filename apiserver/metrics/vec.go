@@ -89,6 +89,53 @@ func (h *Histogram) count(v float64) {
 	h.counts[i].Add(1)
 }
 
+// IntBatch gathers whole-number observations for a Histogram in one
+// goroutine and adds them at Flush, with a few atomic operations instead
+// of two per observation: a hot loop (a watch stream's events, which
+// many streams on other cores observe into the same histogram) observes
+// into its own batch and flushes when it writes. Not safe for concurrent
+// use.
+type IntBatch struct {
+	h      *Histogram
+	counts []uint64
+	n      uint64
+	sum    int64
+}
+
+// NewIntBatch returns an empty batch for h.
+func NewIntBatch(h *Histogram) *IntBatch {
+	return &IntBatch{h: h, counts: make([]uint64, len(h.counts))}
+}
+
+// ObserveInt records a whole number in the batch.
+func (b *IntBatch) ObserveInt(n int64) {
+	v, i := float64(n), 0
+	for i < len(b.h.upper) && v > b.h.upper[i] {
+		i++
+	}
+	b.counts[i]++
+	b.n++
+	b.sum += n
+}
+
+// Flush adds the batch's observations to its histogram and empties it;
+// it returns how many there were.
+func (b *IntBatch) Flush() uint64 {
+	n := b.n
+	if n == 0 {
+		return 0
+	}
+	for i, c := range b.counts {
+		if c != 0 {
+			b.h.counts[i].Add(c)
+			b.counts[i] = 0
+		}
+	}
+	b.h.ints.Add(b.sum)
+	b.n, b.sum = 0, 0
+	return n
+}
+
 // Count is the number of observations.
 func (h *Histogram) Count() uint64 {
 	var n uint64
