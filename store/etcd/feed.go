@@ -281,11 +281,12 @@ func (s *Store) watchFrom(gen *generation) error {
 		}
 		if resp.IsProgressNotify() {
 			gen.cache.Advance(resp.Header.Revision)
-			continue
 		}
 		for _, ev := range resp.Events {
 			s.apply(gen, ev)
 		}
+		// The writes of this process that follow are known to be next.
+		s.applyPending()
 	}
 	return errors.New("store/etcd: the watch channel closed")
 }
@@ -330,8 +331,8 @@ func (s *Store) apply(gen *generation, ev *clientv3.Event) {
 	}
 	var obj *store.Object
 	if ev.Type == mvccpb.PUT {
-		if p, ok := s.pending.LoadAndDelete(rev); ok && p.(*store.Object).Key() == key {
-			obj = p.(*store.Object)
+		if p, ok := s.pending.Load(rev); ok && p.(ownWrite).key == key && p.(ownWrite).obj != nil {
+			obj = p.(ownWrite).obj
 		} else {
 			var err error
 			if obj, err = s.decode(key, rev, ev.Kv.Value); err != nil {

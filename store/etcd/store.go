@@ -84,13 +84,15 @@ type Store struct {
 	indexMu sync.Mutex
 	indexes []namedIndex
 
-	// pending holds the objects this process just wrote, by revision, so
-	// the cache stores the same *store.Object (and its encodings) instead
-	// of decoding the watch event.
-	pending sync.Map // int64 -> *store.Object
-	// own holds the revisions this process's writers applied to the cache
-	// before the feed saw their events (see afterWrite), until the feed
-	// skips them.
+	// pending holds the writes of this process not yet known to be in
+	// the cache, by revision: applyPending applies them in revision order,
+	// and the feed stores the same *store.Object (and its encodings)
+	// instead of decoding the watch event.
+	pending sync.Map // int64 -> ownWrite
+	// applyMu makes applyPending's calls one at a time.
+	applyMu sync.Mutex
+	// own holds the revisions applied to the cache from pending before the
+	// feed saw their events (see afterWrite), until the feed skips them.
 	own sync.Map // int64 -> struct{}
 
 	revisions revisionFetcher
@@ -542,10 +544,14 @@ func (s *Store) lazy(key string, rev int64, value []byte) (o *store.Object, ok b
 func (s *Store) written(ctx context.Context, key string, rev int64, data meta.Object) *store.Object {
 	data.SetMetadataField("resourceVersion", strconv.FormatInt(rev, 10))
 	o := store.NewObject(key, rev, data)
-	s.pending.Store(rev, o)
 	s.afterWrite(ctx, key, rev, o)
-	s.pending.Delete(rev)
 	return o
+}
+
+// ownWrite is a write of this process: obj at key, nil for a deletion.
+type ownWrite struct {
+	key string
+	obj *store.Object
 }
 
 // afterWrite waits (bounded by ctx) for the cache to hold revision rev,
@@ -555,38 +561,47 @@ func (s *Store) written(ctx context.Context, key string, rev int64, data meta.Ob
 //
 // The cache does not wait for the write's event to come back through
 // etcd's watch: once it holds rev-1, revision rev is known to be exactly
-// this write, so the writer applies it itself (the feed then skips the
-// event). The watch's way back is several goroutines long, and it was
-// about a third of a write's wait under perfcompare's watch fan-out. When
-// rev-1 is another client's write, the feed brings it as before.
+// this write, so it is applied at once (the feed then skips the event).
+// The watch's way back is several goroutines long, and it was about a
+// third of a write's wait under perfcompare's watch fan-out. Whoever
+// brings the cache to rev-1 applies rev (applyPending): the writer of
+// rev-1 or the feed, which also brings other clients' writes as before.
+// So concurrent writers are not woken one after another to apply their
+// own writes in order.
 func (s *Store) afterWrite(ctx context.Context, key string, rev int64, obj *store.Object) {
-	s.applyOwn(ctx, key, rev, obj)
+	s.pending.Store(rev, ownWrite{key, obj})
+	s.applyPending()
+	// Only when rev-1 is still to come (another's write, or one outside
+	// the prefix, which the cache learns from rev's event) does the writer
+	// wait; no progress notification is asked for unless it is late.
+	_, _ = s.waitCacheFor(ctx, rev, true)
+	s.pending.Delete(rev)
 	if n := int64(s.cfg.HistoryLimit); n > 0 && rev-n+1 > s.compacted.Load() {
 		s.compact(ctx, rev-n+1)
 	}
 }
 
-// applyOwn brings the cache to rev, the write of obj at key: see
-// afterWrite.
-func (s *Store) applyOwn(ctx context.Context, key string, rev int64, obj *store.Object) {
+// applyPending applies to the cache the pending writes that follow its
+// revision, in order, until one is missing: see afterWrite.
+func (s *Store) applyPending() {
+	s.applyMu.Lock()
+	defer s.applyMu.Unlock()
 	gen := s.gen.Load()
-	if gen.cache.Revision() < rev-1 {
-		// The write before is another's: its writer or the feed applies
-		// it. No progress notification is asked for unless it is late.
-		var err error
-		if gen, err = s.waitCacheFor(ctx, rev-1, true); err != nil {
+	for {
+		rev := gen.cache.Revision() + 1
+		p, ok := s.pending.Load(rev)
+		if !ok {
 			return
 		}
-	}
-	if gen.cache.Revision() == rev-1 {
+		w := p.(ownWrite)
 		s.own.Store(rev, struct{}{})
-		if _, err := gen.cache.Apply(key, rev, obj); err != nil {
+		if _, err := gen.cache.Apply(w.key, rev, w.obj); err != nil {
 			s.own.Delete(rev) // the feed applied it first
+			if gen.cache.Revision() < rev {
+				return
+			}
 		}
 	}
-	// Only when rev-1 was outside the prefix (the cache then learns it
-	// from rev's event) is rev still to come, from the feed.
-	_, _ = s.waitCacheFor(ctx, rev, true)
 }
 
 // compact compacts etcd's history below rev.
