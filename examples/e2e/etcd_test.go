@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 
@@ -115,6 +117,40 @@ func TestTwoServersOnOneEtcdServeEachOthersObjects(t *testing.T) {
 	again, err := ca.CoreV1().ConfigMaps("default").Get(ctx, "shared", metav1.GetOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "3", again.Data["k"])
+}
+
+// A GET at a resourceVersion and a create's namespace lookup read a
+// server's cache (as kube's watch cache and NamespaceLifecycle's informer
+// serve them); neither misses what the other server just wrote.
+func TestCachedReadsOnEtcdSeeWhatTheOtherServerJustWrote(t *testing.T) {
+	etcdCluster := etcdtest.Start(t)
+	a, _ := startOnEtcd(t, etcdCluster.Endpoints())
+	b, _ := startOnEtcd(t, etcdCluster.Endpoints())
+	ca, cb := clientset(t, a.restConfig()), clientset(t, b.restConfig())
+	ctx := t.Context()
+
+	for i := range 20 {
+		ns := fmt.Sprintf("fresh-%d", i)
+		_, err := ca.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}, metav1.CreateOptions{})
+		require.NoError(t, err)
+		_, err = cb.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cm"}}, metav1.CreateOptions{})
+		require.NoError(t, err, "b creates in the namespace a just created")
+
+		updated, err := cb.CoreV1().ConfigMaps(ns).Update(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cm"},
+			Data: map[string]string{"k": "v"}}, metav1.UpdateOptions{})
+		require.NoError(t, err)
+		got, err := ca.CoreV1().ConfigMaps(ns).Get(ctx, "cm", metav1.GetOptions{ResourceVersion: updated.ResourceVersion})
+		require.NoError(t, err)
+		assert.Equal(t, "v", got.Data["k"], "a GET at the update's resourceVersion through a is not older than it")
+	}
+
+	cached, err := ca.CoreV1().ConfigMaps("fresh-0").Get(ctx, "cm", metav1.GetOptions{ResourceVersion: "0"})
+	require.NoError(t, err)
+	assert.Equal(t, "cm", cached.Name)
+	_, err = ca.CoreV1().ConfigMaps("fresh-0").Get(ctx, "absent", metav1.GetOptions{ResourceVersion: "0"})
+	assert.True(t, apierrors.IsNotFound(err), "%v", err)
+	_, err = cb.CoreV1().ConfigMaps("never-made").Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cm"}}, metav1.CreateOptions{})
+	assert.True(t, apierrors.IsNotFound(err), "%v", err)
 }
 
 func TestARestartedServerOnEtcdKeepsObjectsAndResumesWatches(t *testing.T) {
