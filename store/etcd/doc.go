@@ -27,10 +27,11 @@
 // a write the cache does not hold: kube's ConsistentListFromCache. So
 // several processes over one etcd each see the others' writes, in
 // revision order, and a process's own writes are in its cache before they
-// return: a writer applies its write to the cache itself once the cache
-// holds the revision before it (a one-key transaction's revision holds
-// nothing else), without waiting for the event to come back through the
-// watch, which then skips it. An Exact list older than
+// return: a write is applied to the cache as soon as the cache holds the
+// revision before it (a one-key transaction's revision holds nothing
+// else), by whoever brought it there (the writer of that revision or the
+// feed), without waiting for the event to come back through the watch,
+// which then skips it. An Exact list older than
 // the cache's history is read from etcd; a watch older than it is an
 // *ExpiredError. A new cache replays the last Config.Replay revisions of
 // etcd's history, so a watch from one of them (an informer's, after the
@@ -46,8 +47,9 @@
 // relist).
 //
 // A read at "any" revision (List NotOlderThan 1, what the API server asks
-// for resourceVersion=0) is served from the cache without asking etcd, as
-// kube's watch cache serves it, also while etcd is unreachable.
+// for resourceVersion=0, and for the namespace a create goes into) is
+// served from the cache without asking etcd, as kube's watch cache and
+// informers serve them, also while etcd is unreachable.
 //
 // # Failures
 //
