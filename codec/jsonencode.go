@@ -10,6 +10,11 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 )
 
+// AppendJSON appends the JSON of a JSON-shaped value, as JSONCodec writes
+// nested values: for JSON embedded in other encodings (protobuf's
+// fieldsV1 and RawExtension), which are on every write's path too.
+func AppendJSON(b []byte, v any) ([]byte, error) { return appendJSON(b, v) }
+
 // appendJSON appends the JSON of a JSON-shaped value (maps with sorted
 // keys, slices, strings, booleans, int64, float64, nil), byte for byte as
 // encoding/json writes it, without reflection: encoding an object is on

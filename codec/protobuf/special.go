@@ -372,7 +372,7 @@ func appendRawJSON(b []byte, v any) ([]byte, error) {
 	if v == nil {
 		return b, nil
 	}
-	raw, err := json.Marshal(v)
+	raw, err := codec.AppendJSON(nil, v)
 	if err != nil {
 		return b, fmt.Errorf("embedded JSON: %v", err)
 	}
