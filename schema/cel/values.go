@@ -15,6 +15,30 @@ import (
 	"github.com/kapi-dev/kapi/schema"
 )
 
+// intOf is the CEL int of a JSON number that is integral. kapi keeps
+// integral JSON numbers as int64; a float64 was written as such (1.0),
+// and kube's decoder reads it as an int, as it reads every integral
+// number.
+func intOf(v any) (types.Int, bool) {
+	switch t := v.(type) {
+	case int64:
+		return types.Int(t), true
+	case int:
+		return types.Int(t), true
+	case int32:
+		return types.Int(t), true
+	case float64:
+		if t == float64(int64(t)) {
+			return types.Int(int64(t)), true
+		}
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return types.Int(i), true
+		}
+	}
+	return 0, false
+}
+
 // valueOf is the CEL value of JSON data v of schema s, as kube presents
 // data to rules: objects and maps are read lazily (a rule that reads one
 // field converts one field), lists of type set and map compare as sets
@@ -29,23 +53,11 @@ func valueOf(v any, s *schema.Schema) ref.Val {
 		return types.NewErr("invalid data, got null for schema with nullable=false")
 	}
 	if s.XIntOrString {
-		switch t := v.(type) {
-		case string:
-			return types.String(t)
-		case int64:
-			return types.Int(t)
-		case int:
-			return types.Int(t)
-		case int32:
-			return types.Int(t)
-		case float64:
-			if t == float64(int64(t)) {
-				return types.Int(int64(t))
-			}
-		case json.Number:
-			if i, err := t.Int64(); err == nil {
-				return types.Int(i)
-			}
+		if str, ok := v.(string); ok {
+			return types.String(str)
+		}
+		if i, ok := intOf(v); ok {
+			return i
 		}
 		return types.NewErr("invalid data, expected XIntOrString value to be either a string or integer")
 	}
@@ -133,24 +145,8 @@ func valueOf(v any, s *schema.Schema) ref.Val {
 		}
 		return types.NewErr("invalid data, expected float, got %T", v)
 	case "integer":
-		switch t := v.(type) {
-		case int64:
-			return types.Int(t)
-		case int:
-			return types.Int(t)
-		case int32:
-			return types.Int(t)
-		case float64:
-			// kapi keeps integral JSON numbers as int64; a float64 here
-			// was written as such (1.0) and kube's decoder reads it as an
-			// int, as it reads every integral number.
-			if t == float64(int64(t)) {
-				return types.Int(int64(t))
-			}
-		case json.Number:
-			if i, err := t.Int64(); err == nil {
-				return types.Int(i)
-			}
+		if i, ok := intOf(v); ok {
+			return i
 		}
 		return types.NewErr("invalid data, expected int, got %T", v)
 	case "boolean":
