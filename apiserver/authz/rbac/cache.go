@@ -219,44 +219,37 @@ func (s *source) apply(i int, ev store.Event, d *dirty) {
 	deleted := ev.Type == store.Deleted
 	switch resources[i] {
 	case ResourceRoles:
-		m := s.roles[ns]
-		if m == nil {
-			m = map[string]*role{}
-			s.roles[ns] = m
-		}
-		if deleted {
-			delete(m, name)
-		} else {
-			m[name] = parseRole(data)
-		}
+		setEntry(namespaceMap(s.roles, ns), name, deleted, func() *role { return parseRole(data) })
 		mark(&d.roleNS, ns)
 	case ResourceClusterRoles:
-		if deleted {
-			delete(s.clusterRoles, name)
-		} else {
-			s.clusterRoles[name] = parseRole(data)
-		}
+		setEntry(s.clusterRoles, name, deleted, func() *role { return parseRole(data) })
 		d.clusterRoles = true
 	case ResourceRoleBindings:
-		m := s.rbs[ns]
-		if m == nil {
-			m = map[string]*binding{}
-			s.rbs[ns] = m
-		}
-		if deleted {
-			delete(m, name)
-		} else {
-			m[name] = parseBinding(data)
-		}
+		setEntry(namespaceMap(s.rbs, ns), name, deleted, func() *binding { return parseBinding(data) })
 		mark(&d.bindingNS, ns)
 	case ResourceClusterRoleBindings:
-		if deleted {
-			delete(s.crbs, name)
-		} else {
-			s.crbs[name] = parseBinding(data)
-		}
+		setEntry(s.crbs, name, deleted, func() *binding { return parseBinding(data) })
 		d.crbs = true
 	}
+}
+
+// setEntry stores the parsed object at name, or removes name for a deletion.
+func setEntry[T any](m map[string]T, name string, deleted bool, parse func() T) {
+	if deleted {
+		delete(m, name)
+		return
+	}
+	m[name] = parse()
+}
+
+// namespaceMap is the map of namespace ns in m, made on first use.
+func namespaceMap[T any](m map[string]map[string]T, ns string) map[string]T {
+	inner := m[ns]
+	if inner == nil {
+		inner = map[string]T{}
+		m[ns] = inner
+	}
+	return inner
 }
 
 // build makes the next snapshot from prev, copying only what d says
