@@ -212,11 +212,19 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // writes/s the writers' rate meanwhile. watchers=100 is perfcompare's
 // shape (kube-apiserver: ~56,000 events/s there); watchers=1000 with
 // -benchtime=10000x is the "1,000 watchers, 10,000 updates".
+//
+// The bookmarks case asks for bookmarks (allowWatchBookmarks, as every
+// client-go informer does), so each stream waits with a deadline.
 func BenchmarkWatchFanout(b *testing.B) {
-	for _, n := range []int{100, 1000} {
-		b.Run(fmt.Sprintf("watchers=%d", n), func(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		n     int
+		query string
+	}{{"watchers=100", 100, ""}, {"watchers=100,bookmarks", 100, "&allowWatchBookmarks=true"}, {"watchers=1000", 1000, ""}} {
+		n := bc.n
+		b.Run(bc.name, func(b *testing.B) {
 			f := newWatchFixture(b, 100)
-			w := f.startWatchers(b, n, f.listRevision(b), "application/json")
+			w := f.startWatchers(b, n, f.listRevision(b)+bc.query, "application/json")
 			writers := &http.Client{Transport: benchkit.Transport(8)}
 			defer writers.CloseIdleConnections()
 			var seq atomic.Int64

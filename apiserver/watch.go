@@ -144,17 +144,24 @@ func (q *request) watch() {
 			linger.Stop()
 		}
 	}()
+	// A watch with bookmarks waits with a deadline at the next bookmark,
+	// one context per bookmark rather than per wait.
+	waitCtx, waitCancel, waitUntil := ctx, context.CancelFunc(func() {}), time.Time{}
+	defer func() { waitCancel() }()
 	for {
-		waitCtx, waitCancel := ctx, context.CancelFunc(func() {})
 		if opts.allowBookmarks {
 			wake := nextBookmark
 			if !finalBookmark.IsZero() && finalBookmark.Before(wake) {
 				wake = finalBookmark
 			}
-			waitCtx, waitCancel = context.WithDeadline(ctx, wake)
+			if !wake.Equal(waitUntil) || waitCtx.Err() != nil {
+				waitCancel()
+				var cancel context.CancelFunc
+				waitCtx, cancel = context.WithDeadline(ctx, wake)
+				waitCancel, waitUntil = cancel, wake
+			}
 		}
 		events, err := watcher.Next(waitCtx)
-		waitCancel()
 		switch {
 		case err == nil:
 		case ctx.Err() != nil:

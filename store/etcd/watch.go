@@ -60,6 +60,12 @@ func (w *watcher) Next(ctx context.Context) ([]store.Event, error) {
 	if evs, err := w.inner.Next(available); len(evs) > 0 || !errors.Is(err, context.Canceled) {
 		return evs, err
 	}
+	if err := ctx.Err(); err != nil {
+		// A caller that asks only for what is available (a lingering
+		// watch stream gathering events) keeps the wait context of its
+		// waiting calls.
+		return nil, err
+	}
 	wait, ok := w.waitContext(ctx)
 	if !ok {
 		return nil, store.ErrWatcherStopped
