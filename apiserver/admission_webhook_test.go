@@ -356,6 +356,27 @@ func TestWebhooksSeeANewObjectAsKubesDo(t *testing.T) {
 		assert.Equal(t, []string{"creationTimestamp", "labels", "managedFields", "name", "namespace"}, metaKeys(mutating[0]))
 		assert.Equal(t, []string{"annotations", "creationTimestamp", "labels", "managedFields", "name", "namespace", "uid"}, metaKeys(validating[0]))
 	})
+	t.Run("a server-side apply that creates with a creationTimestamp sent", func(t *testing.T) {
+		// kube's update handler clears nothing before mutating admission
+		// (docs/kube-behaviour/12-policy.md); POST clears it.
+		req, err := http.NewRequest("PATCH", ps.url+"/api/v1/namespaces/default/configmaps/ap2?fieldManager=me",
+			strings.NewReader(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"ap2","labels":{"hook":"record"},"creationTimestamp":"2020-01-01T00:00:00Z"}}`))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/apply-patch+yaml")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		var created map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&created))
+		resp.Body.Close()
+		require.Equal(t, http.StatusCreated, resp.StatusCode)
+		mutating, validating := hooks.reviews("/record-mutate"), hooks.reviews("/record")
+		require.Len(t, mutating, 1)
+		require.Len(t, validating, 1)
+		assert.Equal(t, "2020-01-01T00:00:00Z", metadataOf(mutating[0])["creationTimestamp"])
+		stored := created["metadata"].(map[string]any)["creationTimestamp"]
+		assert.NotEqual(t, "2020-01-01T00:00:00Z", stored, "the server's own time is stored")
+		assert.Equal(t, stored, metadataOf(validating[0])["creationTimestamp"])
+	})
 }
 
 // TestAuditAnnotationsAreKubes holds the audit annotations admission

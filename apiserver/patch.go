@@ -245,11 +245,18 @@ func (q *request) patch() {
 			return nil, err
 		}
 		if cur == nil {
+			if uid := obj.UID(); uid != "" {
+				// An apply that would create names a uid no object has.
+				return nil, meta.Conflict(q.gr(), q.info.Name, fmt.Sprintf(
+					"uid mismatch: the provided object specified uid %s, and no existing object was found", uid))
+			}
 			return obj, nil
 		}
 		if uid := obj.UID(); uid != "" && uid != cur.Data().UID() {
-			return nil, meta.Invalid(q.gk(), q.info.Name, meta.FieldErrors{{
-				Type: meta.ErrorInvalid, Field: "metadata.uid", Value: uid, Detail: "field is immutable"}})
+			// kube checks ObjectMeta's update twice (its registry, then the
+			// kind's ValidateUpdate), so it reports the change twice.
+			immutable := meta.FieldError{Type: meta.ErrorInvalid, Field: "metadata.uid", Value: uid, Detail: "field is immutable"}
+			return nil, meta.Invalid(q.gk(), q.info.Name, meta.FieldErrors{immutable, immutable})
 		}
 		return obj, nil
 	}))

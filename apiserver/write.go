@@ -181,7 +181,7 @@ func (q *request) alreadyExists(ctx context.Context, obj meta.Object) error {
 // createObject runs the create pipeline on obj and stores it, unless dry
 // run, in which case the would-be object is returned unstored.
 func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOptions) (*store.Object, error) {
-	obj, err := q.admitCreate(ctx, obj, wo)
+	obj, err := q.admitCreate(ctx, obj, wo, false)
 	if err != nil {
 		return nil, err
 	}
@@ -206,20 +206,28 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 }
 
 // admitCreate runs a new object through preparation, defaulting,
-// admission and validation.
-func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOptions) (meta.Object, error) {
+// admission and validation. byUpdate is a PUT or apply that creates:
+// kube's update handler clears nothing before mutating admission, so
+// those webhooks see a creationTimestamp the client sent (the storage
+// overwrites it after them, as for every create).
+func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOptions, byUpdate bool) (meta.Object, error) {
 	strategy, w := q.res.strategy(), q.newWrite(OperationCreate, wo.dryRun)
 	sentName := obj.Name() // before a generated one: admission sees what was sent
 	if sentName == "" {
 		sentName = obj.GenerateName()
 	}
+	sentTime := obj.Metadata()["creationTimestamp"]
 	q.wipeForCreate(obj)
+	keepTime := byUpdate && sentTime != nil
+	if keepTime {
+		obj.MetadataForWrite()["creationTimestamp"] = sentTime
+	}
 	schemaErrs := q.res.applyDefaults(obj)
 	if err := q.res.typedDecodeError(schemaErrs); err != nil {
 		return nil, err
 	}
 	obj = q.trackUpdate(nil, obj)
-	if !q.res.customResource {
+	if !q.res.customResource && !keepTime {
 		// Mutating admission sees a typed object's zero time, as kube
 		// serialises it; nobody's field, and prepareForCreate sets it.
 		obj.MetadataForWrite()["creationTimestamp"] = nil
@@ -433,7 +441,7 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 		}
 		if cur == nil {
 			created = true
-			obj, err := q.admitCreate(ctx, obj, wo)
+			obj, err := q.admitCreate(ctx, obj, wo, true)
 			if err != nil {
 				return nil, err
 			}

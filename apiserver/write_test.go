@@ -41,6 +41,8 @@ func TestPatch(t *testing.T) {
 			patch: `{"metadata":{"uid":"other"}}`, code: 422,
 			check: func(t *testing.T, r response) {
 				assert.Equal(t, `ConfigMap "p" is invalid: metadata.uid: Invalid value: "other": field is immutable`, r.body["message"])
+				cause := map[string]any{"reason": "FieldValueInvalid", "message": `Invalid value: "other": field is immutable`, "field": "metadata.uid"}
+				assert.Equal(t, []any{cause, cause}, field(r.body, "details.causes"), "kube reports it twice (docs/kube-behaviour/04-writes.md)")
 			}},
 		{name: "a JSON patch that is not a list is 400", contentType: jsonPatchType, patch: `{"op":"x"}`, code: 400,
 			check: func(t *testing.T, r response) {
@@ -63,6 +65,16 @@ func TestPatch(t *testing.T) {
 			}
 		})
 	}
+	t.Run("an apply that would create an object with a uid is a Conflict", func(t *testing.T) {
+		for _, dryRun := range []string{"", "&dryRun=All"} {
+			r := ts.do("PATCH", cmPath+"/new?fieldManager=m"+dryRun, `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"new","uid":"sent"}}`,
+				"Content-Type", applyPatchType)
+			require.Equal(t, http.StatusConflict, r.code, string(r.raw))
+			assert.Equal(t, `Operation cannot be fulfilled on configmaps "new": uid mismatch: the provided object specified uid sent, and no existing object was found`, r.body["message"])
+			assert.Equal(t, map[string]any{"name": "new", "kind": "configmaps"}, r.body["details"])
+		}
+		assert.Equal(t, http.StatusNotFound, ts.do("GET", cmPath+"/new", "").code)
+	})
 	t.Run("a patch of a missing object is NotFound", func(t *testing.T) {
 		r := ts.do("PATCH", cmPath+"/missing", `{}`, "Content-Type", mergePatchType)
 		assert.Equal(t, http.StatusNotFound, r.code)
