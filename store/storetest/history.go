@@ -75,7 +75,10 @@ func checkHistory(t *testing.T, s store.Store, cfg historyCheck) {
 		written  = map[int64]change{}
 		final    atomic.Int64
 		consume  sync.WaitGroup
-		deadline = time.Now().Add(waitLong)
+		// The watchers give up waitLong after the writes end: the writes
+		// themselves may take long on a loaded machine (under -race, over
+		// etcd), and are bounded by the test's own timeout.
+		deadline atomic.Int64 // unix nanoseconds; 0 while writing
 	)
 	startWatch := func(rev int64, prefix string, seed uint64) {
 		w, err := s.Watch(ctx, prefix, store.WatchOptions{Revision: rev})
@@ -103,7 +106,7 @@ func checkHistory(t *testing.T, s store.Store, cfg historyCheck) {
 				if f := final.Load(); f != 0 && w.Revision() >= f {
 					return
 				}
-				if time.Now().After(deadline) {
+				if d := deadline.Load(); d != 0 && time.Now().UnixNano() > d {
 					ob.err = fmt.Errorf("watcher %s from %d stuck at %d", prefix, ob.start, w.Revision())
 					return
 				}
@@ -195,6 +198,7 @@ func checkHistory(t *testing.T, s store.Store, cfg historyCheck) {
 		startWatch(rng.Int64N(s.Revision()+1), prefixes[rng.IntN(len(prefixes))], uint64(100+i))
 	}
 	<-writesDone
+	deadline.Store(time.Now().Add(waitLong).UnixNano())
 	end := s.Revision()
 	final.Store(end)
 	// Watchers that start after the last write.
