@@ -70,11 +70,11 @@ func checkHistory(t *testing.T, s store.Store, cfg historyCheck) {
 	}
 
 	var (
-		mu       sync.Mutex
-		watches  []*observed
-		written  = map[int64]change{}
-		final    atomic.Int64
-		consume  sync.WaitGroup
+		mu      sync.Mutex
+		watches []*observed
+		written = map[int64]change{}
+		final   atomic.Int64
+		consume sync.WaitGroup
 		// The watchers give up waitLong after the writes end: the writes
 		// themselves may take long on a loaded machine (under -race, over
 		// etcd), and are bounded by the test's own timeout.
