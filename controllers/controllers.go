@@ -20,16 +20,17 @@ const (
 	GarbageCollector    = "garbagecollector"
 	ServiceAccount      = "serviceaccount"
 	RootCACertPublisher = "root-ca-cert-publisher"
-	// Repair is not kube-controller-manager's: it is kube-apiserver's
-	// repair loops (the node ports of Services), which kube runs inside
-	// the API server itself and kapi runs here with the other
-	// background work.
-	Repair = "repair"
+	// ServiceRepair is not kube-controller-manager's: it is
+	// kube-apiserver's repair loop of Services (their node ports), which
+	// kube runs inside the API server itself and kapi runs here with the
+	// other background work (the passes of every kind whose strategy is
+	// an apiserver.Repairer).
+	ServiceRepair = "service-repair"
 )
 
 // Names are the controllers this package runs, all on by default, as in
-// kube-controller-manager (and Repair, as in kube-apiserver).
-var Names = []string{GarbageCollector, Namespace, Repair, RootCACertPublisher, ServiceAccount}
+// kube-controller-manager (and ServiceRepair, as in kube-apiserver).
+var Names = []string{GarbageCollector, Namespace, RootCACertPublisher, ServiceAccount, ServiceRepair}
 
 // Options choose and configure the controllers Start runs.
 type Options struct {
@@ -45,7 +46,7 @@ type Options struct {
 	// when its kubeconfig carries no CA.
 	RootCA []byte
 	// RepairInterval is the time between the end of one repair pass and
-	// the start of the next (the Repair controller); zero means
+	// the start of the next (the ServiceRepair controller); zero means
 	// kube-apiserver's 3 minutes (DefaultRepairInterval). Tests shorten
 	// it; a port seen leaked is freed by the third pass in a row, so the
 	// interval must stay well above the time a write takes.
@@ -163,7 +164,7 @@ func Start(ctx context.Context, srv *apiserver.Server, opts Options) (*Manager, 
 	for _, n := range names {
 		var c controller
 		switch n {
-		case Repair:
+		case ServiceRepair:
 			m.repair = &repairLoop{srv: srv, interval: cmp.Or(opts.RepairInterval, DefaultRepairInterval)}
 			continue
 		case Namespace:
@@ -181,7 +182,7 @@ func Start(ctx context.Context, srv *apiserver.Server, opts Options) (*Manager, 
 	if m.repair != nil {
 		if err := m.repair.pass(ctx); err != nil {
 			cancel()
-			return nil, fmt.Errorf("controllers: starting %s: %w", Repair, err)
+			return nil, fmt.Errorf("controllers: starting %s: %w", ServiceRepair, err)
 		}
 	}
 	for _, r := range m.runners {
