@@ -178,3 +178,42 @@ func TestParsePortRangeReadsKubesForms(t *testing.T) {
 		assert.Equal(t, [2]int{c.base, c.size}, [2]int{base, size}, c.spec)
 	}
 }
+
+func TestADeletesHoldOnItsPortsEndsOnlyWhenThereIsNothingLeftToProtect(t *testing.T) {
+	cases := []struct {
+		name           string
+		heldDuringPass bool
+		stillStored    bool
+		recorded       []int
+		kept           bool
+	}{
+		{"a Service gone whose ports the record no longer marks is let go", false, false, nil, false},
+		{"a Service still stored keeps its hold (its delete may be in flight)", false, true, nil, true},
+		{"a Service gone whose ports the record marks keeps its hold (its Release is to come)", false, false, []int{30005}, true},
+		{"a hold taken while the pass ran is kept", true, false, nil, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			st := &serviceState{}
+			svc := nodePortService("a", 30005)
+			if !c.heldDuringPass {
+				st.holdDeleting(svc)
+			}
+			held, gen := st.heldPorts()
+			assert.Equal(t, !c.heldDuringPass, held[30005], "the pass sees the hold taken before it")
+			if c.heldDuringPass {
+				st.holdDeleting(svc)
+			}
+			var services []meta.Object
+			if c.stillStored {
+				services = append(services, svc)
+			}
+			recorded := map[int]bool{}
+			for _, p := range c.recorded {
+				recorded[p] = true
+			}
+			st.passDone(gen, services, recorded)
+			assert.Equal(t, c.kept, len(st.deleting) == 1)
+		})
+	}
+}
