@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/kapi-dev/kapi/apiserver/metrics"
 )
 
 // Repairer is implemented by a Strategy whose kind keeps records beside its
@@ -17,7 +19,8 @@ import (
 // objects say, in one compare and swap, reporting what it finds as kube
 // does (events). What a pass must remember for the next (kube counts the
 // passes a value has been seen leaked before it frees it) it keeps in the
-// server's state (Write.Local). w.Operation is empty, w.DryRun false; its
+// server's state (Write.Local), and what it counts in the server's
+// metrics (Write.Metrics). w.Operation is empty, w.DryRun false; its
 // writes run as the server itself. Something else runs the passes
 // (Server.Repair): package controllers runs them at start and then
 // periodically, as kube-apiserver does.
@@ -45,3 +48,8 @@ func (s *Server) Repair(ctx context.Context) error {
 	}
 	return errors.Join(errs...)
 }
+
+// Metrics is the server's metrics registry (Server.Metrics), where a
+// strategy registers the families of its own work once per server (a
+// repair's counts, as kube-apiserver's repair loops count theirs).
+func (w *Write) Metrics() *metrics.Registry { return w.s.metrics.registry }

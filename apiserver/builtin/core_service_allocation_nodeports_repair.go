@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/metrics"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 )
@@ -63,7 +64,31 @@ type portRepairState struct {
 	mu     sync.Mutex
 	leaks  map[int]int
 	events *eventSeries
+	// kube's counts: problems found by type, and failed passes
+	metricsOnce     sync.Once
+	portErrors      *metrics.CounterVec
+	reconcileErrors *metrics.Counter
 }
+
+// registerMetrics adds kube's families of the repair to the server's
+// registry, on its first pass (kube registers them as it starts; a
+// registry shared by two servers gets one server's).
+func (rs *portRepairState) registerMetrics(w *apiserver.Write) {
+	rs.metricsOnce.Do(func() {
+		rs.portErrors = metrics.NewCounterVec("apiserver_nodeport_repair_port_errors_total",
+			"[ALPHA] Number of errors detected on ports by the repair loop broken down by type of error: leak, repair, full, outOfRange, duplicate, unknown",
+			"type")
+		reconcile := metrics.NewCounterVec("apiserver_nodeport_repair_reconcile_errors_total",
+			"[ALPHA] Number of reconciliation failures on the nodeport repair reconcile loop")
+		rs.reconcileErrors = reconcile.With() // shown from the start, at 0, as kube's
+		_ = w.Metrics().Register(rs.portErrors)
+		_ = w.Metrics().Register(reconcile)
+	})
+}
+
+// portErrorTypes are kube's metric labels of the problems a pass reports.
+var portErrorTypes = map[string]string{"PortNotAllocated": "repair", "PortAlreadyAllocated": "duplicate",
+	"PortOutOfRange": "outOfRange"}
 
 // portRepairController names the repair in its events, as kube's.
 const portRepairController = "portallocator-repair-controller"
@@ -259,6 +284,16 @@ func (s serviceStrategy) Repair(w *apiserver.Write) error {
 	st.mu.Unlock()
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
+	rs.registerMetrics(w)
+	if err := rs.pass(w, r, st); err != nil {
+		rs.reconcileErrors.Inc()
+		return err
+	}
+	return nil
+}
+
+// pass does the work of Repair, holding rs.mu.
+func (rs *portRepairState) pass(w *apiserver.Write, r *serviceRanges, st *serviceState) error {
 
 	var pass portRepairPass
 	var gen int
@@ -311,7 +346,11 @@ func (s serviceStrategy) Repair(w *apiserver.Write) error {
 	st.passDone(gen, services, recorded)
 	st.mu.Unlock()
 	for _, p := range pass.problems {
+		rs.portErrors.With(portErrorTypes[p.reason]).Inc()
 		rs.events.record(w, p.service, "PortAllocation", p.reason, p.note)
+	}
+	if len(pass.freed) > 0 {
+		rs.portErrors.With("leak").Add(float64(len(pass.freed)))
 	}
 	rs.events.expire(w)
 	return nil

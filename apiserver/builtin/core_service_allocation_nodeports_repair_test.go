@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -67,6 +68,24 @@ func TestNodePortRepairFreesALeakedPortOnTheThirdPassThatSeesIt(t *testing.T) {
 	code, out := serve(t, srv, "POST", services, "application/json", nodePortBody("s", 30005))
 	require.Equal(t, http.StatusCreated, code, out)
 	assert.Empty(t, repairEvents(t, srv), "kube reports a leak in its log only")
+	assert.Equal(t, []string{
+		`apiserver_nodeport_repair_port_errors_total{type="leak"} 1`,
+		`apiserver_nodeport_repair_reconcile_errors_total 0`,
+	}, repairMetrics(t, srv), "and counts it")
+}
+
+// repairMetrics are the samples of kube's node port repair families.
+func repairMetrics(t *testing.T, srv *apiserver.Server) []string {
+	t.Helper()
+	var buf strings.Builder
+	require.NoError(t, srv.Metrics().WriteText(&buf))
+	var out []string
+	for _, line := range strings.Split(buf.String(), "\n") {
+		if strings.HasPrefix(line, "apiserver_nodeport_repair_") {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 func TestNodePortRepairMarksAPortAServiceHoldsAndTellsTheService(t *testing.T) {
@@ -124,6 +143,7 @@ func TestNodePortRepairReportsAPortTwoServicesHoldAsKubesSeriesCountIt(t *testin
 	series, _ := events[0]["series"].(map[string]any)
 	require.NotNil(t, series, "the second pass wrote the series")
 	assert.Equal(t, float64(2), series["count"], "later passes count in memory, as kube's recorder")
+	assert.Contains(t, repairMetrics(t, srv), `apiserver_nodeport_repair_port_errors_total{type="duplicate"} 3`)
 }
 
 func TestNodePortRepairOfAPortOutsideTheRangeTellsTheService(t *testing.T) {
@@ -264,4 +284,20 @@ func TestNodePortRepairBesideWritesNeverFreesAHeldPort(t *testing.T) {
 	for _, ev := range repairEvents(t, srv) {
 		t.Errorf("the repair found %s: %s", ev["reason"], ev["note"])
 	}
+}
+
+func TestNodePortRepairOfARecordItCannotReadFailsAndIsCounted(t *testing.T) {
+	st := memory.New(memory.Config{})
+	_, err := st.Create(t.Context(), nodePortsKey, meta.Object{"apiVersion": "v1", "kind": "RangeAllocation",
+		"metadata": map[string]any{}, "range": "30000-32767", "data": "not base64!"})
+	require.NoError(t, err)
+	srv := newClusterServerOn(t, builtin.Options{}, st)
+	before, err := st.Get(t.Context(), nodePortsKey)
+	require.NoError(t, err)
+
+	require.ErrorContains(t, srv.Repair(t.Context()), "unable to rebuild allocator from snapshot")
+	after, err := st.Get(t.Context(), nodePortsKey)
+	require.NoError(t, err)
+	assert.Equal(t, before.Revision(), after.Revision(), "the record is left as it was")
+	assert.Equal(t, []string{`apiserver_nodeport_repair_reconcile_errors_total 1`}, repairMetrics(t, srv))
 }
