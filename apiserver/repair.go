@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
-	"github.com/kapi-dev/kapi/apiserver/metrics"
 )
 
 // Repairer is implemented by a Strategy whose kind keeps records beside its
@@ -48,8 +46,3 @@ func (s *Server) Repair(ctx context.Context) error {
 	}
 	return errors.Join(errs...)
 }
-
-// Metrics is the server's metrics registry (Server.Metrics), where a
-// strategy registers the families of its own work once per server (a
-// repair's counts, as kube-apiserver's repair loops count theirs).
-func (w *Write) Metrics() *metrics.Registry { return w.s.metrics.registry }
