@@ -81,7 +81,9 @@
 // reverted with the store write (allocation.go), keeping what several
 // servers on one store must share in records of the store that no API
 // serves, changed by compare and swap (Write.UpdateRecord: kube's node
-// port RangeAllocation). One that is a GracefulDeleter (pods) is kept for
+// port RangeAllocation); one that is also a Repairer rebuilds such records
+// from the objects in a pass that Server.Repair runs (kube-apiserver's
+// repair loops; package controllers runs them periodically) (repair.go). One that is a GracefulDeleter (pods) is kept for
 // a grace period when deleted (delete.go). A deletecollection of a GenericDeleter's objects (every
 // built-in kind but pods, services and CRDs; custom resources) removes
 // those without finalizers in one bulk store call without decoding them,

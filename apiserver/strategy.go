@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver/authn"
+	"github.com/kapi-dev/kapi/apiserver/metrics"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/store"
@@ -220,6 +221,11 @@ func (w *Write) User() *authn.User {
 	u, _ := authn.UserFrom(w.Context)
 	return u
 }
+
+// Metrics is the server's metrics registry (Server.Metrics), where a
+// strategy registers the families of its own work once per server (a
+// repair's counts, as kube-apiserver's repair loops count theirs).
+func (w *Write) Metrics() *metrics.Registry { return w.s.metrics.registry }
 
 // Subresource is one subresource a kind serves under /{name}/{name}
 // besides status and scale.

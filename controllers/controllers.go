@@ -1,12 +1,14 @@
 package controllers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/store"
@@ -18,11 +20,17 @@ const (
 	GarbageCollector    = "garbagecollector"
 	ServiceAccount      = "serviceaccount"
 	RootCACertPublisher = "root-ca-cert-publisher"
+	// ServiceRepair is not kube-controller-manager's: it is
+	// kube-apiserver's repair loop of Services (their node ports), which
+	// kube runs inside the API server itself and kapi runs here with the
+	// other background work (the passes of every kind whose strategy is
+	// an apiserver.Repairer).
+	ServiceRepair = "service-repair"
 )
 
 // Names are the controllers this package runs, all on by default, as in
-// kube-controller-manager.
-var Names = []string{GarbageCollector, Namespace, RootCACertPublisher, ServiceAccount}
+// kube-controller-manager (and ServiceRepair, as in kube-apiserver).
+var Names = []string{GarbageCollector, Namespace, RootCACertPublisher, ServiceAccount, ServiceRepair}
 
 // Options choose and configure the controllers Start runs.
 type Options struct {
@@ -37,6 +45,12 @@ type Options struct {
 	// with. Empty publishes an empty bundle, as kube-controller-manager does
 	// when its kubeconfig carries no CA.
 	RootCA []byte
+	// RepairInterval is the time between the end of one repair pass and
+	// the start of the next (the ServiceRepair controller); zero means
+	// kube-apiserver's 3 minutes (DefaultRepairInterval). Tests shorten
+	// it; a port seen leaked is freed by the third pass in a row, so the
+	// interval must stay well above the time a write takes.
+	RepairInterval time.Duration
 }
 
 // aliases are kube-controller-manager 1.33's canonical names of the
@@ -124,6 +138,7 @@ func enabled(name string, list []string) bool {
 type Manager struct {
 	store   store.Store
 	runners []*runner
+	repair  *repairLoop
 	names   []string
 	wg      sync.WaitGroup
 	done    chan struct{}
@@ -149,6 +164,9 @@ func Start(ctx context.Context, srv *apiserver.Server, opts Options) (*Manager, 
 	for _, n := range names {
 		var c controller
 		switch n {
+		case ServiceRepair:
+			m.repair = &repairLoop{srv: srv, interval: cmp.Or(opts.RepairInterval, DefaultRepairInterval)}
+			continue
 		case Namespace:
 			c = newNamespaceController(srv)
 		case GarbageCollector:
@@ -160,12 +178,26 @@ func Start(ctx context.Context, srv *apiserver.Server, opts Options) (*Manager, 
 		}
 		m.runners = append(m.runners, newRunner(n, c, m))
 	}
+	// kube-apiserver is not ready before its first repair pass succeeds.
+	if m.repair != nil {
+		if err := m.repair.pass(ctx); err != nil {
+			cancel()
+			return nil, fmt.Errorf("controllers: starting %s: %w", ServiceRepair, err)
+		}
+	}
 	for _, r := range m.runners {
 		if err := r.start(ctx); err != nil {
 			cancel()
 			m.wg.Wait()
 			return nil, fmt.Errorf("controllers: starting %s: %w", r.name, err)
 		}
+	}
+	if m.repair != nil {
+		m.wg.Add(1)
+		go func() {
+			defer m.wg.Done()
+			m.repair.run(ctx)
+		}()
 	}
 	go func() {
 		m.wg.Wait()

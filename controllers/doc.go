@@ -1,7 +1,7 @@
 // Package controllers runs, inside a kapi server, what a Kubernetes
 // cluster does on its own: kube-controller-manager's namespace,
 // garbage-collector, serviceaccount and root-ca-cert-publisher
-// controllers.
+// controllers, and kube-apiserver's own repair loop of Services.
 //
 //	srv, _ := apiserver.New(cfg)
 //	m, _ := controllers.Start(ctx, srv, controllers.Options{RootCA: caPEM})
@@ -24,10 +24,20 @@
 //     ServiceAccount.
 //   - root-ca-cert-publisher: every namespace has a kube-root-ca.crt
 //     ConfigMap with Options.RootCA.
+//   - service-repair: not a controller of kube-controller-manager's but
+//     what kube-apiserver runs inside itself at start and every 3 minutes
+//     (Options.RepairInterval): the repair passes of the kinds whose
+//     strategy is an apiserver.Repairer (apiserver.Server.Repair). Today
+//     that is the node ports of Services (package builtin): ports Services
+//     hold are marked in the RangeAllocation, a port no Service holds is
+//     freed by the third pass in a row that sees it so (the leak of a
+//     server that stopped mid-write), and the problems are reported in
+//     kube's events. Start returns after the first pass, as kube-apiserver
+//     is not ready before it.
 //
 // Options.Controllers chooses them with kube-controller-manager's
 // --controllers syntax ("*", "name", "-name"; ParseControllers reads a
-// flag value).
+// flag value), service-repair among them.
 //
 // # How they run
 //
@@ -40,6 +50,10 @@
 // User-Agent, so managedFields name the manager "kube-controller-manager"
 // where kube's do, and kube's events where kube emits them. Reads of an
 // object's newest version go to the store directly.
+//
+// The service-repair loop is no watch: it runs its passes on a timer, each
+// interval after the previous pass ended, as kube's wait.Until; WaitIdle
+// does not wait for its next pass.
 //
 // Work is deduplicated per item (a namespace, an object) and retried with
 // a backoff (5 ms doubling to 5 s) when a write fails. Manager.WaitIdle

@@ -66,7 +66,8 @@
 // stays Terminating, and owned objects stay after their owner goes.
 // WithControllers runs kube-controller-manager's namespace,
 // garbage-collector, serviceaccount and root-ca-cert-publisher
-// controllers in the server (package github.com/kapi-dev/kapi/controllers);
+// controllers, and kube-apiserver's node port repair (service-repair), in
+// the server (package github.com/kapi-dev/kapi/controllers);
 // Server.Controllers.WaitIdle waits until they have done their work.
 //
 // # Webhooks

@@ -127,9 +127,11 @@ func WithWebhooks(opts apiserver.WebhookOptions) Option {
 // garbage collected, with background, foreground and orphan propagation;
 // every namespace gets its "default" ServiceAccount and its
 // kube-root-ca.crt ConfigMap (the CA the loopback listener's certificate
-// is signed with). names chooses them in kube-controller-manager's
-// --controllers syntax ("namespace", "garbagecollector", "serviceaccount",
-// "root-ca-cert-publisher", "*", "-name"); none means all of them.
+// is signed with); leaked node ports are freed as kube-apiserver's repair
+// frees them (service-repair). names chooses them in
+// kube-controller-manager's --controllers syntax ("namespace",
+// "garbagecollector", "serviceaccount", "root-ca-cert-publisher",
+// "service-repair", "*", "-name"); none means all of them.
 //
 // Without WithControllers no controller runs, as with envtest: a deleted
 // namespace stays Terminating and dependents outlive their owners.

@@ -41,12 +41,25 @@ type serviceState struct {
 	// portsMarked: the stored Services' node ports were marked in the
 	// RangeAllocation by this server's first node port write.
 	portsMarked bool
+	// held are the node ports this server's writes in flight have taken
+	// or are giving back (a count per port): the RangeAllocation marks
+	// them while no stored Service may hold them, so the repair never
+	// frees them (core_service_allocation_nodeports_repair.go).
+	held map[int]int
+	// deleting are the node ports of the Services this server is
+	// deleting (by namespace/name), held from the strategy's
+	// PrepareForDelete until Release gives them back.
+	deleting map[string]heldPorts
+	// portRepair is the node port repair's; passes counts the passes
+	// started.
+	portRepair *portRepairState
+	passes     int
 }
 
 // state returns the server's allocations, reading what the stored
 // Services (and IPAddresses) hold on first use; mu is held on return.
 func (r *serviceRanges) state(w *apiserver.Write) (*serviceState, error) {
-	st := w.Local(r, func() any { return &serviceState{} }).(*serviceState)
+	st := w.Local(r, func() any { return &serviceState{portRepair: newPortRepairState()} }).(*serviceState)
 	st.mu.Lock()
 	if st.ready {
 		return st, nil
@@ -139,6 +152,9 @@ type serviceAllocation struct {
 	// taken now (released by Revert); released by Commit.
 	ips, ports               []int
 	releaseIPs, releasePorts []int
+	// holding are the node ports this write holds (serviceState.held)
+	// until Commit or Revert.
+	holding []int
 }
 
 // Allocate gives a Service what its type needs: cluster IPs unless it is
@@ -167,6 +183,9 @@ func (s serviceStrategy) Allocate(w *apiserver.Write, o, old meta.Object) (apise
 		a.revertLocked()
 		return nil, err
 	}
+	// the stored version gives these back once the write is stored:
+	// until then no stored Service may hold them
+	a.hold(a.releasePorts)
 	return a, nil
 }
 
@@ -186,6 +205,7 @@ func (s serviceStrategy) Release(w *apiserver.Write, removed meta.Object) {
 	}
 	a.releasePorts = serviceNodePorts(removed)
 	a.commitLocked()
+	st.unholdDeleting(removed)
 }
 
 func (s serviceStrategy) rangesOrDefault() *serviceRanges {
@@ -214,6 +234,7 @@ func (a *serviceAllocation) commitLocked() {
 		a.freeIPLocked(i)
 	}
 	a.freePorts(a.releasePorts)
+	a.unhold()
 	a.releaseIPs, a.releasePorts, a.ips, a.ports = nil, nil, nil, nil
 }
 
@@ -222,6 +243,7 @@ func (a *serviceAllocation) revertLocked() {
 		a.freeIPLocked(i)
 	}
 	a.freePorts(a.ports)
+	a.unhold()
 	a.releaseIPs, a.releasePorts, a.ips, a.ports = nil, nil, nil, nil
 }
 

@@ -21,9 +21,10 @@ import (
 //
 // A server marks the node ports of the stored Services in it on its first
 // node port write (kube's repair at start, in the direction that prevents
-// a port being given twice; a port leaked by a server that stopped
-// between a write's allocation and its revert, or whose giving back the
-// store refused, stays taken).
+// a port being given twice), unless a repair pass did it first. A port
+// leaked by a server that stopped between a write's allocation and its
+// revert, or whose giving back the store refused, stays taken until the
+// periodic repair frees it (core_service_allocation_nodeports_repair.go).
 
 // nodePortsKey is the store key of the node port RangeAllocation.
 const nodePortsKey = "/ranges/servicenodeports"
@@ -178,13 +179,13 @@ func (a *serviceAllocation) takePorts(wants []portWant) ([]int, error) {
 	if !a.w.DryRun {
 		a.st.portsMarked = true
 		a.ports = append(a.ports, got...)
+		a.hold(got)
 	}
 	return got, nil
 }
 
 // freePorts gives ports back in one compare and swap. A failure leaves
-// them taken (kube's repair would free them; kapi logs nothing): a port
-// is never given twice.
+// them taken until the repair frees them: a port is never given twice.
 func (a *serviceAllocation) freePorts(ports []int) {
 	if len(ports) == 0 || a.w.DryRun {
 		return

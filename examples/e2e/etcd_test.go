@@ -28,6 +28,13 @@ import (
 // `server -etcd-servers=...` does: following the CRDs other servers write.
 func startOnEtcd(t *testing.T, endpoints []string) (*cluster, *etcd.Store) {
 	t.Helper()
+	return startOnEtcdThen(t, endpoints, nil)
+}
+
+// startOnEtcdThen is startOnEtcd calling then with the server before it
+// serves (to start controllers beside it).
+func startOnEtcdThen(t *testing.T, endpoints []string, then func(*apiserver.Server)) (*cluster, *etcd.Store) {
+	t.Helper()
 	st, err := etcd.Open(t.Context(), endpoints, etcd.Config{Codec: etcd.Kube{Protobuf: protobuf.New(kubeproto.Resolver())}})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = st.Close() })
@@ -40,6 +47,9 @@ func startOnEtcd(t *testing.T, endpoints []string) (*cluster, *etcd.Store) {
 	following := make(chan struct{})
 	go func() { defer close(following); srv.FollowCRDs(ctx) }()
 	t.Cleanup(func() { cancel(); <-following })
+	if then != nil {
+		then(srv)
+	}
 	return serveCluster(t, srv), st
 }
 

@@ -11,7 +11,8 @@
 // flags are kube-apiserver's; -insecure serves plain HTTP with no
 // authentication at all. What a cluster does on its own runs in-process:
 // kube-controller-manager's namespace, garbage-collector, serviceaccount
-// and root-ca-cert-publisher controllers, chosen with -controllers as
+// and root-ca-cert-publisher controllers, and kube-apiserver's repair of
+// Services' node ports (service-repair), chosen with -controllers as
 // kube-controller-manager's --controllers.
 //
 // With -etcd-servers (kube-apiserver's flag) it keeps its objects in etcd,
@@ -77,7 +78,7 @@ func main() {
 	services := kapiserver.ServiceURLs{}
 	flag.Var(services, "webhook-service", "namespace/name[:port]=URL: where a webhook's service reference is reached (repeatable); "+
 		"other services resolve to https://<name>.<namespace>.svc:<port>")
-	controllerList := flag.String("controllers", "*", "controllers to run in-process, as kube-controller-manager's --controllers: '*' runs all (namespace, garbagecollector, serviceaccount, root-ca-cert-publisher), 'foo' runs foo, '-foo' does not")
+	controllerList := flag.String("controllers", "*", "controllers to run in-process, as kube-controller-manager's --controllers: '*' runs all (namespace, garbagecollector, serviceaccount, root-ca-cert-publisher, and service-repair: kube-apiserver's node port repair), 'foo' runs foo, '-foo' does not")
 	flag.Parse()
 	selected, err := controllers.ParseControllers(*controllerList)
 	if err != nil {
