@@ -39,6 +39,7 @@ func (replicaSetStrategy) GenericDelete()                       {}
 func (replicationControllerStrategy) GenericDelete()            {}
 func (resourceQuotaStrategy) GenericDelete()                    {}
 func (roleStrategy) GenericDelete()                             {}
+func (runtimeClassStrategy) GenericDelete()                     {}
 func (secretStrategy) GenericDelete()                           {}
 func (serviceAccountStrategy) GenericDelete()                   {}
 func (serviceCIDRStrategy) GenericDelete()                      {}
