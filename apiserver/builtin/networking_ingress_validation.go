@@ -201,7 +201,7 @@ func (e *fieldErrs) typedLocalObjectReference(path string, ref map[string]any) {
 	}
 	for _, f := range []string{"kind", "name"} {
 		if v, _ := ref[f].(string); v == "" {
-			e.required(path + "." + f)
+			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path + "." + f, Detail: f + " is required"})
 		} else {
 			e.invalidAll(path+"."+f, v, schema.PathSegmentName(v, false))
 		}
