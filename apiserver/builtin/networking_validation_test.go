@@ -18,7 +18,7 @@ import (
 
 // TestNetworkingValidationAnswersAsKube replays the requests kube-apiserver
 // 1.33 answered about Ingresses, IngressClasses, NetworkPolicies,
-// PriorityClasses and RuntimeClasses (testdata/kube-validation-networking.json,
+// PriorityClasses, RuntimeClasses and EndpointSlices (testdata/kube-validation-networking.json,
 // recorded by docs/kube-behaviour/16-validation-networking-scheduling-node/record.py)
 // and expects kube's code, reason, message and causes, in kube's order.
 func TestNetworkingValidationAnswersAsKube(t *testing.T) {
@@ -65,11 +65,13 @@ var networkingFuzzTargets = []struct{ collection, object, valid string }{
 	{"/apis/networking.k8s.io/v1/namespaces/val/networkpolicies", "f", `{"metadata":{"name":"f"},"spec":{"podSelector":{}}}`},
 	{"/apis/scheduling.k8s.io/v1/priorityclasses", "f", `{"metadata":{"name":"f"},"value":1,"globalDefault":true}`},
 	{"/apis/node.k8s.io/v1/runtimeclasses", "f", `{"metadata":{"name":"f"},"handler":"runc"}`},
+	{"/apis/discovery.k8s.io/v1/namespaces/val/endpointslices", "f",
+		`{"metadata":{"name":"f"},"addressType":"IPv4","endpoints":[{"addresses":["10.0.0.1"]}],"ports":[{"port":80}]}`},
 }
 
 // FuzzNetworkingWrites sends arbitrary bodies to the creates, updates and
 // status writes of Ingresses, IngressClasses, NetworkPolicies,
-// PriorityClasses and RuntimeClasses (seeded with the recorded kube
+// PriorityClasses, RuntimeClasses and EndpointSlices (seeded with the recorded kube
 // cases): never a panic or a 500, always a Status on failure.
 func FuzzNetworkingWrites(f *testing.F) {
 	raw, err := os.ReadFile("testdata/kube-validation-networking.json")

@@ -7,6 +7,7 @@ ICS = "/apis/networking.k8s.io/v1/ingressclasses"
 NPS = "/apis/networking.k8s.io/v1/namespaces/val/networkpolicies"
 PCS = "/apis/scheduling.k8s.io/v1/priorityclasses"
 RCS = "/apis/node.k8s.io/v1/runtimeclasses"
+EPS = "/apis/discovery.k8s.io/v1/namespaces/val/endpointslices"
 MP = "application/merge-patch+json"
 def post(path, body): return ("POST", path, body, "application/json")
 def put(path, body): return ("PUT", path, body, "application/json")
@@ -42,6 +43,11 @@ def pc(name="valnet-pc", value=1000, **kw):
 def rc(name="valnet-rc", handler="runc", **kw):
     o = {"apiVersion": "node.k8s.io/v1", "kind": "RuntimeClass", "metadata": {"name": name}, "handler": handler}
     o.update(kw); return o
+def eps(name="e", addressType="IPv4", endpoints=None, ports=None):
+    o = {"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice", "metadata": {"name": name}, "addressType": addressType,
+         "endpoints": endpoints if endpoints is not None else [{"addresses": ["10.0.0.1"]}]}
+    if ports is not None: o["ports"] = ports
+    return o
 
 CASES = [
  # Ingress
@@ -164,4 +170,21 @@ CASES = [
  ("tolerationSeconds needs NoExecute", [], post(RCS, rc(scheduling={"tolerations": [{"key": "k", "operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 5}]}))),
  ("an empty key needs Exists", [], post(RCS, rc(scheduling={"tolerations": [{"operator": "Equal", "value": "v"}]}))),
  ("a runtime class update checks only the handler", [post(RCS, rc())], patch(RCS+"/valnet-rc", {"overhead": {"podFixed": {"cpu": "-1"}}})),
+ # EndpointSlice
+ ("an endpoint slice is created", [], post(EPS, eps(endpoints=[{"addresses": ["10.0.0.1"], "hostname": "h", "nodeName": "n", "zone": "z", "deprecatedTopology": {"a": "b"}, "conditions": {"ready": True}}],
+     ports=[{"name": "http", "port": 80, "protocol": "TCP", "appProtocol": "kubernetes.io/h2c"}, {"name": "b", "port": 81}]))),
+ ("an address type is an enum", [], post(EPS, eps(addressType="IP"))),
+ ("an endpoint needs an address", [], post(EPS, eps(endpoints=[{"addresses": []}]))),
+ ("an IPv4 address must be one", [], post(EPS, eps(endpoints=[{"addresses": ["nope", "2001:db8::1", "010.0.0.1"]}]))),
+ ("an address may not be special", [], post(EPS, eps(endpoints=[{"addresses": ["0.0.0.0", "127.0.0.1", "169.254.1.1", "224.0.0.1"]}]))),
+ ("an IPv6 address must be one", [], post(EPS, eps(addressType="IPv6", endpoints=[{"addresses": ["10.0.0.1", "::1", "fe80::1", "2001:db8::1"]}]))),
+ ("an FQDN address must be one", [], post(EPS, eps(addressType="FQDN", endpoints=[{"addresses": ["a.example.com", "A_b", "x"]}]))),
+ ("an endpoint hostname is a DNS label", [], post(EPS, eps(endpoints=[{"addresses": ["10.0.0.1"], "hostname": "a.b"}]))),
+ ("an endpoint topology must be labels", [], post(EPS, eps(endpoints=[{"addresses": ["10.0.0.1"], "deprecatedTopology": {"a b": "c"}}]))),
+ ("endpoint port names are unique DNS labels", [], post(EPS, eps(ports=[{"name": "a", "port": 80}, {"name": "a", "port": 81}, {"name": "B_c", "port": 82}]))),
+ ("an endpoint port protocol is an enum", [], post(EPS, eps(ports=[{"name": "a", "port": 80, "protocol": "HTTP"}]))),
+ ("an endpoint port appProtocol is a qualified name", [], post(EPS, eps(ports=[{"name": "a", "port": 80, "appProtocol": "a b"}]))),
+ ("an endpoint port number is not checked", [], post(EPS, eps(ports=[{"name": "a", "port": 70000}]))),
+ ("an address type is immutable", [post(EPS, eps())], patch(EPS+"/e", {"addressType": "IPv6", "endpoints": [{"addresses": ["2001:db8::1"]}]})),
+ ("an endpoint slice update is validated", [post(EPS, eps())], patch(EPS+"/e", {"endpoints": [{"addresses": ["nope"]}]})),
 ]
