@@ -33,7 +33,6 @@ func (persistentVolumeClaimStrategy) GenericDelete()            {}
 func (persistentVolumeStrategy) GenericDelete()                 {}
 func (podDisruptionBudgetStrategy) GenericDelete()              {}
 func (podTemplateStrategy) GenericDelete()                      {}
-func (priorityClassStrategy) GenericDelete()                    {}
 func (priorityLevelStrategy) GenericDelete()                    {}
 func (replicaSetStrategy) GenericDelete()                       {}
 func (replicationControllerStrategy) GenericDelete()            {}

@@ -130,3 +130,41 @@ func FuzzNetworkingWrites(f *testing.F) {
 		}
 	})
 }
+
+// TestSystemPriorityClasses holds kapi to what kube-apiserver 1.33 does with
+// its two system PriorityClasses: its post-start hook stores them, a
+// DELETE of one is 403.
+func TestSystemPriorityClasses(t *testing.T) {
+	newServer := func(t *testing.T) *apiserver.Server {
+		hooks, err := builtin.PostStartHooks(builtin.Options{})
+		require.NoError(t, err)
+		srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(),
+			OpenAPIComponents: builtin.OpenAPIComponents(), PostStartHooks: hooks})
+		require.NoError(t, err)
+		return srv
+	}
+	const pcs = "/apis/scheduling.k8s.io/v1/priorityclasses"
+
+	t.Run("the hook stores both classes as kube's does", func(t *testing.T) {
+		srv := newServer(t)
+		code, out := serve(t, srv, "GET", pcs+"/system-node-critical", "", "")
+		require.Equal(t, http.StatusOK, code, out)
+		assert.Equal(t, int64(2000001000), int64(out["value"].(float64)))
+		assert.Equal(t, "PreemptLowerPriority", out["preemptionPolicy"])
+		assert.Equal(t, "Used for system critical pods that must not be moved from their current node.", out["description"])
+		md := out["metadata"].(map[string]any)
+		assert.Equal(t, float64(1), md["generation"])
+		assert.Equal(t, "kube-apiserver", md["managedFields"].([]any)[0].(map[string]any)["manager"])
+		code, out = serve(t, srv, "GET", pcs+"/system-cluster-critical", "", "")
+		require.Equal(t, http.StatusOK, code, out)
+		assert.Equal(t, int64(2000000000), int64(out["value"].(float64)))
+	})
+	t.Run("a system class may not be deleted", func(t *testing.T) {
+		srv := newServer(t)
+		code, out := serve(t, srv, "DELETE", pcs+"/system-node-critical", "", "")
+		require.Equal(t, http.StatusForbidden, code, out)
+		assert.Equal(t, `priorityclasses.scheduling.k8s.io "system-node-critical" is forbidden: this is a system priority class and cannot be deleted`, out["message"])
+		code, _ = serve(t, srv, "GET", pcs+"/system-node-critical", "", "")
+		assert.Equal(t, http.StatusOK, code)
+	})
+}
