@@ -258,7 +258,7 @@ func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOpti
 		if len(errs) > 0 {
 			return meta.Invalid(q.gk(), obj.Name(), errs)
 		}
-		return nil
+		return q.kindAdmission(w, obj, nil)
 	})
 }
 
@@ -602,7 +602,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 		if errs = q.validateCustomResource(next, old, errs); len(errs) > 0 {
 			return meta.Invalid(q.gk(), q.info.Name, errs)
 		}
-		return nil
+		return q.kindAdmission(w, next, old)
 	}
 	if err := q.admit(ctx, OperationUpdate, next, old, wo, validate); err != nil {
 		return nil, err

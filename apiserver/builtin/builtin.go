@@ -104,7 +104,9 @@ var resources = sync.OnceValue(func() []apiserver.Resource {
 	}
 	for i := range rs {
 		gvk := rs[i].GroupVersionKind()
-		rs[i].Schema = Schema(gvk)
+		if rs[i].Schema == nil { // a kind may adapt its schema (RuntimeClass)
+			rs[i].Schema = Schema(gvk)
+		}
 		rs[i].OpenAPIComponent = ComponentName(gvk)
 		withKubeEncoding(&rs[i])
 	}

@@ -33,12 +33,12 @@ func (persistentVolumeClaimStrategy) GenericDelete()            {}
 func (persistentVolumeStrategy) GenericDelete()                 {}
 func (podDisruptionBudgetStrategy) GenericDelete()              {}
 func (podTemplateStrategy) GenericDelete()                      {}
-func (priorityClassStrategy) GenericDelete()                    {}
 func (priorityLevelStrategy) GenericDelete()                    {}
 func (replicaSetStrategy) GenericDelete()                       {}
 func (replicationControllerStrategy) GenericDelete()            {}
 func (resourceQuotaStrategy) GenericDelete()                    {}
 func (roleStrategy) GenericDelete()                             {}
+func (runtimeClassStrategy) GenericDelete()                     {}
 func (secretStrategy) GenericDelete()                           {}
 func (serviceAccountStrategy) GenericDelete()                   {}
 func (serviceCIDRStrategy) GenericDelete()                      {}

@@ -118,7 +118,7 @@ type wrapper interface {
 // controller's default/kubernetes Service, its cluster IP the first of the
 // range (kube runs its endpoint reconciler besides; the reference server,
 // with --endpoint-reconciler-type=none, has no Endpoints for it, and
-// neither has kapi); the autoregistration's APIService for each served
+// neither has kapi); the system PriorityClasses; the autoregistration's APIService for each served
 // group version, when APIServices are served. Pass them as apiserver.Config.PostStartHooks with the resources
 // of ResourcesWith(o).
 func PostStartHooks(o Options) ([]apiserver.PostStartHook, error) {
@@ -132,7 +132,8 @@ func PostStartHooks(o Options) ([]apiserver.PostStartHook, error) {
 	}
 	return []apiserver.PostStartHook{{Name: "bootstrap-controller", Run: func(ctx context.Context, s *apiserver.Server) error {
 		return bootstrapKubernetesService(s, ranges, int64(port))
-	}}, {Name: "kube-apiserver-autoregistration", Run: autoregistration}}, nil
+	}}, {Name: "scheduling/bootstrap-system-priority-classes", Run: bootstrapSystemPriorityClasses},
+		{Name: "kube-apiserver-autoregistration", Run: autoregistration}}, nil
 }
 
 // bootstrapKubernetesService stores the default/kubernetes Service, and

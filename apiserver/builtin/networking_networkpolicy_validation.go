@@ -1,0 +1,135 @@
+package builtin
+
+import (
+	"fmt"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// A NetworkPolicy is checked as kube's ValidateNetworkPolicy checks it:
+// its pod selector, each rule's ports and peers (selectors or an ipBlock
+// of CIDRs), its policy types.
+
+// Validate is kube's ValidateNetworkPolicySpec.
+func (networkPolicyStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
+	var e fieldErrs
+	e.networkPolicySpec("spec", asMap(o["spec"]))
+	return e.list
+}
+
+// ValidateUpdate validates the new version; kube's strategy checks its
+// spec twice (ValidateNetworkPolicy, then ValidateNetworkPolicyUpdate), so
+// each problem comes twice among the causes (once in the message).
+func (s networkPolicyStrategy) ValidateUpdate(w *apiserver.Write, o, _ meta.Object) meta.FieldErrors {
+	errs := s.Validate(w, o)
+	return append(errs, errs...)
+}
+
+// networkPolicySpec is kube's ValidateNetworkPolicySpec.
+func (e *fieldErrs) networkPolicySpec(path string, spec map[string]any) {
+	e.labelSelector(path+".podSelector", spec["podSelector"])
+	for _, dir := range []struct{ rules, peers string }{{"ingress", "from"}, {"egress", "to"}} {
+		for i, r := range asList(spec[dir.rules]) {
+			rule := asMap(r)
+			p := fmt.Sprintf("%s.%s[%d]", path, dir.rules, i)
+			for j, port := range asList(rule["ports"]) {
+				e.networkPolicyPort(fmt.Sprintf("%s.ports[%d]", p, j), asMap(port))
+			}
+			for j, peer := range asList(rule[dir.peers]) {
+				e.networkPolicyPeer(fmt.Sprintf("%s.%s[%d]", p, dir.peers, j), asMap(peer))
+			}
+		}
+	}
+	types := asList(spec["policyTypes"])
+	if len(types) > 2 {
+		e.invalid(path+".policyTypes", goPolicyTypes(types), "may not specify more than two policyTypes")
+		return
+	}
+	for i, t := range types {
+		s, _ := t.(string)
+		if s != "Ingress" && s != "Egress" {
+			e.notSupported(fmt.Sprintf("%s.policyTypes[%d]", path, i), s, "Ingress", "Egress")
+		}
+	}
+}
+
+// networkPolicyPort is kube's ValidateNetworkPolicyPort.
+func (e *fieldErrs) networkPolicyPort(path string, port map[string]any) {
+	if proto, ok := port["protocol"].(string); ok && proto != "TCP" && proto != "UDP" && proto != "SCTP" {
+		e.notSupported(path+".protocol", proto, "TCP", "UDP", "SCTP")
+	}
+	end, hasEnd := meta.AsInt64(port["endPort"])
+	n, numeric := meta.AsInt64(port["port"])
+	name, named := port["port"].(string)
+	switch {
+	case numeric:
+		e.portNumber(path+".port", n)
+		if hasEnd {
+			if end < n {
+				// kube shows the port as the value
+				e.invalid(path+".endPort", n, "must be greater than or equal to `port`")
+			}
+			e.portNumber(path+".endPort", end)
+		}
+	case named:
+		if hasEnd {
+			e.invalid(path+".endPort", end, "may not be specified when `port` is non-numeric")
+		}
+		e.invalidAll(path+".port", name, portNameErrors(name))
+	case hasEnd:
+		e.invalid(path+".endPort", end, "may not be specified when `port` is not specified")
+	}
+}
+
+// networkPolicyPeer is kube's ValidateNetworkPolicyPeer: one of a pod
+// selector and a namespace selector (or both), or an ipBlock alone.
+func (e *fieldErrs) networkPolicyPeer(path string, peer map[string]any) {
+	peers := 0
+	if sel, ok := peer["podSelector"].(map[string]any); ok {
+		peers++
+		e.labelSelector(path+".podSelector", sel)
+	}
+	if sel, ok := peer["namespaceSelector"].(map[string]any); ok {
+		peers++
+		e.labelSelector(path+".namespaceSelector", sel)
+	}
+	block, hasBlock := peer["ipBlock"].(map[string]any)
+	if hasBlock {
+		peers++
+		e.ipBlock(path+".ipBlock", block)
+	}
+	switch {
+	case peers == 0:
+		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path, Detail: "must specify a peer"})
+	case peers > 1 && hasBlock:
+		e.forbidden(path, "may not specify both ipBlock and another peer")
+	}
+}
+
+// ipBlock is kube's ValidateIPBlock: a CIDR, and excepts strictly inside
+// it.
+func (e *fieldErrs) ipBlock(path string, block map[string]any) {
+	cidr, _ := block["cidr"].(string)
+	if cidr == "" {
+		e.required(path + ".cidr")
+		return
+	}
+	outer, ok := e.cidr(path+".cidr", cidr)
+	if !ok {
+		return
+	}
+	outerBits, _ := outer.Mask.Size()
+	for i, x := range asList(block["except"]) {
+		s, _ := x.(string)
+		p := fmt.Sprintf("%s.except[%d]", path, i)
+		inner, ok := e.cidr(p, s)
+		if !ok {
+			continue
+		}
+		innerBits, _ := inner.Mask.Size()
+		if !outer.Contains(inner.IP) || outerBits >= innerBits {
+			e.invalid(p, s, "must be a strict subset of `cidr`")
+		}
+	}
+}
