@@ -108,6 +108,9 @@ CASES = [
  ("selector keys are qualified names", [], vpost(wh(objectSelector={"matchExpressions": [{"key": "bad key", "operator": "Exists"}]}))),
  ("matchLabels keys and values are checked", [], vpost(wh(namespaceSelector={"matchLabels": {"bad key": "bad value"}}))),
  ("selector expression values are label values", [], mpost(wh(objectSelector={"matchExpressions": [{"key": "k", "operator": "In", "values": ["bad value"]}]}))),
+ ("a policy's selector values are label values too", [], post("/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies",
+  {"metadata": {"name": "p"}, "spec": {"matchConstraints": {"resourceRules": [rule(operations=["CREATE"], apiGroups=[""], resources=["configmaps"])],
+   "objectSelector": {"matchExpressions": [{"key": "k", "operator": "In", "values": ["bad value"]}]}}, "validations": [{"expression": "true"}]}})),
  # rules
  ("a rule needs operations", [], vpost(wh(rules=[rule(operations=None)]))),
  ("a wildcard operation stands alone", [], vpost(wh(rules=[rule(operations=["*", "CREATE"])]))),
