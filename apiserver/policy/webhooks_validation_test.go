@@ -2,6 +2,7 @@ package policy
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,7 +42,7 @@ func TestValidateWebhooksRelaxesOnUpdateWhatTheStoredConfigurationBroke(t *testi
 		want     []string
 	}{
 		{name: "a create refuses sideEffects Some",
-			new: []string{`{"sideEffects":"Some"}`},
+			new:  []string{`{"sideEffects":"Some"}`},
 			want: []string{`webhooks[0].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"`}},
 		{name: "an update of a valid configuration refuses sideEffects Some",
 			old: []string{`{}`}, new: []string{`{"sideEffects":"Some"}`},
@@ -71,8 +72,8 @@ func TestValidateWebhooksRelaxesOnUpdateWhatTheStoredConfigurationBroke(t *testi
 			old: []string{`{"objectSelector":{"matchExpressions":[{"key":"k","operator":"In","values":["a b"]}]}}`},
 			new: []string{`{"namespaceSelector":{"matchExpressions":[{"key":"k","operator":"In","values":["c d"]}]}}`}},
 		{name: "an update relaxing selector values still checks keys",
-			old: []string{`{"objectSelector":{"matchExpressions":[{"key":"k","operator":"In","values":["a b"]}]}}`},
-			new: []string{`{"objectSelector":{"matchExpressions":[{"key":"k k","operator":"In","values":["a b"]}]}}`},
+			old:  []string{`{"objectSelector":{"matchExpressions":[{"key":"k","operator":"In","values":["a b"]}]}}`},
+			new:  []string{`{"objectSelector":{"matchExpressions":[{"key":"k k","operator":"In","values":["a b"]}]}}`},
 			want: []string{`webhooks[0].objectSelector.matchExpressions[0].key: Invalid value: "k k": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`}},
 		{name: "an update of valid selectors refuses invalid values",
 			old: []string{`{}`}, new: []string{`{"objectSelector":{"matchExpressions":[{"key":"k","operator":"In","values":["a b"]}]}}`},
@@ -81,12 +82,12 @@ func TestValidateWebhooksRelaxesOnUpdateWhatTheStoredConfigurationBroke(t *testi
 			old: []string{`{"matchConditions":[{"name":"a","expression":"1"}]}`},
 			new: []string{`{"timeoutSeconds":5,"matchConditions":[{"name":"a","expression":"1"}]}`}},
 		{name: "an update changing a webhook's match conditions compiles them all",
-			old: []string{`{"matchConditions":[{"name":"a","expression":"1"}]}`},
-			new: []string{`{"matchConditions":[{"name":"a","expression":"1"},{"name":"b","expression":"true"}]}`},
+			old:  []string{`{"matchConditions":[{"name":"a","expression":"1"}]}`},
+			new:  []string{`{"matchConditions":[{"name":"a","expression":"1"},{"name":"b","expression":"true"}]}`},
 			want: []string{`webhooks[0].matchConditions[0].expression: Invalid value: "1": must evaluate to bool but got int`}},
 		{name: "an update adding a webhook compiles the match conditions",
-			old: []string{`{"matchConditions":[{"name":"a","expression":"1"}]}`},
-			new: []string{`{"matchConditions":[{"name":"a","expression":"1"}]}`, `{"name":"b.b.c"}`},
+			old:  []string{`{"matchConditions":[{"name":"a","expression":"1"}]}`},
+			new:  []string{`{"matchConditions":[{"name":"a","expression":"1"}]}`, `{"name":"b.b.c"}`},
 			want: []string{`webhooks[0].matchConditions[0].expression: Invalid value: "1": must evaluate to bool but got int`}},
 	}
 	for _, c := range cases {
@@ -114,4 +115,40 @@ func TestValidateWebhooksRelaxesOnUpdateWhatTheStoredConfigurationBroke(t *testi
 			}
 		})
 	}
+}
+
+// FuzzValidateWebhooks feeds arbitrary configurations, new and stored, to
+// the webhook validation (seeded with every recorded kube case): it never
+// panics and names a field for every error.
+func FuzzValidateWebhooks(f *testing.F) {
+	raw, err := os.ReadFile("../builtin/testdata/kube-webhookconfigurations.json")
+	require.NoError(f, err)
+	var cases []struct {
+		Body  any `json:"body"`
+		Setup []struct {
+			Body any `json:"body"`
+		} `json:"setup"`
+	}
+	require.NoError(f, json.Unmarshal(raw, &cases))
+	for _, c := range cases {
+		b, _ := json.Marshal(c.Body)
+		old := []byte("null")
+		if len(c.Setup) > 0 {
+			old, _ = json.Marshal(c.Setup[0].Body)
+		}
+		f.Add(b, old, false)
+		f.Add(b, old, true)
+	}
+	f.Fuzz(func(t *testing.T, newJSON, oldJSON []byte, mutating bool) {
+		var obj, old map[string]any
+		if json.Unmarshal(newJSON, &obj) != nil || obj == nil {
+			return
+		}
+		_ = json.Unmarshal(oldJSON, &old)
+		for _, e := range ValidateWebhooks(obj, old, mutating) {
+			if e.Field == "" {
+				t.Fatalf("an error without a field: %v", e)
+			}
+		}
+	})
 }
