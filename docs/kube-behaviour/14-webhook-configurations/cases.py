@@ -140,6 +140,12 @@ CASES = [
  ("a match condition may use the authorizer", [], vpost(wh(matchConditions=[cond("a", "authorizer.group('').resource('pods').check('get').allowed()")]))),
  ("a blank match condition expression is required", [], vpost(wh(matchConditions=[cond("a", "  ")]))),
  ("at most 64 match conditions", [], vpost(wh(matchConditions=[cond("c%d" % i, "true") for i in range(65)]))),
+ # nulls in lists are zero values
+ ("a null webhook is an empty one", [], vpost(None, wh("b.b.c", clientConfig=url("http://h.example")))),
+ ("null list items are empty values", [], vpost(wh(rules=[None, rule(apiVersions=[None, "v1"], resources=["things", None])], admissionReviewVersions=[None, "v1"], matchConditions=[None]))),
+ ("null items of other kinds' lists are zero values too", [], post("/api/v1/namespaces/default/pods",
+  {"metadata": {"name": "p"}, "spec": {"containers": [None, {"name": "c", "image": "i", "args": [None, "x"]}]}})),
+ ("a null finalizer is an empty one", [], post("/api/v1/namespaces/default/configmaps", {"metadata": {"name": "c", "finalizers": [None]}})),
  # all together
  ("every webhook field problem is reported in kube's order", [],
   mpost(wh("x", clientConfig=url("http://h.example"), sideEffects="Some", admissionReviewVersions=["v2"], failurePolicy="F",
