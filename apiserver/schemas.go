@@ -171,8 +171,13 @@ func zeroNullMapValues(v any, s *schema.Schema) {
 	m, ok := v.(map[string]any)
 	if !ok || s == nil {
 		if list, isList := v.([]any); isList && s != nil {
-			for _, e := range list {
-				zeroNullMapValues(e, s.ItemSchema())
+			is := s.ItemSchema()
+			for i, e := range list {
+				if z, ok := zeroItem(is); ok && e == nil {
+					list[i] = z
+					continue
+				}
+				zeroNullMapValues(e, is)
 			}
 		}
 		return
@@ -195,6 +200,30 @@ func zeroNullMapValues(v any, s *schema.Schema) {
 	for k, e := range m {
 		zeroNullMapValues(e, s.Properties[k])
 	}
+}
+
+// zeroItem is the Go zero value a null item of a built-in kind's list
+// decodes to (`webhooks: [null]` is one empty webhook, `apiVersions:
+// [null]` one ""): for lists of structs and of scalars.
+func zeroItem(is *schema.Schema) (any, bool) {
+	if is == nil || is.Nullable {
+		return nil, false
+	}
+	switch is.Type {
+	case "object":
+		if len(is.Properties) > 0 {
+			return map[string]any{}, true
+		}
+	case "string":
+		return "", true
+	case "integer":
+		return int64(0), true
+	case "number":
+		return float64(0), true
+	case "boolean":
+		return false, true
+	}
+	return nil, false
 }
 
 // omitEmpty drops, in place, the empty values kube would not store because

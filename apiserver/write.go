@@ -249,7 +249,7 @@ func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOpti
 		}
 		strategy.PrepareForCreate(w, obj)
 		own := strategy.Validate(w, obj)
-		errs := append(q.res.createMetaErrors(obj), withoutOverlaps(schemaErrs, own)...)
+		errs := append(q.res.createMetaErrors(obj), q.res.schemaErrorsBeside(schemaErrs, own)...)
 		errs = append(errs, own...)
 		errs = q.validateCustomResource(obj, nil, errs)
 		if len(errs) == 0 {
@@ -598,7 +598,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 		}
 		errs := q.res.updateMetaErrors(next, old)
 		own := strategy.ValidateUpdate(w, next, old)
-		errs = append(append(errs, withoutOverlaps(schemaErrs, own)...), own...)
+		errs = append(append(errs, q.res.schemaErrorsBeside(schemaErrs, own)...), own...)
 		if errs = q.validateCustomResource(next, old, errs); len(errs) > 0 {
 			return meta.Invalid(q.gk(), q.info.Name, errs)
 		}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/policy"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -45,6 +46,23 @@ func (s webhookConfigurationStrategy) Default(o meta.Object) {
 			setDefault(svc, "port", int64(443))
 		}
 	}
+}
+
+// Validate checks the webhooks as kube's
+// ValidateMutatingWebhookConfiguration and
+// ValidateValidatingWebhookConfiguration do (policy.ValidateWebhooks).
+func (s webhookConfigurationStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
+	return policy.ValidateWebhooks(o, nil, s.mutating)
+}
+
+// ValidatesCompletely: the webhooks' checks cover what their schema
+// requires (apiserver.CompleteValidator).
+func (webhookConfigurationStrategy) ValidatesCompletely() {}
+
+// ValidateUpdate checks them again, relaxing what the stored
+// configuration already broke, as kube's update validation does.
+func (s webhookConfigurationStrategy) ValidateUpdate(_ *apiserver.Write, o, old meta.Object) meta.FieldErrors {
+	return policy.ValidateWebhooks(o, old, s.mutating)
 }
 
 // defaultRules mirrors SetDefaults_Rule: a rule's scope is "*" unless told.

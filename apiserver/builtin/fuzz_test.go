@@ -23,6 +23,8 @@ var fuzzTargets = []string{
 	"/api/v1/namespaces/val/persistentvolumeclaims", "/api/v1/namespaces/val/replicationcontrollers",
 	"/apis/rbac.authorization.k8s.io/v1/namespaces/val/roles", "/apis/rbac.authorization.k8s.io/v1/namespaces/val/rolebindings",
 	"/apis/rbac.authorization.k8s.io/v1/clusterroles", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
+	"/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations",
+	"/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations",
 }
 
 // FuzzBuiltinWrites sends arbitrary bodies to the built-in kinds' creates,
@@ -44,6 +46,8 @@ func FuzzBuiltinWrites(f *testing.F) {
 	f.Add(uint8(7), uint8(0), []byte(`{"apiVersion":"v1","kind":"Binding","metadata":{"name":"p"},"target":{"name":"n"}}`))
 	f.Add(uint8(8), uint8(0), []byte(`{"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"p"},"deleteOptions":{"gracePeriodSeconds":-3,"preconditions":{"uid":"x"}}}`))
 	f.Add(uint8(9), uint8(1), []byte(`{"spec":{"ephemeralContainers":[{"name":"d","image":"i"}]}}`))
+	f.Add(uint8(20), uint8(0), []byte(`{"metadata":{"name":"p"},"webhooks":[{"name":"a.b","clientConfig":{"url":"http://u@h/x?q#f","service":{"port":0,"path":"x//Y"}},"rules":[{"operations":["*","GET"],"resources":["*/*","pods/*","pods/x"]}],"matchConditions":[{"name":"a","expression":"1"}]}]}`))
+	f.Add(uint8(21), uint8(1), []byte(`{"webhooks":[{"name":"a.b.c","clientConfig":{"service":{"name":"s","namespace":"n"}},"sideEffects":"None","admissionReviewVersions":["v1","v1"],"timeoutSeconds":99}]}`))
 	now := time.Now()
 	srv := newPodServer(f, &now)
 	setup := func(method, path, body string) {

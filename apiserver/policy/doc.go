@@ -8,7 +8,10 @@
 // # What it does
 //
 //   - [ValidatePolicy] and [ValidateBinding] are kube's validation of the
-//     two specs, with its field paths and messages (422 causes).
+//     two specs, with its field paths and messages (422 causes);
+//     [ValidateWebhooks] is kube's validation of the webhooks of
+//     Mutating- and ValidatingWebhookConfigurations, on create and on
+//     update (relaxing what the stored configuration already broke).
 //   - [CompilePolicy] and [CompileBinding] compile a stored version once:
 //     matchConstraints, matchConditions, variables, validations with
 //     message, messageExpression and reason, auditAnnotations, paramKind
@@ -33,7 +36,7 @@
 // Compile once per stored version, never per request; a [Set] is
 // immutable and safe for concurrent use (a new one replaces it when
 // policies or bindings change). Evaluation never panics on any
-// JSON-shaped object or spec (fuzzed: FuzzPolicySpecs), stops each
+// JSON-shaped object or spec (fuzzed: FuzzPolicySpecs, FuzzValidateWebhooks), stops each
 // expression at kube's per-call cost limit and all of a request's at its
 // budget, and honours the context's cancellation. Objects passed in are
 // never modified.

@@ -320,36 +320,9 @@ func (g goOps) String() string {
 	return "[]admissionregistration.OperationType{\"" + strings.Join(g, "\", \"") + "\"}"
 }
 
+// validateLabelSelector checks a selector strictly (its values too).
 func validateLabelSelector(e *errs, v any, at string) {
-	m, _ := v.(map[string]any)
-	for k, val := range asMapAny(m["matchLabels"]) {
-		for _, msg := range selectors.QualifiedNameErrors(k) {
-			e.add(meta.ErrorInvalid, at+".matchLabels", k, msg)
-		}
-		s, _ := val.(string)
-		for _, msg := range selectors.LabelValueErrors(s) {
-			e.add(meta.ErrorInvalid, at+".matchLabels", s, msg)
-		}
-	}
-	for i, x := range asMaps(m["matchExpressions"]) {
-		xat := fmt.Sprintf("%s.matchExpressions[%d]", at, i)
-		vals := strs(x["values"])
-		switch op := str(x, "operator"); op {
-		case "In", "NotIn":
-			if len(vals) == 0 {
-				e.add(meta.ErrorRequired, xat+".values", nil, "must be specified when `operator` is 'In' or 'NotIn'")
-			}
-		case "Exists", "DoesNotExist":
-			if len(vals) > 0 {
-				e.add(meta.ErrorForbidden, xat+".values", nil, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
-			}
-		default:
-			e.add(meta.ErrorInvalid, xat+".operator", op, "not a valid selector operator")
-		}
-		for _, msg := range selectors.QualifiedNameErrors(str(x, "key")) {
-			e.add(meta.ErrorInvalid, xat+".key", str(x, "key"), msg)
-		}
-	}
+	validateLabelSelectorValues(e, v, at, true)
 }
 
 func asMapAny(v any) map[string]any { m, _ := v.(map[string]any); return m }
