@@ -94,9 +94,10 @@ func (e *fieldErrs) labels(path string, v any) {
 }
 
 // labelSelector is kube's ValidateLabelSelector: its matchLabels as
-// labels, its expressions' keys and operators.
+// labels, then its expressions' operators, keys and values.
 func (e *fieldErrs) labelSelector(path string, v any) {
 	sel := asMap(v)
+	e.labels(path+".matchLabels", sel["matchLabels"])
 	for i, r := range asList(sel["matchExpressions"]) {
 		req := asMap(r)
 		p := fmt.Sprintf("%s.matchExpressions[%d]", path, i)
@@ -105,7 +106,8 @@ func (e *fieldErrs) labelSelector(path string, v any) {
 		switch op {
 		case "In", "NotIn":
 			if len(values) == 0 {
-				e.required(p + ".values")
+				e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: p + ".values",
+					Detail: "must be specified when `operator` is 'In' or 'NotIn'"})
 			}
 		case "Exists", "DoesNotExist":
 			if len(values) > 0 {
@@ -116,8 +118,12 @@ func (e *fieldErrs) labelSelector(path string, v any) {
 		}
 		key, _ := req["key"].(string)
 		e.invalidAll(p+".key", key, selectors.QualifiedNameErrors(key))
+		for j, x := range values {
+			if s, ok := x.(string); ok {
+				e.invalidAll(fmt.Sprintf("%s.values[%d]", p, j), s, selectors.LabelValueErrors(s))
+			}
+		}
 	}
-	e.labels(path+".matchLabels", sel["matchLabels"])
 }
 
 func sortedMapKeys(m map[string]any) []string {
