@@ -2,7 +2,7 @@ package builtin
 
 import (
 	"fmt"
-	"math/big"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -274,37 +274,57 @@ func quantitySign(v any) (int, bool) {
 }
 
 // goQuantity prints a resource.Quantity as Go's %#v does in kube's
-// messages: the int64 amount kube's parser holds (its decimal fast path)
-// and the canonical text.
+// messages, as kube's parser leaves it: an int64 amount where its fast
+// path holds the number (else an inf.Dec), and the text as written when it
+// is already canonical.
 func goQuantity(v any) goValue {
 	text, _ := quantityText(v)
 	text = strings.TrimSpace(text)
-	canonical, _ := canonicalQuantity(text)
+	const format = `resource.Quantity{i:resource.int64Amount{value:%d, scale:%d}, d:resource.infDecAmount{Dec:%s}, s:%q, Format:%q}`
 	if text == "0" {
-		return goValue(`resource.Quantity{i:resource.int64Amount{value:0, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:"0", Format:"DecimalSI"}`)
+		return goValue(fmt.Sprintf(format, 0, 0, "(*inf.Dec)(nil)", "0", "DecimalSI"))
 	}
-	negative, whole, fraction, suffix, _ := splitQuantity(text)
-	format, exp10 := "DecimalSI", 0
-	if s, ok := parseSuffix(suffix); ok {
-		switch s.format {
-		case binarySI:
-			format = "BinarySI"
-		case decimalExponent:
-			format = "DecimalExponent"
+	negative, num, denom, suffix, _ := splitQuantity(text)
+	sfx, _ := parseSuffix(suffix)
+	formatName := map[quantityFormat]string{decimalSI: "DecimalSI", binarySI: "BinarySI", decimalExponent: "DecimalExponent"}[sfx.format]
+	precision, scale, mantissa := 0, 0, int64(1)
+	switch sfx.format {
+	case binarySI:
+		if denom != "" {
+			precision = -1
+			break
 		}
-		exp10 = s.exponent
+		mantissa <<= sfx.exponent
+		precision = 15 - len(num) - int(float32(sfx.exponent)*3/10) - 1
+	default:
+		scale = sfx.exponent
+		precision = 18 - len(num) - len(denom)
 	}
-	digits := strings.TrimLeft(whole+fraction, "0")
-	value, ok := new(big.Int).SetString(whole+fraction, 10)
-	scale := exp10 - len(fraction)
-	if format != "BinarySI" && ok && value.IsInt64() && len(digits) <= 18 && scale >= -9 {
-		n := value.Int64()
-		if negative {
-			n = -n
+	if precision >= 0 {
+		scale -= len(denom)
+		shifted := num + denom
+		if n, err := strconv.ParseInt(shifted, 10, 64); err == nil && scale >= -9 {
+			if result, ok := mulInt64(n, mantissa); ok {
+				if negative {
+					result = -result
+				}
+				kept := ""
+				if sfx.format == binarySI && sfx.exponent%10 == 0 && n&7 != 0 ||
+					sfx.format != binarySI && scale%3 == 0 && !strings.HasSuffix(shifted, "000") && shifted[0] != '0' {
+					kept = text
+				}
+				return goValue(fmt.Sprintf(format, result, scale, "(*inf.Dec)(nil)", kept, formatName))
+			}
 		}
-		return goValue(fmt.Sprintf(`resource.Quantity{i:resource.int64Amount{value:%d, scale:%d}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:%q, Format:%q}`,
-			n, scale, canonical, format))
 	}
-	return goValue(fmt.Sprintf(`resource.Quantity{i:resource.int64Amount{value:0, scale:0}, d:resource.infDecAmount{Dec:%s}, s:%q, Format:%q}`,
-		goPointer("*inf.Dec", true), canonical, format))
+	return goValue(fmt.Sprintf(format, 0, 0, goPointer("*inf.Dec", true), "", formatName))
+}
+
+// mulInt64 multiplies without overflowing.
+func mulInt64(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	c := a * b
+	return c, c/b == a && !(a == -1 && b == math.MinInt64) && !(b == -1 && a == math.MinInt64)
 }

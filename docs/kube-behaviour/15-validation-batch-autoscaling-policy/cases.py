@@ -64,6 +64,11 @@ CASES = [
  sched("an unknown weekday is refused", "0 0 * * funday"),
  sched("TZ in a schedule is refused in favour of timeZone", "TZ=UTC 0 * * * *"),
  sched("CRON_TZ with an unknown zone is refused twice", "CRON_TZ=Mars/Olympus 0 * * * *"),
+ sched("a weekday above 6 is refused", "0 0 * * 7"),
+ sched("macros are lower case", "@HOURLY"),
+ sched("TZ before a macro is refused once", "TZ=UTC @hourly"),
+ sched("a negative step is refused", "*/-1 * * * *"),
+ sched("several ranges may be listed", "0,15,30,45 */6 1-7,15 * mon-fri"),
  ("a time zone may be an IANA name", [], post(CJ, cj(spec={"timeZone": "Europe/Berlin"}))),
  ("a time zone may not be empty", [], post(CJ, cj(spec={"timeZone": ""}))),
  ("an unknown time zone is refused", [], post(CJ, cj(spec={"timeZone": "Mars/Olympus"}))),
@@ -88,6 +93,7 @@ CASES = [
  ("an indexed job template needs completions", [], post(CJ, cj(job={"completionMode": "Indexed"}))),
  ("several cron job errors come in kube's order", [],
   post(CJ, cj(name="c" * 53, schedule="99 * * * *", spec={"startingDeadlineSeconds": -1, "timeZone": "Nowhere", "concurrencyPolicy": "Never", "successfulJobsHistoryLimit": -1, "failedJobsHistoryLimit": -1}, pod={"restartPolicy": "Always"}))),
+ ("a cron job's whole update is validated", [post(CJ, cj())], put(CJ + "/cj", cj(schedule="@yearly", spec={"concurrencyPolicy": "Whenever"}))),
  ("a cron job's schedule may not become invalid", [post(CJ, cj())], patch(CJ + "/cj", {"spec": {"schedule": "* * *"}})),
  ("a cron job's time zone may not become unknown", [post(CJ, cj())], patch(CJ + "/cj", {"spec": {"timeZone": "Nowhere/Else"}})),
  ("a cron job's schedule may change", [post(CJ, cj())], patch(CJ + "/cj", {"spec": {"schedule": "@daily"}})),
@@ -113,6 +119,7 @@ CASES = [
  ("a target utilization must be positive", [], post(HPA, metric({"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization", "averageUtilization": 0}}}))),
  ("a target value must be positive", [], post(HPA, metric({"type": "Resource", "resource": {"name": "memory", "target": {"type": "AverageValue", "averageValue": "0"}}}))),
  ("a negative target value is refused", [], post(HPA, metric({"type": "External", "external": {"metric": {"name": "q"}, "target": {"type": "Value", "value": "-500m"}}}))),
+ ("a binary target value must be positive", [], post(HPA, metric({"type": "Resource", "resource": {"name": "memory", "target": {"type": "AverageValue", "averageValue": "-1Gi"}}}))),
  ("a pods metric needs a name and an average value", [], post(HPA, metric({"type": "Pods", "pods": {"metric": {}, "target": {"type": "Value", "value": "1"}}}))),
  ("an object metric needs an object, a name and a value", [], post(HPA, metric({"type": "Object", "object": {"describedObject": {}, "metric": {"name": "a/b"}, "target": {"type": "Value"}}}))),
  ("an external metric may not set a value and an average value", [], post(HPA, metric({"type": "External", "external": {"metric": {"name": "q"}, "target": {"type": "Value", "value": "1", "averageValue": "2"}}}))),
@@ -143,10 +150,28 @@ CASES = [
  ("maxUnavailable must be a percentage", [], post(PDB, pdb(spec={"maxUnavailable": "half"}))),
  ("maxUnavailable may not exceed 100%", [], post(PDB, pdb(spec={"maxUnavailable": "101%"}))),
  ("a budget's selector is checked", [], post(PDB, pdb(spec={"minAvailable": 1, "selector": {"matchLabels": {"bad key!": "v"}, "matchExpressions": [{"key": "a", "operator": "Near"}]}}))),
+ ("a budget's selector values are checked", [], post(PDB, pdb(spec={"minAvailable": 1, "selector": {"matchExpressions": [{"key": "a", "operator": "In"}, {"key": "b", "operator": "In", "values": ["bad value!"]}, {"key": "c", "operator": "Exists", "values": ["x"]}]}}))),
+ ("a budget may be a zero count", [], post(PDB, pdb(spec={"maxUnavailable": 0}))),
  ("unhealthyPodEvictionPolicy is an enum", [], post(PDB, pdb(spec={"minAvailable": 1, "unhealthyPodEvictionPolicy": "Never"}))),
  ("a budget's update is validated", [post(PDB, pdb(spec={"minAvailable": 1}))], patch(PDB + "/p", {"spec": {"maxUnavailable": "10%"}})),
  ("a budget's status counts may not be negative", [post(PDB, pdb(spec={"minAvailable": 1}))],
   patch(PDB + "/p/status", {"status": {"disruptionsAllowed": -1, "currentHealthy": -1, "desiredHealthy": -1, "expectedPods": -1}})),
  ("a budget's status conditions are checked", [post(PDB, pdb(spec={"minAvailable": 1}))],
   patch(PDB + "/p/status", {"status": {"conditions": [{"type": "Bad Type", "status": "Maybe", "reason": "", "message": "", "lastTransitionTime": None}]}})),
+]
+
+# Jobs: their spec checks are shared with cron jobs' templates
+JOBS = "/apis/batch/v1/namespaces/val/jobs"
+def job(spec=None, pod=None):
+    podspec = {"containers": [{"name": "c", "image": "busybox"}], "restartPolicy": "Never"}
+    podspec.update(pod or {})
+    s = {"template": {"spec": podspec}}
+    s.update(spec or {})
+    return {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "j"}, "spec": s}
+CASES += [
+ ("a job's activeDeadlineSeconds may not be negative", [], post(JOBS, job(spec={"activeDeadlineSeconds": -1}))),
+ ("a job's ttlSecondsAfterFinished may not be negative", [], post(JOBS, job(spec={"ttlSecondsAfterFinished": -1}))),
+ ("a job's per-index backoff needs indexed completion", [], post(JOBS, job(spec={"backoffLimitPerIndex": 1, "maxFailedIndexes": 1}))),
+ ("a job's pods may restart on failure", [], post(JOBS, job(pod={"restartPolicy": "OnFailure"}))),
+ ("a job's podReplacementPolicy is an enum", [], post(JOBS, job(spec={"podReplacementPolicy": "Sometimes"}))),
 ]
