@@ -175,3 +175,12 @@ CASES += [
  ("a job's pods may restart on failure", [], post(JOBS, job(pod={"restartPolicy": "OnFailure"}))),
  ("a job's podReplacementPolicy is an enum", [], post(JOBS, job(spec={"podReplacementPolicy": "Sometimes"}))),
 ]
+
+# empty objects: what kube's Go validation says where the schema has nothing to require
+CASES += [
+ ("a cron job without a spec is refused", [], post(CJ, {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "cj"}})),
+ ("an autoscaler without a spec is refused", [], post(HPA, {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "h"}})),
+ ("a v1 autoscaler without a spec is refused", [], post(HPA1, {"apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "h"}})),
+ ("a budget without a spec is created", [], post(PDB, {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "p"}})),
+ ("a cron job's template metadata labels are checked", [], post(CJ, cj(job={"template": {"metadata": {"labels": {"bad key!": "v"}}, "spec": {"containers": [{"name": "c", "image": "i"}], "restartPolicy": "Never"}}}))),
+]

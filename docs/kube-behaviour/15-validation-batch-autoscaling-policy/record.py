@@ -1,5 +1,5 @@
 # Sends cases.py's requests to a reference kube-apiserver, each case in a namespace of its own (valbatch-RUN-N,
-# emptied, deleted and finalized afterwards; CLEAN=1 drops every valbatch-* namespace), and writes what it answered to apiserver/builtin/testdata/kube-validation-batch.json, the namespace
+# emptied, deleted and finalized afterwards; CLEAN=1 drops every valbatch-* namespace), and writes what it answered (all cases, or those whose names hold an argument) to apiserver/builtin/testdata/kube-validation-batch.json, the namespace
 # shown as "val". BASE (default https://127.0.0.1:18510) and TOKEN (default reference-admin-token) name the server.
 import json, os, ssl, sys, urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -57,5 +57,10 @@ for i, (name, setup, (m, p, b, ct)) in enumerate(CASES):
         rec["causes"] = (resp.get("details") or {}).get("causes")
     out.append(rec)
     print(code, name, '|', rec.get("message", "")[:400])
-if not only:
-    json.dump(out, open(OUT, 'w'), indent=1)
+if only:
+    # record just these cases into the file, in cases.py's order
+    names = [c[0] for c in CASES]
+    old = {r["name"]: r for r in json.load(open(OUT)) if r["name"] in names}
+    old.update({r["name"]: r for r in out})
+    out = [old[n] for n in names if n in old]
+json.dump(out, open(OUT, 'w'), indent=1)
