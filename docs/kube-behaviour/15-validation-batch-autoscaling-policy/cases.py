@@ -184,3 +184,9 @@ CASES += [
  ("a budget without a spec is created", [], post(PDB, {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "p"}})),
  ("a cron job's template metadata labels are checked", [], post(CJ, cj(job={"template": {"metadata": {"labels": {"bad key!": "v"}}, "spec": {"containers": [{"name": "c", "image": "i"}], "restartPolicy": "Never"}}}))),
 ]
+
+# Deployments share the int-or-percent check (and its Go printing) with budgets
+DEP = "/apis/apps/v1/namespaces/val/deployments"
+CASES += [
+ ("a deployment's rolling update percentages print as kube's", [], post(DEP, {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}, "spec": {"selector": {"matchLabels": {"a": "b"}}, "template": {"metadata": {"labels": {"a": "b"}}, "spec": {"containers": [{"name": "c", "image": "i"}]}}, "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "abc", "maxUnavailable": "150%"}}}})),
+]
