@@ -106,7 +106,7 @@ func (e *fieldErrs) rollingUpdate(path string, ru map[string]any) {
 		e.invalid(path+".maxUnavailable", goValue(goIntOrString(unavailable)), "may not be 0 when `maxSurge` is 0")
 	}
 	if s, ok := unavailable.(string); ok && percentOver100(s) {
-		e.invalid(path+".maxUnavailable", s, "must not be greater than 100%")
+		e.invalid(path+".maxUnavailable", goValue(goIntOrString(s)), "must not be greater than 100%")
 	}
 }
 
@@ -117,7 +117,7 @@ func (e *fieldErrs) intOrPercent(path string, v any) {
 	}
 	if s, ok := v.(string); ok {
 		if !percentRE.MatchString(s) {
-			e.invalid(path, s, "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")
+			e.invalid(path, goValue(goIntOrString(s)), "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")
 		}
 	}
 }

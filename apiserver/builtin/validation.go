@@ -94,7 +94,8 @@ func (e *fieldErrs) labels(path string, v any) {
 }
 
 // labelSelector is kube's ValidateLabelSelector: its matchLabels as
-// labels, then its expressions' operators, values and keys.
+// labels, then each expression's operator (and whether it needs values),
+// key and values.
 func (e *fieldErrs) labelSelector(path string, v any) {
 	sel := asMap(v)
 	e.labels(path+".matchLabels", sel["matchLabels"])
@@ -118,6 +119,11 @@ func (e *fieldErrs) labelSelector(path string, v any) {
 		}
 		key, _ := req["key"].(string)
 		e.invalidAll(p+".key", key, selectors.QualifiedNameErrors(key))
+		for j, x := range values {
+			if s, ok := x.(string); ok {
+				e.invalidAll(fmt.Sprintf("%s.values[%d]", p, j), s, selectors.LabelValueErrors(s))
+			}
+		}
 	}
 }
 

@@ -159,24 +159,13 @@ func validateJob(o meta.Object) meta.FieldErrors {
 			e.invalid("spec.selector", goValue(goLabelSelector(spec["selector"])), "`selector` not auto-generated")
 		}
 	}
-	e.nonNegative("spec.parallelism", spec["parallelism"])
-	e.nonNegative("spec.completions", spec["completions"])
-	if n, ok := meta.AsInt64(spec["activeDeadlineSeconds"]); ok && n <= 0 {
-		e.invalid("spec.activeDeadlineSeconds", n, "must be greater than 0")
-	}
-	e.nonNegative("spec.backoffLimit", spec["backoffLimit"])
+	e.jobSpec("spec", spec)
 	if sel, ok := spec["selector"].(map[string]any); ok {
 		e.labelSelector("spec.selector", sel)
 	}
-	tmpl := asMap(spec["template"])
-	labels := asMap(tmpl["metadata"])["labels"]
+	labels := asMap(field(spec, "template", "metadata"))["labels"]
 	if spec["selector"] != nil && !selectorMatches(spec["selector"], labels) {
 		e.invalid("spec.template.metadata.labels", goValue(goStringMap(labels)), "`selector` does not match template `labels`")
-	}
-	e.podTemplate("spec.template", tmpl)
-	if rp, _ := asMap(tmpl["spec"])["restartPolicy"].(string); rp != "OnFailure" && rp != "Never" {
-		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: "spec.template.spec.restartPolicy",
-			Detail: `valid values: "OnFailure", "Never"`})
 	}
 	return e.list
 }
