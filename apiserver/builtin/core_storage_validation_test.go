@@ -18,7 +18,9 @@ import (
 // ((*string)(0xc000123456)): they differ on every request.
 var goPointerRE = regexp.MustCompile(`\(0x[0-9a-f]+\)`)
 
-func normalizeKubeMessage(s string) string { return goPointerRE.ReplaceAllString(firstLine(s), "(0x…)") }
+func normalizeKubeMessage(s string) string {
+	return goPointerRE.ReplaceAllString(firstLine(s), "(0x…)")
+}
 
 // TestCoreStorageValidationAnswersAsKube replays the requests of
 // docs/kube-behaviour/17-validation-core-storage (ResourceQuota,

@@ -60,7 +60,9 @@ func isExtendedResource(name string) bool {
 	return len(selectors.QualifiedNameErrors("requests."+name)) == 0
 }
 
-func isIntegerResource(name string) bool { return integerResourceNames[name] || isExtendedResource(name) }
+func isIntegerResource(name string) bool {
+	return integerResourceNames[name] || isExtendedResource(name)
+}
 
 // resourceName is kube's validateResourceName: a qualified name, and a
 // standard one unless it has a domain.
@@ -102,6 +104,9 @@ type quantity struct {
 	text  string   // canonical text (resource.Quantity's String())
 	value *big.Rat // exact value
 	goRep string   // the Go value kube prints (%#v of a resource.Quantity)
+	// goShown is goRep once the quantity's String() has cached its text,
+	// as kube prints a quantity whose text its message also shows.
+	goShown string
 }
 
 // parseQuantity reads a quantity field's value; ok is false when it is
@@ -117,7 +122,8 @@ func parseQuantity(v any) (quantity, bool) {
 		return quantity{}, false
 	}
 	if raw == "0" {
-		return quantity{text: "0", value: new(big.Rat), goRep: goQuantity(0, 0, "0", "DecimalSI")}, true
+		rep := goQuantity(0, 0, "0", "DecimalSI")
+		return quantity{text: "0", value: new(big.Rat), goRep: rep, goShown: rep}, true
 	}
 	negative, whole, fraction, suffixText, _ := splitQuantity(raw)
 	suffix, _ := parseSuffix(suffixText)
@@ -137,15 +143,17 @@ func parseQuantity(v any) (quantity, bool) {
 		val.Neg(val)
 	}
 	q := quantity{text: canonical, value: val}
-	q.goRep = goQuantityOf(raw, negative, num, fraction, suffix)
+	q.goRep = goQuantityOf(raw, negative, num, fraction, suffix, false)
+	q.goShown = goQuantityOf(canonical, negative, num, fraction, suffix, true)
 	return q, true
 }
 
 var formatNames = map[quantityFormat]string{decimalSI: "DecimalSI", binarySI: "BinarySI", decimalExponent: "DecimalExponent"}
 
 // goQuantityOf renders what kube's ParseQuantity makes of text, for the
-// quantities it holds in an int64 (any quantity a user writes by hand).
-func goQuantityOf(text string, negative bool, num, denom string, suffix quantitySuffix) string {
+// quantities it holds in an int64 (any quantity a user writes by hand);
+// with shown, once its String() has cached text.
+func goQuantityOf(text string, negative bool, num, denom string, suffix quantitySuffix, shown bool) string {
 	format := formatNames[suffix.format]
 	scale := 0
 	mantissa := int64(1)
@@ -175,6 +183,9 @@ func goQuantityOf(text string, negative bool, num, denom string, suffix quantity
 							keep = text
 						}
 					} else if scale%3 == 0 && !strings.HasSuffix(shifted, "000") && shifted[0] != '0' {
+						keep = text
+					}
+					if shown {
 						keep = text
 					}
 					return goQuantity(result, scale, keep, format)
