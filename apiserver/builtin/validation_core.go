@@ -279,12 +279,18 @@ func goTypedStrings(typ string, v any) string {
 	return "[]" + typ + "{" + strings.Join(parts, ", ") + "}"
 }
 
-// nonSpecialIP is kube's ValidateNonSpecialIP on an endpoint's address,
-// after the legacy IP check (IsValidIPForLegacyField).
-func (e *fieldErrs) endpointIP(path, ip string) {
+// legacyIP is kube's IsValidIPForLegacyField: an IP, IPv4 octets
+// possibly with leading zeros.
+func (e *fieldErrs) legacyIP(path, ip string) {
+	if _, ok := parseLegacyIP(ip); !ok {
+		e.invalid(path, ip, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")
+	}
+}
+
+// nonSpecialIP is kube's ValidateNonSpecialIP (an endpoint's address).
+func (e *fieldErrs) nonSpecialIP(path, ip string) {
 	addr, ok := parseLegacyIP(ip)
 	if !ok {
-		e.invalid(path, ip, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")
 		e.invalid(path, ip, "must be a valid IP address")
 		return
 	}
