@@ -50,7 +50,8 @@ func toAny(m map[string]bool) map[string]any {
 	return out
 }
 
-var quotaScopes = setOf("Terminating", "NotTerminating", "BestEffort", "NotBestEffort", "PriorityClass", "CrossNamespacePodAffinity")
+var quotaScopes = setOf("Terminating", "NotTerminating", "BestEffort", "NotBestEffort", "PriorityClass",
+	"CrossNamespacePodAffinity", "VolumeAttributesClass")
 
 // podComputeQuotaResources are what the pod scopes but BestEffort limit
 // besides pods.
@@ -63,6 +64,8 @@ func scopeLimits(scope, resource string) bool {
 		return resource == "pods" || podComputeQuotaResources[resource]
 	case "BestEffort":
 		return resource == "pods"
+	case "VolumeAttributesClass":
+		return resource == "persistentvolumeclaims" || resource == "requests.storage"
 	}
 	return true
 }

@@ -50,16 +50,14 @@ func (csiDriverStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldE
 }
 
 // ValidateUpdate is kube's ValidateCSIDriverUpdate: the driver as on
-// create; attachRequired, fsGroupPolicy and the lifecycle modes stay.
+// create; attachRequired and the lifecycle modes stay (fsGroupPolicy may
+// change since 1.29).
 func (s csiDriverStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
 	var e fieldErrs
 	e.list = s.Validate(w, o)
 	spec, oldSpec := asMap(o["spec"]), asMap(old["spec"])
 	if !equalJSON(spec["attachRequired"], oldSpec["attachRequired"]) {
 		e.invalid("spec.attachedRequired", spec["attachRequired"], "field is immutable")
-	}
-	if !equalJSON(spec["fsGroupPolicy"], oldSpec["fsGroupPolicy"]) {
-		e.invalid("spec.fsGroupPolicy", spec["fsGroupPolicy"], "field is immutable")
 	}
 	if !equalJSON(spec["volumeLifecycleModes"], oldSpec["volumeLifecycleModes"]) {
 		e.invalid("spec.volumeLifecycleModes", goValue(goTypedStrings("storage.VolumeLifecycleMode", spec["volumeLifecycleModes"])), "field is immutable")

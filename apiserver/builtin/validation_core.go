@@ -383,32 +383,53 @@ func (e *fieldErrs) nodeSelector(path string, sel map[string]any) {
 	}
 }
 
-// nodeSelectorRequirement is kube's ValidateNodeSelectorRequirement (and
-// ValidateNodeFieldSelectorRequirement for matchFields).
+// nodeSelectorRequirement is kube's ValidateNodeSelectorRequirement, or
+// for matchFields ValidateNodeFieldSelectorRequirement.
 func (e *fieldErrs) nodeSelectorRequirement(path string, req map[string]any, labels bool) {
 	op, _ := req["operator"].(string)
 	values := asList(req["values"])
+	key, _ := req["key"].(string)
+	required := func(detail string) {
+		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".values", Detail: detail})
+	}
+	if !labels {
+		if op == "In" || op == "NotIn" {
+			if len(values) != 1 {
+				required("must be only one value when `operator` is 'In' or 'NotIn' for node field selector")
+			}
+		} else {
+			e.invalid(path+".operator", op, "not a valid selector operator")
+		}
+		if key != "metadata.name" {
+			e.invalid(path+".key", key, "not a valid field selector key")
+			return
+		}
+		for i, v := range values {
+			s, _ := v.(string)
+			e.dnsSubdomain(fmt.Sprintf("%s.values[%d]", path, i), s)
+		}
+		return
+	}
 	switch op {
 	case "In", "NotIn":
 		if len(values) == 0 {
-			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".values",
-				Detail: "must be specified when `operator` is 'In' or 'NotIn'"})
+			required("must be specified when `operator` is 'In' or 'NotIn'")
 		}
 	case "Exists", "DoesNotExist":
-		if labels && len(values) > 0 {
+		if len(values) > 0 {
 			e.forbidden(path+".values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")
 		}
 	case "Gt", "Lt":
-		if labels && len(values) != 1 {
-			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".values",
-				Detail: "must be specified single value when `operator` is 'Lt' or 'Gt'"})
+		if len(values) != 1 {
+			required("must be specified single value when `operator` is 'Lt' or 'Gt'")
 		}
 	default:
 		e.invalid(path+".operator", op, "not a valid selector operator")
 	}
-	key, _ := req["key"].(string)
-	if labels {
-		e.invalidAll(path+".key", key, selectors.QualifiedNameErrors(key))
+	e.invalidAll(path+".key", key, selectors.QualifiedNameErrors(key))
+	for i, v := range values {
+		s, _ := v.(string)
+		e.invalidAll(fmt.Sprintf("%s.values[%d]", path, i), s, selectors.LabelValueErrors(s))
 	}
 }
 
