@@ -132,6 +132,10 @@ func parseQuantity(v any) (quantity, bool) {
 		num = "0"
 	}
 	val, _ := new(big.Rat).SetString(num + "." + fraction + "0")
+	// Exponents beyond ±maxQuantityExponent (1e999999999) are computed as
+	// that: no request makes kapi compute a power of ten of a billion
+	// digits, and such quantities still compare as huge or tiny.
+	suffix.exponent = max(-maxQuantityExponent, min(maxQuantityExponent, suffix.exponent))
 	if suffix.base == 2 {
 		val.Mul(val, new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(suffix.exponent))))
 	} else if suffix.exponent >= 0 {
@@ -147,6 +151,8 @@ func parseQuantity(v any) (quantity, bool) {
 	q.goShown = goQuantityOf(canonical, negative, num, fraction, suffix, true)
 	return q, true
 }
+
+const maxQuantityExponent = 100
 
 var formatNames = map[quantityFormat]string{decimalSI: "DecimalSI", binarySI: "BinarySI", decimalExponent: "DecimalExponent"}
 
