@@ -205,4 +205,3 @@ func (e *fieldErrs) csiDriverName(p string, v any) {
 	}
 	e.invalidAll(p, s, schema.DNS1123Subdomain(strings.ToLower(s)))
 }
-
