@@ -103,3 +103,15 @@ func FuzzCoreStorageWrites(f *testing.F) {
 		}
 	})
 }
+
+// TestPersistentVolumeDefaultsAsKube: kube 1.33 answers a volume of a host
+// path with its spec defaulted so (a dry run against the reference).
+func TestPersistentVolumeDefaultsAsKube(t *testing.T) {
+	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(), OpenAPIComponents: builtin.OpenAPIComponents()})
+	require.NoError(t, err)
+	code, out := serve(t, srv, "POST", "/api/v1/persistentvolumes", "application/json",
+		`{"metadata":{"name":"hp"},"spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],"hostPath":{"path":"/tmp/x"}}}`)
+	require.Equal(t, http.StatusCreated, code, out)
+	assert.Equal(t, map[string]any{"capacity": map[string]any{"storage": "1Gi"}, "hostPath": map[string]any{"path": "/tmp/x", "type": ""},
+		"accessModes": []any{"ReadWriteOnce"}, "persistentVolumeReclaimPolicy": "Retain", "volumeMode": "Filesystem"}, out["spec"])
+}
