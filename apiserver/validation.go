@@ -241,7 +241,7 @@ func withoutOverlaps(schemaErrs, own meta.FieldErrors) meta.FieldErrors {
 	for _, e := range schemaErrs {
 		overlaps := false
 		for _, o := range own {
-			if pathWithin(e.Field, o.Field) || pathWithin(o.Field, e.Field) {
+			if pathWithin(e.Field, o.Field) || pathWithin(o.Field, e.Field) || pathWithin(withoutIndices(e.Field), o.Field) {
 				overlaps = true
 				break
 			}
@@ -251,6 +251,26 @@ func withoutOverlaps(schemaErrs, own meta.FieldErrors) meta.FieldErrors {
 		}
 	}
 	return out
+}
+
+// withoutIndices drops a path's list indices: kube reports some errors
+// about a list's items on the list's path with the item's field but no
+// index (a quota's spec.scopeSelector.matchExpressions.scopeName).
+func withoutIndices(p string) string {
+	if !strings.Contains(p, "[") {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] == '[' {
+			if j := strings.IndexByte(p[i:], ']'); j > 0 && strings.Trim(p[i+1:i+j], "0123456789") == "" {
+				i += j
+				continue
+			}
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
 }
 
 // pathWithin reports whether field path p is q or inside it.

@@ -18,9 +18,12 @@ func persistentVolumeResource() apiserver.Resource {
 type persistentVolumeStrategy struct{ apiserver.GenericStrategy }
 
 // Default mirrors SetDefaults_PersistentVolume: Retain, Filesystem, and a
-// Pending phase.
+// Pending phase; a host path's type is "" (unset).
 func (persistentVolumeStrategy) Default(o meta.Object) {
 	spec := obj(o, "spec")
+	if hp, ok := spec["hostPath"].(map[string]any); ok {
+		setDefault(hp, "type", "")
+	}
 	setDefault(spec, "persistentVolumeReclaimPolicy", "Retain")
 	setDefault(spec, "volumeMode", "Filesystem")
 	setDefault(obj(o, "status"), "phase", "Pending")

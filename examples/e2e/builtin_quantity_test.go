@@ -51,13 +51,13 @@ func TestQuantitiesAreStoredAsKubeWritesThem(t *testing.T) {
 		if err != nil {
 			continue // kube refuses it
 		}
-		name := fmt.Sprintf("example.com/s%d", i)
+		name := fmt.Sprintf("requests.example.com/s%d", i) // requests.*: kube takes fractions
 		hard[name], want[name] = in, q.String()
 		// As a JSON number too, as kubectl sends `cpu: 0.5` (YAML numbers
 		// reach the server without an exponent; one written in JSON with
 		// an exponent is a number kapi no longer has the text of).
 		if n := strings.TrimSpace(in); json.Valid([]byte(n)) && !strings.ContainsAny(n, "+eE") && len(n) < 16 {
-			name = fmt.Sprintf("example.com/n%d", i)
+			name = fmt.Sprintf("requests.example.com/n%d", i)
 			hard[name], want[name] = json.RawMessage(n), q.String()
 		}
 	}

@@ -1,0 +1,73 @@
+package builtin
+
+import (
+	"fmt"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// Validate is kube's ValidateVolumeAttachment and, for v1,
+// ValidateVolumeAttachmentV1: an attacher (a CSI driver name), exactly one
+// source, a node name.
+func (volumeAttachmentStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
+	var e fieldErrs
+	spec := asMap(o["spec"])
+	attacher, _ := spec["attacher"].(string)
+	if attacher == "" {
+		e.required("spec.attacher")
+	}
+	src := asMap(spec["source"])
+	pvName, hasPV := src["persistentVolumeName"].(string)
+	inline, hasInline := src["inlineVolumeSpec"].(map[string]any)
+	const one = "must specify exactly one of inlineVolumeSpec and persistentVolumeName"
+	switch {
+	case !hasPV && !hasInline:
+		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: "spec.source", Detail: one})
+	case hasPV && hasInline:
+		e.forbidden("spec.source", one)
+	case hasPV && pvName == "":
+		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: "spec.source.persistentVolumeName",
+			Detail: "must specify non empty persistentVolumeName"})
+	case hasInline:
+		_ = inline // kube validates an inline spec as a volume's; kapi does not yet
+	}
+	node, _ := spec["nodeName"].(string)
+	e.dnsSubdomain("spec.nodeName", node)
+	e.csiDriverName("spec.attacher", attacher)
+	if hasPV {
+		e.dnsSubdomain("spec.source.persistentVolumeName", pvName)
+	}
+	return e.list
+}
+
+// ValidateUpdate validates the attachment as on create; its spec stays
+// (a write to /status keeps the stored spec).
+func (s volumeAttachmentStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
+	if w.Subresource == "status" {
+		return nil
+	}
+	var e fieldErrs
+	e.list = s.Validate(w, o)
+	if !equalJSON(o["spec"], old["spec"]) {
+		e.invalid("spec", goValue(goVolumeAttachmentSpec(asMap(o["spec"]))), "field is immutable")
+	}
+	return e.list
+}
+
+// goVolumeAttachmentSpec renders a storage.VolumeAttachmentSpec as Go's
+// %#v does (its pointers' addresses vary in kube's too).
+func goVolumeAttachmentSpec(spec map[string]any) string {
+	src := asMap(spec["source"])
+	pv, inline := "(*string)(nil)", "(*core.PersistentVolumeSpec)(nil)"
+	if _, ok := src["persistentVolumeName"].(string); ok {
+		pv = "(*string)(0xc000000000)"
+	}
+	if _, ok := src["inlineVolumeSpec"].(map[string]any); ok {
+		inline = "(*core.PersistentVolumeSpec)(0xc000000000)"
+	}
+	attacher, _ := spec["attacher"].(string)
+	node, _ := spec["nodeName"].(string)
+	return fmt.Sprintf("storage.VolumeAttachmentSpec{Attacher:%q, Source:storage.VolumeAttachmentSource{PersistentVolumeName:%s, InlineVolumeSpec:%s}, NodeName:%q}",
+		attacher, pv, inline, node)
+}
