@@ -226,7 +226,7 @@ func (e *fieldErrs) resourceMetricSource(path string, src map[string]any, contai
 	if name == "" {
 		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".name", Detail: "must specify a resource name"})
 	} else if container {
-		e.containerResourceName(path+".name", name)
+		e.hpaContainerResourceName(path+".name", name)
 	}
 	if container {
 		c, _ := src["container"].(string)
@@ -247,8 +247,9 @@ func (e *fieldErrs) resourceMetricSource(path string, src map[string]any, contai
 	}
 }
 
-// containerResourceName is kube's ValidateContainerResourceName.
-func (e *fieldErrs) containerResourceName(path, name string) {
+// hpaContainerResourceName is kube's ValidateContainerResourceName as the
+// HPA's metrics reach it.
+func (e *fieldErrs) hpaContainerResourceName(path, name string) {
 	if msgs := selectors.QualifiedNameErrors(name); len(msgs) > 0 {
 		e.invalidAll(path, name, msgs)
 	}

@@ -122,7 +122,7 @@ func parseQuantity(v any) (quantity, bool) {
 		return quantity{}, false
 	}
 	if raw == "0" {
-		rep := goQuantity(0, 0, "0", "DecimalSI")
+		rep := goQuantityFields(0, 0, "0", "DecimalSI")
 		return quantity{text: "0", value: new(big.Rat), goRep: rep, goShown: rep}, true
 	}
 	negative, whole, fraction, suffixText, _ := splitQuantity(raw)
@@ -194,7 +194,7 @@ func goQuantityOf(text string, negative bool, num, denom string, suffix quantity
 					if shown {
 						keep = text
 					}
-					return goQuantity(result, scale, keep, format)
+					return goQuantityFields(result, scale, keep, format)
 				}
 			}
 		}
@@ -202,7 +202,7 @@ func goQuantityOf(text string, negative bool, num, denom string, suffix quantity
 	return fmt.Sprintf("resource.Quantity{i:resource.int64Amount{value:0, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(%s)}, s:\"\", Format:%q}", text, format)
 }
 
-func goQuantity(value int64, scale int, s, format string) string {
+func goQuantityFields(value int64, scale int, s, format string) string {
 	return fmt.Sprintf("resource.Quantity{i:resource.int64Amount{value:%d, scale:%d}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:%q, Format:%q}",
 		value, scale, s, format)
 }
