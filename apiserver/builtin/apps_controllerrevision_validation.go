@@ -1,0 +1,48 @@
+package builtin
+
+import (
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
+)
+
+// controllerRevisionStrategy is what a ControllerRevision does
+// differently: kube's ValidateControllerRevision and its update.
+type controllerRevisionStrategy struct{ apiserver.GenericStrategy }
+
+// controllerRevisionSchema is the published schema without its `required:
+// [revision]`: kube decodes a missing revision as 0 and accepts it.
+func controllerRevisionSchema() *schema.Schema {
+	s := Schema(meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "ControllerRevision"})
+	if s == nil {
+		return nil
+	}
+	cp := *s
+	cp.Required = nil
+	return &cp
+}
+
+// Default gives a revision kube's zero value, which kube always encodes.
+func (controllerRevisionStrategy) Default(o meta.Object) {
+	if _, ok := o["revision"]; !ok {
+		o["revision"] = int64(0)
+	}
+}
+
+// Validate: a non-negative revision (kube checks it first), then data.
+func (controllerRevisionStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
+	var e fieldErrs
+	e.nonNegative("revision", o["revision"])
+	if o["data"] == nil {
+		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: "data", Detail: "data is mandatory"})
+	}
+	return e.list
+}
+
+// ValidateUpdate validates the next version and keeps its data.
+func (s controllerRevisionStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
+	var e fieldErrs
+	e.list = s.Validate(w, o)
+	e.immutable("data", o["data"], old["data"], goRawExtension(o["data"]))
+	return e.list
+}
