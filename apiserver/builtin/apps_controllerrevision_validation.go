@@ -13,13 +13,8 @@ type controllerRevisionStrategy struct{ apiserver.GenericStrategy }
 // controllerRevisionSchema is the published schema without its `required:
 // [revision]`: kube decodes a missing revision as 0 and accepts it.
 func controllerRevisionSchema() *schema.Schema {
-	s := Schema(meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "ControllerRevision"})
-	if s == nil {
-		return nil
-	}
-	cp := *s
-	cp.Required = nil
-	return &cp
+	return schemaEdited(Schema(meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "ControllerRevision"}), nil,
+		func(s *schema.Schema) { s.Required = nil })
 }
 
 // Default gives a revision kube's zero value, which kube always encodes.

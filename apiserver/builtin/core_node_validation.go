@@ -6,6 +6,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/selectors"
 )
 
@@ -134,4 +135,12 @@ func (e *fieldErrs) podCIDRs(o meta.Object) {
 			seen[c] = true
 		}
 	}
+}
+
+// nodeSchema is the published schema without the enum of a taint's
+// effect: kube checks it under metadata.taints (nodeTaints), and only
+// there.
+func nodeSchema() *schema.Schema {
+	return schemaEdited(Schema(meta.GroupVersionKind{Version: "v1", Kind: "Node"}), []string{"spec", "taints", "[]", "effect"},
+		func(s *schema.Schema) { s.Enum = nil })
 }

@@ -8,6 +8,8 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // Helpers of kube's validation shared by the kinds of the *_validation.go
@@ -160,4 +162,36 @@ func decodedBytes(v any) []byte {
 	s, _ := v.(string)
 	b, _ := base64.StdEncoding.DecodeString(s)
 	return b
+}
+
+// schemaEdited returns a copy of s in which the node at path (property
+// names; "[]" for a list's items) is edited, sharing everything else: for
+// a kind whose kube validation differs from what its published schema
+// says (a field kube defaults instead of requiring, an enum kube checks
+// at another path). nil when the path is not in s.
+func schemaEdited(s *schema.Schema, path []string, edit func(*schema.Schema)) *schema.Schema {
+	if s == nil {
+		return nil
+	}
+	cp := *s
+	if len(path) == 0 {
+		edit(&cp)
+		return &cp
+	}
+	if path[0] == "[]" {
+		if cp.Items = schemaEdited(s.Items, path[1:], edit); cp.Items == nil {
+			return nil
+		}
+		return &cp
+	}
+	child := schemaEdited(s.Properties[path[0]], path[1:], edit)
+	if child == nil {
+		return nil
+	}
+	cp.Properties = make(map[string]*schema.Schema, len(s.Properties))
+	for k, v := range s.Properties {
+		cp.Properties[k] = v
+	}
+	cp.Properties[path[0]] = child
+	return &cp
 }
