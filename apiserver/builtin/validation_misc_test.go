@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,7 +22,12 @@ import (
 func TestMiscValidationAnswersAsKube(t *testing.T) {
 	raw, err := os.ReadFile("testdata/kube-validation-misc.json")
 	require.NoError(t, err)
-	var cases []kubeCase
+	var cases []struct {
+		kubeCase
+		// Unconditional: a PUT sent as recorded, without the object's
+		// resourceVersion (kapi's, which the recording's is not).
+		Unconditional bool `json:"unconditional"`
+	}
 	require.NoError(t, json.Unmarshal(raw, &cases))
 	require.NotEmpty(t, cases)
 	for _, c := range cases {
@@ -35,6 +41,12 @@ func TestMiscValidationAnswersAsKube(t *testing.T) {
 				body, _ := json.Marshal(s.Body)
 				code, out := serve(t, srv, s.Method, s.Path, "application/json", string(body))
 				require.Less(t, code, 300, "setup %s %s: %v", s.Method, s.Path, out)
+			}
+			if obj, ok := c.Body.(map[string]any); ok && c.Method == "PUT" && !c.Unconditional {
+				path := strings.TrimSuffix(strings.TrimSuffix(c.Path, "/status"), "/finalize")
+				code, cur := serve(t, srv, "GET", path, "", "")
+				require.Equal(t, http.StatusOK, code, cur)
+				obj["metadata"].(map[string]any)["resourceVersion"] = cur["metadata"].(map[string]any)["resourceVersion"]
 			}
 			body, _ := json.Marshal(c.Body)
 			code, out = serve(t, srv, c.Method, c.Path, "application/json", string(body))
@@ -53,4 +65,19 @@ func TestMiscValidationAnswersAsKube(t *testing.T) {
 			assert.Equal(t, c.Causes, causes)
 		})
 	}
+}
+
+// TestANodeKeepsTheStatusItIsCreatedWith: kube's node strategy keeps a
+// new node's status (a kubelet registers with it), where other kinds with
+// a status subresource start from an empty one.
+func TestANodeKeepsTheStatusItIsCreatedWith(t *testing.T) {
+	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(), OpenAPIComponents: builtin.OpenAPIComponents()})
+	require.NoError(t, err)
+	code, out := serve(t, srv, "POST", "/api/v1/nodes", "application/json",
+		`{"metadata":{"name":"n1"},"status":{"capacity":{"cpu":"1"},"addresses":[{"type":"InternalIP","address":"10.0.0.1"}]}}`)
+	require.Equal(t, http.StatusCreated, code, out)
+	status := out["status"].(map[string]any)
+	assert.Equal(t, map[string]any{"cpu": "1"}, status["capacity"])
+	assert.Equal(t, map[string]any{"cpu": "1"}, status["allocatable"], "allocatable defaults to capacity")
+	assert.Equal(t, []any{map[string]any{"type": "InternalIP", "address": "10.0.0.1"}}, status["addresses"])
 }
