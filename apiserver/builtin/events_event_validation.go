@@ -1,6 +1,9 @@
 package builtin
 
 import (
+	"fmt"
+	"time"
+
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -40,8 +43,9 @@ func (eventsEventStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.Fiel
 }
 
 // ValidateUpdate is kube's ValidateEventUpdate for events.k8s.io/v1: the
-// legacy checks, a changed series valid, and the fields an event is
-// identified by kept (those kube shows as strings).
+// legacy checks, a changed series valid, and every field an event is
+// identified by kept, in kube's order (reason twice, as kube checks it),
+// under their core names but reportingController's.
 func (eventsEventStrategy) ValidateUpdate(_ *apiserver.Write, o, old meta.Object) meta.FieldErrors {
 	var e fieldErrs
 	core, oldCore := eventToCore(o), eventToCore(old)
@@ -49,15 +53,57 @@ func (eventsEventStrategy) ValidateUpdate(_ *apiserver.Write, o, old meta.Object
 	if !equalJSON(core["series"], oldCore["series"]) {
 		e.eventSeries(core)
 	}
-	for _, f := range [][2]string{{"reason", "reason"}, {"message", "message"}, {"type", "type"}, {"action", "action"},
-		{"reportingComponent", "reportingController"}, {"reportingInstance", "reportingInstance"}} {
-		v, _ := core[f[0]].(string)
-		ov, _ := oldCore[f[0]].(string)
-		if v != ov {
-			e.invalid(f[1], v, "field is immutable")
+	keep := func(f, path string, shown func(any) any) {
+		if !equalJSON(core[f], oldCore[f]) {
+			e.invalid(path, shown(core[f]), "field is immutable")
 		}
 	}
+	text := func(v any) any { s, _ := v.(string); return s }
+	keep("involvedObject", "involvedObject", func(v any) any { return goObjectReference(v) })
+	keep("reason", "reason", text)
+	keep("message", "message", text)
+	keep("source", "source", func(v any) any {
+		src := asMap(v)
+		c, _ := src["component"].(string)
+		h, _ := src["host"].(string)
+		return goValue(fmt.Sprintf("core.EventSource{Component:%q, Host:%q}", c, h))
+	})
+	keep("firstTimestamp", "firstTimestamp", goTime)
+	keep("lastTimestamp", "lastTimestamp", goTime)
+	keep("count", "count", func(v any) any { n, _ := meta.AsInt64(v); return n })
+	keep("reason", "reason", text)
+	keep("type", "type", text)
+	keep("eventTime", "eventTime", goTime)
+	keep("action", "action", text)
+	keep("related", "related", func(v any) any {
+		if v == nil {
+			return nil
+		}
+		return goObjectReference(v)
+	})
+	keep("reportingComponent", "reportingController", text)
+	keep("reportingInstance", "reportingInstance", text)
 	return e.list
+}
+
+// goObjectReference renders an object reference as Go's %#v of kube's
+// internal type.
+func goObjectReference(v any) goValue {
+	ref := asMap(v)
+	s := func(k string) string { x, _ := ref[k].(string); return x }
+	return goValue(fmt.Sprintf("core.ObjectReference{Kind:%q, Namespace:%q, Name:%q, UID:%q, APIVersion:%q, ResourceVersion:%q, FieldPath:%q}",
+		s("kind"), s("namespace"), s("name"), s("uid"), s("apiVersion"), s("resourceVersion"), s("fieldPath")))
+}
+
+// goTime renders a timestamp as Go's time.Time prints (the zero time
+// when unset).
+func goTime(v any) any {
+	s, _ := v.(string)
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		t = time.Time{}
+	}
+	return goValue(t.UTC().String())
 }
 
 // eventSeries is kube's validateV1EventSeries.
