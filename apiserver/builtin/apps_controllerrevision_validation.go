@@ -11,10 +11,19 @@ import (
 type controllerRevisionStrategy struct{ apiserver.GenericStrategy }
 
 // controllerRevisionSchema is the published schema without its `required:
-// [revision]`: kube decodes a missing revision as 0 and accepts it.
+// [revision]` (kube decodes a missing revision as 0 and accepts it) and
+// with data of any JSON type (kube's RawExtension decodes any, and its
+// validation refuses what is not an object).
 func controllerRevisionSchema() *schema.Schema {
-	return schemaEdited(Schema(meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "ControllerRevision"}), nil,
+	s := schemaEdited(Schema(meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "ControllerRevision"}), nil,
 		func(s *schema.Schema) { s.Required = nil })
+	// data is a RawExtension: any JSON decodes, and Validate wants an object.
+	anyJSON := schema.MustParse(map[string]any{"x-kubernetes-preserve-unknown-fields": true})
+	return schemaEdited(s, []string{"data"}, func(s *schema.Schema) {
+		component := s.Component // RawExtension still, for managedFields
+		*s = *anyJSON
+		s.Component = component
+	})
 }
 
 // Default gives a revision kube's zero value, which kube always encodes.
@@ -28,8 +37,12 @@ func (controllerRevisionStrategy) Default(o meta.Object) {
 func (controllerRevisionStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
 	var e fieldErrs
 	e.nonNegative("revision", o["revision"])
-	if o["data"] == nil {
+	switch o["data"].(type) {
+	case nil:
 		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: "data", Detail: "data is mandatory"})
+	case map[string]any:
+	default:
+		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: "data", Detail: "data must be a valid JSON object"})
 	}
 	return e.list
 }

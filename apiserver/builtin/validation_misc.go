@@ -168,7 +168,10 @@ func decodedBytes(v any) []byte {
 // names; "[]" for a list's items) is edited, sharing everything else: for
 // a kind whose kube validation differs from what its published schema
 // says (a field kube defaults instead of requiring, an enum kube checks
-// at another path). nil when the path is not in s.
+// at another path). nil when the path is not in s. The copies share what
+// parsing derived (the type check, patterns, property names): an edit may
+// change Required, Enum and the like, or replace the node by another
+// parsed schema, never its Type or its properties.
 func schemaEdited(s *schema.Schema, path []string, edit func(*schema.Schema)) *schema.Schema {
 	if s == nil {
 		return nil

@@ -81,3 +81,18 @@ func TestANodeKeepsTheStatusItIsCreatedWith(t *testing.T) {
 	assert.Equal(t, map[string]any{"cpu": "1"}, status["allocatable"], "allocatable defaults to capacity")
 	assert.Equal(t, []any{map[string]any{"type": "InternalIP", "address": "10.0.0.1"}}, status["addresses"])
 }
+
+// TestAControllerRevisionsDataIsOneFieldToServerSideApply: kube's
+// managedFields own a ControllerRevision's data (a RawExtension) as a
+// whole, the schema kapi validates data with notwithstanding.
+func TestAControllerRevisionsDataIsOneFieldToServerSideApply(t *testing.T) {
+	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(), OpenAPIComponents: builtin.OpenAPIComponents()})
+	require.NoError(t, err)
+	code, out := serve(t, srv, "POST", "/api/v1/namespaces", "application/json", `{"metadata":{"name":"ns"}}`)
+	require.Equal(t, http.StatusCreated, code, out)
+	code, out = serve(t, srv, "PATCH", "/apis/apps/v1/namespaces/ns/controllerrevisions/cr?fieldManager=t", "application/apply-patch+yaml",
+		`{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{"name":"cr"},"data":{"a":{"b":1}},"revision":2}`)
+	require.Equal(t, http.StatusCreated, code, out)
+	entry := out["metadata"].(map[string]any)["managedFields"].([]any)[0].(map[string]any)
+	assert.Equal(t, map[string]any{"f:data": map[string]any{}, "f:revision": map[string]any{}}, entry["fieldsV1"])
+}
