@@ -94,7 +94,7 @@ func (e *fieldErrs) nodeResources(o meta.Object) {
 			if !ok {
 				continue
 			}
-			if negativeQuantity(s) {
+			if quantityBelowZero(s) {
 				shown, _ := canonicalQuantity(s)
 				e.invalid("status."+list+"."+k, shown, "must be greater than or equal to 0")
 			}
@@ -102,8 +102,8 @@ func (e *fieldErrs) nodeResources(o meta.Object) {
 	}
 }
 
-// negativeQuantity reports whether the quantity s is below zero.
-func negativeQuantity(s string) bool {
+// quantityBelowZero reports whether the quantity s is below zero.
+func quantityBelowZero(s string) bool {
 	negative, whole, fraction, _, ok := splitQuantity(strings.TrimSpace(s))
 	return ok && negative && (whole != "0" || strings.Trim(fraction, "0") != "")
 }
