@@ -48,7 +48,16 @@ func (q *request) flushWarnings() {
 }
 
 func (q *request) gr() meta.GroupResource { return q.res.GroupResource() }
-func (q *request) gk() meta.GroupKind     { return q.res.GroupVersionKind().GroupKind() }
+
+// gk names the kind in a 422: for a type kept as another kind, the
+// stored kind, which kube's validation is of (an events.k8s.io Event is
+// a core "Event").
+func (q *request) gk() meta.GroupKind {
+	if q.res.Storage != nil {
+		return q.res.Storage.Kind.GroupKind()
+	}
+	return q.res.GroupVersionKind().GroupKind()
+}
 
 // fail answers err. The warnings found so far go with it: kube records
 // them as the request is decoded, and writes them on whatever the answer

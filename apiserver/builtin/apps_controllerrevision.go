@@ -11,7 +11,8 @@ import (
 // controllerRevisionResource is apps/v1 controllerrevisions.
 func controllerRevisionResource() apiserver.Resource {
 	return apiserver.Resource{Group: "apps", Version: "v1", Kind: "ControllerRevision", Plural: "controllerrevisions",
-		Namespaced: true, WithoutGeneration: true, PrinterColumns: controllerRevisionColumns}
+		Namespaced: true, WithoutGeneration: true, PrinterColumns: controllerRevisionColumns,
+		Strategy: controllerRevisionStrategy{}, Schema: controllerRevisionSchema()}
 }
 
 var controllerRevisionColumns = []apiserver.PrinterColumn{

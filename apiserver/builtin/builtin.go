@@ -104,7 +104,7 @@ var resources = sync.OnceValue(func() []apiserver.Resource {
 	}
 	for i := range rs {
 		gvk := rs[i].GroupVersionKind()
-		if rs[i].Schema == nil { // a kind may adapt its schema (RuntimeClass)
+		if rs[i].Schema == nil { // a kind may adapt its schema (RuntimeClass, ControllerRevision, Node, Namespace)
 			rs[i].Schema = Schema(gvk)
 		}
 		rs[i].OpenAPIComponent = ComponentName(gvk)

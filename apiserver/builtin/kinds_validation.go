@@ -94,9 +94,10 @@ func (csrStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta
 	return prepareCSRUpdate(w, o, old)
 }
 
-// Validate checks a new CSR's conditions.
+// Validate checks a new CSR's spec (certificates_csr_validation.go) and
+// conditions.
 func (csrStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	return validateCSRConditions(o)
+	return validateCSR(o)
 }
 
 // ValidateUpdate keeps its Approved and Denied conditions.

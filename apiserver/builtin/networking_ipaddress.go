@@ -12,7 +12,8 @@ import (
 // an age cell without a column, as kube's printer does.
 func ipAddressResource() apiserver.Resource {
 	return apiserver.Resource{StoredVersion: "v1beta1", Group: "networking.k8s.io", Version: "v1", Kind: "IPAddress", Plural: "ipaddresses",
-		ShortNames: []string{"ip"}, WithoutGeneration: true, PrinterColumns: append(ipAddressColumns, ageColumn(""))}
+		ShortNames: []string{"ip"}, WithoutGeneration: true, PrinterColumns: append(ipAddressColumns, ageColumn("")),
+		Strategy: ipAddressStrategy{}}
 }
 
 var ipAddressColumns = []apiserver.PrinterColumn{

@@ -10,7 +10,7 @@ import (
 // csiNodeResource is storage.k8s.io/v1 csinodes.
 func csiNodeResource() apiserver.Resource {
 	return apiserver.Resource{ReturnDeletedObject: true, Group: "storage.k8s.io", Version: "v1", Kind: "CSINode", Plural: "csinodes",
-		WithoutGeneration: true, PrinterColumns: csiNodeColumns}
+		WithoutGeneration: true, PrinterColumns: csiNodeColumns, Strategy: csiNodeStrategy{}}
 }
 
 var csiNodeColumns = []apiserver.PrinterColumn{

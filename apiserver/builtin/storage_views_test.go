@@ -144,7 +144,7 @@ func TestFieldSelectorsAreKubesFieldLabels(t *testing.T) {
 		{"/api/v1/namespaces/default/pods", `{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i"}]}}`},
 		{"/api/v1/namespaces/default/secrets", `{"metadata":{"name":"s"},"type":"kubernetes.io/tls","data":{"tls.crt":"Y3J0","tls.key":"a2V5"}}`},
 		{"/api/v1/namespaces/default/services", `{"metadata":{"name":"svc"},"spec":{"type":"ExternalName","externalName":"x.example.com"}}`},
-		{"/apis/certificates.k8s.io/v1/certificatesigningrequests", `{"metadata":{"name":"c"},"spec":{"request":"Y3Ny","signerName":"example.com/x","usages":["digital signature"]}}`},
+		{"/apis/certificates.k8s.io/v1/certificatesigningrequests", `{"metadata":{"name":"c"},"spec":{"request":"LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlITE1IUUNBUUF3RWpFUU1BNEdBMVVFQXd3SGRtRnNiV2x6WXpCWk1CTUdCeXFHU000OUFnRUdDQ3FHU000OQpBd0VIQTBJQUJIUU0yMnZtS0x3Z2wycEQ3TE84ZlRNZ0dveFZPcUJWYWRUY092ay9QY3I0Q3EydXlsdDY3QXR2CkFQM2VqMksveXN3Z050SVRIRHFIaGlDUVYvS2FNbUdnQURBS0JnZ3Foa2pPUFFRREFnTkhBREJFQWlCeDVuZngKWEVvTnovTjdwUFAxZEp0UzVsa05NMFpzSW4wSWl6QnI4TVdzQndJZ2V1N1Z4K0NQMktRMjZBUWNraXZPSjBTUAozTm1rS1pWSEtRVGJsd3llcVdNPQotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K","signerName":"example.com/x","usages":["digital signature"]}}`},
 	} {
 		code, out := serve(t, srv, "POST", c.path, "application/json", c.body)
 		require.Equal(t, http.StatusCreated, code, out)
