@@ -282,20 +282,7 @@ func validateRule(e *errs, r map[string]any, at string) {
 		}
 		names[n] = true
 	}
-	ops := strs(r["operations"])
-	if len(ops) == 0 {
-		e.add(meta.ErrorRequired, at+".operations", nil, "")
-	}
-	if len(ops) > 1 && contains(ops, "*") {
-		e.add(meta.ErrorInvalid, at+".operations", goOps(ops), "if '*' is present, must not specify other operations")
-	}
-	for i, op := range ops {
-		switch op {
-		case "*", "CREATE", "UPDATE", "DELETE", "CONNECT":
-		default:
-			e.add(meta.ErrorNotSupported, fmt.Sprintf("%s.operations[%d]", at, i), op, `supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"`)
-		}
-	}
+	validateOperations(e, strs(r["operations"]), at)
 	if len(strs(r["apiGroups"])) == 0 {
 		e.add(meta.ErrorRequired, at+".apiGroups", nil, "")
 	}
@@ -372,4 +359,22 @@ func isCELIdentifier(name string) bool {
 		return false
 	}
 	return true
+}
+
+// validateOperations checks a rule's operations, as kube checks a policy's
+// and a webhook's: required, '*' alone, each a known operation.
+func validateOperations(e *errs, ops []string, at string) {
+	if len(ops) == 0 {
+		e.add(meta.ErrorRequired, at+".operations", nil, "")
+	}
+	if len(ops) > 1 && contains(ops, "*") {
+		e.add(meta.ErrorInvalid, at+".operations", goOps(ops), "if '*' is present, must not specify other operations")
+	}
+	for i, op := range ops {
+		switch op {
+		case "*", "CREATE", "UPDATE", "DELETE", "CONNECT":
+		default:
+			e.add(meta.ErrorNotSupported, fmt.Sprintf("%s.operations[%d]", at, i), op, `supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"`)
+		}
+	}
 }

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"reflect"
@@ -121,7 +120,7 @@ func validateWebhook(e *errs, w map[string]any, at string, mutating bool, opts w
 	} else if !contains(allowed, se) {
 		e.add(meta.ErrorNotSupported, at+".sideEffects", se, "supported values: "+listed)
 	}
-	if t, ok := intOf(w["timeoutSeconds"]); ok && (t < 1 || t > 30) {
+	if t, ok := meta.AsInt64(w["timeoutSeconds"]); ok && (t < 1 || t > 30) {
 		e.add(meta.ErrorInvalid, at+".timeoutSeconds", t, "the timeout value must be between 1 and 30 seconds")
 	}
 	for _, sel := range []string{"namespaceSelector", "objectSelector"} {
@@ -208,7 +207,7 @@ func validateWebhookService(e *errs, svc map[string]any, at string) {
 	if str(svc, "name") == "" {
 		e.add(meta.ErrorRequired, at+".namespace", nil, "service namespace is required")
 	}
-	port, ok := intOf(svc["port"])
+	port, ok := meta.AsInt64(svc["port"])
 	if !ok {
 		port = 0
 		if svc["port"] == nil {
@@ -270,20 +269,7 @@ func validateReviewVersions(e *errs, v any, at string, requireKnown bool) {
 // validateWebhookRule checks one rule: operations, then the group,
 // version and resource lists (subresources allowed), then the scope.
 func validateWebhookRule(e *errs, r map[string]any, at string) {
-	ops := strs(r["operations"])
-	if len(ops) == 0 {
-		e.add(meta.ErrorRequired, at+".operations", nil, "")
-	}
-	if len(ops) > 1 && contains(ops, "*") {
-		e.add(meta.ErrorInvalid, at+".operations", goOps(ops), "if '*' is present, must not specify other operations")
-	}
-	for i, op := range ops {
-		switch op {
-		case "*", "CREATE", "UPDATE", "DELETE", "CONNECT":
-		default:
-			e.add(meta.ErrorNotSupported, fmt.Sprintf("%s.operations[%d]", at, i), op, `supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"`)
-		}
-	}
+	validateOperations(e, strs(r["operations"]), at)
 	groups := strs(r["apiGroups"])
 	if len(groups) == 0 {
 		e.add(meta.ErrorRequired, at+".apiGroups", nil, "")
@@ -354,24 +340,6 @@ func validateRuleResources(e *errs, resources []string, at string) {
 	if single && plain {
 		e.add(meta.ErrorInvalid, at, resources, "if '*' is present, must not specify other resources without subresources")
 	}
-}
-
-// intOf reads a JSON integer however it was decoded.
-func intOf(v any) (int64, bool) {
-	switch n := v.(type) {
-	case int64:
-		return n, true
-	case int:
-		return int64(n), true
-	case int32:
-		return int64(n), true
-	case float64:
-		return int64(n), n == float64(int64(n))
-	case json.Number:
-		i, err := n.Int64()
-		return i, err == nil
-	}
-	return 0, false
 }
 
 // validateLabelSelectorValues is validateLabelSelector, the values of
