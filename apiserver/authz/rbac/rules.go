@@ -6,6 +6,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver/authz"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/selectors"
 )
 
 // Rule is an rbac.authorization.k8s.io/v1 PolicyRule.
@@ -34,7 +35,7 @@ type role struct {
 	rules           []Rule
 	// selectors are a ClusterRole's aggregationRule.clusterRoleSelectors;
 	// nil without an aggregationRule.
-	selectors []labelSelector
+	selectors []selectors.LabelSelector
 	// annotations keep what the bootstrap reconciliation reads.
 	autoupdate bool
 }
@@ -56,11 +57,15 @@ func parseRole(obj meta.Object) *role {
 	r.autoupdate = obj.Annotations()[autoupdateAnnotation] == "true"
 	r.rules = parseRules(obj["rules"])
 	if ar, ok := obj["aggregationRule"].(map[string]any); ok {
-		r.selectors = []labelSelector{}
+		r.selectors = []selectors.LabelSelector{}
 		sels, _ := ar["clusterRoleSelectors"].([]any)
 		for _, s := range sels {
 			if m, ok := s.(map[string]any); ok {
-				r.selectors = append(r.selectors, parseLabelSelector(m))
+				sel, err := selectors.LabelSelectorFromObject(m)
+				if err != nil { // an invalid selector matches nothing
+					sel = selectors.NothingLabels()
+				}
+				r.selectors = append(r.selectors, sel)
 			}
 		}
 	}
