@@ -331,7 +331,7 @@ func (c crdSpec) resources(schemaRevision int64) []Resource {
 			StatusSubresource: v.status, Schema: v.schema, PrinterColumns: v.columns,
 			SelectableFields: v.selectableFields, customResource: true, storageVersion: c.storageVersion(),
 			Scale: v.scale, schemaRevision: schemaRevision, conversion: c.conversion,
-			Strategy: customResourceStrategy{},
+			GenericDelete: true, Strategy: customResourceStrategy{},
 		}
 		for _, other := range c.versions {
 			if other.served && other.name != v.name {

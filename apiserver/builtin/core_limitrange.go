@@ -9,7 +9,7 @@ import (
 // default "Created At" column).
 func limitRangeResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "LimitRange", Plural: "limitranges", Namespaced: true,
-		ShortNames: []string{"limits"}, WithoutGeneration: true, Strategy: limitRangeStrategy{}}
+		ShortNames: []string{"limits"}, WithoutGeneration: true, GenericDelete: true, Strategy: limitRangeStrategy{}}
 }
 
 // limitRangeStrategy is what a LimitRange does differently.

@@ -12,7 +12,7 @@ import (
 func replicationControllerResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "ReplicationController", Plural: "replicationcontrollers", Namespaced: true,
 		ShortNames: []string{"rc"}, Categories: []string{"all"}, StatusSubresource: true,
-		PrinterColumns: replicationControllerColumns, Strategy: replicationControllerStrategy{},
+		PrinterColumns: replicationControllerColumns, GenericDelete: true, Strategy: replicationControllerStrategy{},
 		SelectableFields: []string{"status.replicas"}, FieldValues: replicasFieldValues,
 		Scale: &apiserver.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas",
 			Selector: func(o meta.Object) string {

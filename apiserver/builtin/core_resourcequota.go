@@ -14,7 +14,7 @@ import (
 func resourceQuotaResource() apiserver.Resource {
 	return apiserver.Resource{ReturnDeletedObject: true, Version: "v1", Kind: "ResourceQuota", Plural: "resourcequotas", Namespaced: true,
 		ShortNames: []string{"quota"}, StatusSubresource: true, WithoutGeneration: true,
-		PrinterColumns: resourceQuotaColumns, Strategy: resourceQuotaStrategy{}}
+		PrinterColumns: resourceQuotaColumns, GenericDelete: true, Strategy: resourceQuotaStrategy{}}
 }
 
 // resourceQuotaStrategy is what a ResourceQuota does differently.
