@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/hex"
+	"fmt"
 	"net"
 	"net/mail"
 	"net/url"
@@ -227,23 +228,37 @@ var durationUnits = []struct {
 
 // isDuration accepts Go durations and strfmt's "<n> <unit>" forms.
 func isDuration(s string) bool {
-	if _, err := time.ParseDuration(s); err == nil {
-		return true
+	_, err := ParseDuration(s)
+	return err == nil
+}
+
+// ParseDuration reads a duration as kube's OpenAPI library (strfmt) does: a
+// Go duration, or "<n> <unit>" forms ("3 days", "1w2d") with the units of
+// durationUnits, a unit's longest name also read as a prefix ("hours").
+func ParseDuration(s string) (time.Duration, error) {
+	if d, err := time.ParseDuration(s); err == nil {
+		return d, nil
 	}
+	var d time.Duration
 	ok := false
 	for _, m := range rxDuration.FindAllStringSubmatch(s, -1) {
-		if _, err := strconv.Atoi(m[2]); err != nil {
-			return false
+		n, err := strconv.Atoi(m[2])
+		if err != nil {
+			return 0, err
 		}
 		unit := strings.ToLower(strings.TrimSpace(m[3]))
 		for _, u := range durationUnits {
 			last := len(u.variants) - 1
 			for i, v := range u.variants {
-				if (i == last && strings.HasPrefix(unit, v)) || strings.EqualFold(v, unit) {
+				if i == last && strings.HasPrefix(unit, v) || strings.EqualFold(v, unit) {
 					ok = true
+					d += time.Duration(n) * u.d
 				}
 			}
 		}
 	}
-	return ok
+	if !ok {
+		return 0, fmt.Errorf("unable to parse %s as duration", s)
+	}
+	return d, nil
 }
