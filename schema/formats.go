@@ -22,7 +22,7 @@ var formatCheckers = map[string]func(string) bool{
 	"uri":          isURI,
 	"email":        isEmail,
 	"hostname":     isHostname,
-	"ipv4":         func(s string) bool { return parseIPSloppy(s) != nil && strings.Contains(s, ".") },
+	"ipv4":         func(s string) bool { return ParseIPSloppy(s) != nil && strings.Contains(s, ".") },
 	"ipv6":         func(s string) bool { return net.ParseIP(s) != nil && strings.Contains(s, ":") },
 	"cidr":         isCIDR,
 	"mac":          func(s string) bool { _, err := net.ParseMAC(s); return err == nil },
@@ -123,14 +123,25 @@ func sloppyIPv4(s string) string {
 	return head + strings.Join(parts, ".")
 }
 
-func parseIPSloppy(s string) net.IP { return net.ParseIP(sloppyIPv4(s)) }
+// ParseIPSloppy reads an IP address as kube's netutils.ParseIPSloppy does
+// for fields that predate strict parsing (Go's net.ParseIP before 1.17): the
+// dotted-decimal part, alone or ending an IPv6 address, may have leading
+// zeros, read as decimal. nil when s is not an address.
+func ParseIPSloppy(s string) net.IP { return net.ParseIP(sloppyIPv4(s)) }
 
-func isCIDR(s string) bool {
+// ParseCIDRSloppy is kube's netutils.ParseCIDRSloppy: net.ParseCIDR with
+// ParseIPSloppy's address.
+func ParseCIDRSloppy(s string) (*net.IPNet, error) {
 	i := strings.IndexByte(s, '/')
 	if i < 0 {
-		return false
+		return nil, &net.ParseError{Type: "CIDR address", Text: s}
 	}
-	_, _, err := net.ParseCIDR(sloppyIPv4(s[:i]) + s[i:])
+	_, n, err := net.ParseCIDR(sloppyIPv4(s[:i]) + s[i:])
+	return n, err
+}
+
+func isCIDR(s string) bool {
+	_, err := ParseCIDRSloppy(s)
 	return err == nil
 }
 
