@@ -29,26 +29,4 @@ func labelsOf(obj map[string]any) map[string]string {
 	return out
 }
 
-func asList(v any) []any { l, _ := v.([]any); return l }
-
-func asMaps(v any) []map[string]any {
-	var out []map[string]any
-	for _, e := range asList(v) {
-		if m, ok := e.(map[string]any); ok {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
-
-func strs(v any) []string {
-	var out []string
-	for _, e := range asList(v) {
-		if s, ok := e.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}

@@ -78,11 +78,11 @@ func parseRules(v any) []Rule {
 	for _, e := range list {
 		m, _ := e.(map[string]any)
 		rules = append(rules, Rule{
-			Verbs:           strings_(m["verbs"]),
-			APIGroups:       strings_(m["apiGroups"]),
-			Resources:       strings_(m["resources"]),
-			ResourceNames:   strings_(m["resourceNames"]),
-			NonResourceURLs: strings_(m["nonResourceURLs"]),
+			Verbs:           meta.AsStrings(m["verbs"]),
+			APIGroups:       meta.AsStrings(m["apiGroups"]),
+			Resources:       meta.AsStrings(m["resources"]),
+			ResourceNames:   meta.AsStrings(m["resourceNames"]),
+			NonResourceURLs: meta.AsStrings(m["nonResourceURLs"]),
 		})
 	}
 	return rules
@@ -135,20 +135,6 @@ func parseBinding(obj meta.Object) *binding {
 
 // RoleRefOf reads a binding object's roleRef.
 func RoleRefOf(obj meta.Object) RoleRef { return parseBinding(obj).roleRef }
-
-func strings_(v any) []string {
-	l, ok := v.([]any)
-	if !ok {
-		return nil
-	}
-	out := make([]string, 0, len(l))
-	for _, e := range l {
-		if s, ok := e.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
 
 func anyList(s []string) []any {
 	out := make([]any, len(s))
