@@ -70,13 +70,6 @@ func phaseOrTerminating(o meta.Object) string {
 	return str(o, "status", "phase")
 }
 
-func stringOr(v any, def string) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	return def
-}
-
 var persistentVolumeColumns = []apiserver.PrinterColumn{
 	column("Capacity", "string", "capacity is the description of the persistent volume's resources and capacity. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity", 0,
 		func(o meta.Object, _ time.Time) any { return quantityString(field(o, "spec", "capacity", "storage")) }),

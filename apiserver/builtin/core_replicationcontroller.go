@@ -40,7 +40,7 @@ func (replicationControllerStrategy) Default(o meta.Object) {
 		return
 	}
 	if labels, ok := field(template, "metadata", "labels").(map[string]any); ok {
-		if len(mapOf(spec["selector"])) == 0 {
+		if len(asMap(spec["selector"])) == 0 {
 			spec["selector"] = meta.DeepCopyValue(labels)
 		}
 		if len(o.Labels()) == 0 {

@@ -205,3 +205,19 @@ func quantityString(v any) string {
 	}
 	return intOrString(v)
 }
+
+func stringOr(v any, def string) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return def
+}
+
+func stringList(v any) []string {
+	var out []string
+	for _, s := range asList(v) {
+		str, _ := s.(string)
+		out = append(out, str)
+	}
+	return out
+}
