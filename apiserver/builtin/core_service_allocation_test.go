@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/authn"
+	"github.com/kapi-dev/kapi/apiserver/authz"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
 	"github.com/kapi-dev/kapi/store"
 )
@@ -31,6 +33,10 @@ func newClusterServer(t *testing.T, o builtin.Options) *apiserver.Server {
 }
 
 // newClusterServerOn is newClusterServer over st (nil: a store of its own).
+// Its requests pass the authentication and authorization filters, as a
+// served server's do (the example server's, kapitest's): the request info
+// those filters put in the context must not leak into the requests an
+// allocation sends itself (a Service's IPAddress).
 func newClusterServerOn(t *testing.T, o builtin.Options, st store.Store) *apiserver.Server {
 	t.Helper()
 	rs, err := builtin.ResourcesWith(o)
@@ -46,7 +52,7 @@ func newClusterServerOn(t *testing.T, o builtin.Options, st store.Store) *apiser
 	hooks, err := builtin.PostStartHooks(o)
 	require.NoError(t, err)
 	srv, err := apiserver.New(apiserver.Config{Resources: rs, OpenAPIComponents: builtin.OpenAPIComponents(), PostStartHooks: hooks,
-		Store: st})
+		Store: st, Authenticator: authn.New(true), Authorizer: authz.AlwaysAllow()})
 	require.NoError(t, err)
 	return srv
 }
