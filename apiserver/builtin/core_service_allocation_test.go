@@ -386,3 +386,30 @@ func TestOptionsAreChecked(t *testing.T) {
 		assert.Error(t, err, "%+v", o)
 	}
 }
+
+// TestAServiceIsCreatedByEveryWrite: a Service that needs a cluster IP is
+// created by a POST, by a server-side apply and by a PUT that creates, each
+// allocating its IPAddress (the allocation's own request is served as a
+// create of an IPAddress whatever the write that sends it).
+func TestAServiceIsCreatedByEveryWrite(t *testing.T) {
+	cases := []struct{ name, method, path, contentType, body string }{
+		{name: "a create", method: "POST", path: services, contentType: "application/json",
+			body: `{"metadata":{"name":"s"},"spec":{"ports":[{"port":80}]}}`},
+		{name: "a create with its cluster IP", method: "POST", path: services, contentType: "application/json",
+			body: `{"metadata":{"name":"s"},"spec":{"clusterIP":"10.96.0.50","ports":[{"port":80}]}}`},
+		{name: "a server-side apply", method: "PATCH", path: services + "/s?fieldManager=kubectl", contentType: "application/apply-patch+yaml",
+			body: `{"apiVersion":"v1","kind":"Service","metadata":{"name":"s"},"spec":{"ports":[{"port":80}]}}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := newClusterServer(t, builtin.Options{})
+			code, out := serve(t, srv, c.method, c.path, c.contentType, c.body)
+			require.Equal(t, http.StatusCreated, code, out)
+			ip := spec(out)["clusterIP"].(string)
+			assert.Contains(t, ipAddressNames(t, srv), ip)
+			code, _ = serve(t, srv, "DELETE", services+"/s", "", "")
+			require.Equal(t, http.StatusOK, code)
+			assert.NotContains(t, ipAddressNames(t, srv), ip, "deleting the Service frees its address")
+		})
+	}
+}
