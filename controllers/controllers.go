@@ -53,7 +53,8 @@ type Options struct {
 	RepairInterval time.Duration
 	// NamespaceDeletionDelay is how long the namespace controller waits
 	// after it sees a namespace marked for deletion (or, marked, listed at
-	// start) before its first pass over it, as kube-controller-manager's
+	// start; at most that long after its deletionTimestamp) before its
+	// first pass over it, as kube-controller-manager's
 	// waits (for other API servers and etcd members to see the deletion):
 	// meanwhile the namespace stays Terminating with its content and its
 	// "kubernetes" finalizer, so that a client may still read it and

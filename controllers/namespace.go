@@ -77,7 +77,7 @@ func (c *namespaceController) observe(q *queue, events []store.Event) {
 		if r.Group == "" && r.Kind == namespaceKind.Kind {
 			if ev.Type != store.Deleted && ev.Object.Data().DeletionTimestamp() != "" {
 				if !c.terminating[name] && c.delay > 0 {
-					q.addAfter(name, c.now().Add(c.delay))
+					q.addAfter(name, c.waitUntil(ev.Object.Data()))
 				} else {
 					q.add(name)
 				}
@@ -92,6 +92,18 @@ func (c *namespaceController) observe(q *queue, events []store.Event) {
 			queued = ns
 		}
 	}
+}
+
+// waitUntil is when the first pass over a namespace marked for deletion
+// may start: the controller's delay after it sees the deletion, or after
+// the deletionTimestamp when that is earlier (a deletion seen late, or
+// the clock moved on before it was seen).
+func (c *namespaceController) waitUntil(ns meta.Object) time.Time {
+	at := c.now().Add(c.delay)
+	if deleted, err := time.Parse(time.RFC3339, ns.DeletionTimestamp()); err == nil && deleted.Add(c.delay).Before(at) {
+		at = deleted.Add(c.delay)
+	}
+	return at
 }
 
 // sync makes one pass over a namespace being deleted.
