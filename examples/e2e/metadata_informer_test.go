@@ -46,34 +46,31 @@ func (c *requestCounter) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// bookmarkCounter counts the BOOKMARK events of a JSON watch stream, one
-// event a line.
+// bookmarkCounter counts the BOOKMARK events of a watch stream, JSON or
+// protobuf: the occurrences of the event type's name.
 type bookmarkCounter struct {
 	io.ReadCloser
-	n       *atomic.Int32
-	partial []byte
+	n    *atomic.Int32
+	tail []byte
 }
+
+var bookmarkType = []byte("BOOKMARK")
 
 func (b *bookmarkCounter) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	b.partial = append(b.partial, p[:n]...)
-	for {
-		i := bytes.IndexByte(b.partial, '\n')
-		if i < 0 {
-			break
-		}
-		if bytes.HasPrefix(b.partial[:i], []byte(`{"type":"BOOKMARK"`)) {
-			b.n.Add(1)
-		}
-		b.partial = b.partial[i+1:]
-	}
+	buf := append(b.tail, p[:n]...)
+	b.n.Add(int32(bytes.Count(buf, bookmarkType)))
+	// Keep what may begin a name split across reads, never a whole one.
+	keep := min(len(buf), len(bookmarkType)-1)
+	b.tail = append([]byte(nil), buf[len(buf)-keep:]...)
 	return n, err
 }
 
 // TestAMetadataInformerRunsOverBookmarks: a client-go metadata informer
 // (controller-runtime's OnlyMetadata) on Deployments, asking for
 // bookmarks, reads every bookmark of the example server as the
-// PartialObjectMetadata kube sends: one list and one watch, no decode
+// PartialObjectMetadata kube sends: one watch (after one list, or
+// streaming its list), no decode
 // error, no relist, over many bookmark intervals. KAPI_METADATA_INFORMER_RUN
 // (a Go duration) runs it longer by hand against kube's one-minute
 // interval.
@@ -111,7 +108,9 @@ func TestAMetadataInformerRunsOverBookmarks(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	assert.Empty(t, watchErrors, "no watch of the informer failed")
-	assert.EqualValues(t, 1, counter.lists.Load(), "one list: no relist")
+	// client-go lists, or (WatchListClient) streams its list in its first
+	// watch: either way one request, never repeated.
+	assert.LessOrEqual(t, counter.lists.Load(), int32(1), "at most one list: no relist")
 	assert.EqualValues(t, 1, counter.watches.Load(), "one watch, never restarted")
 	t.Logf("%d bookmarks over %v", counter.bookmarks.Load(), run)
 	if interval > 0 {
