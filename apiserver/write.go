@@ -500,15 +500,13 @@ func (q *request) uidPreconditionFailed(cur *store.Object, uid string) error {
 	if cur != nil {
 		storedUID = cur.Data().UID()
 	}
-	key := "/registry/" + q.res.Plural + "/"
-	if q.res.customResource {
-		key = "/registry/" + q.res.Group + "/" + q.res.Plural + "/"
+	gr := q.res.GroupResource()
+	if q.res.Storage != nil {
+		gr = q.res.Storage.Resource
 	}
-	if q.info.Namespace != "" {
-		key += q.info.Namespace + "/"
-	}
-	return meta.Conflict(q.gr(), q.info.Name, fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s%s, ResourceVersion: 0, "+
-		"AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", key, q.info.Name, uid, storedUID))
+	key := kubeStorageKey(gr.Group, gr.Resource, q.info.Namespace, q.info.Name)
+	return meta.Conflict(q.gr(), q.info.Name, fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s, ResourceVersion: 0, "+
+		"AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", key, uid, storedUID))
 }
 
 // lastFinalizerRemoved stops an update that leaves an object being

@@ -25,8 +25,12 @@ func nodeResource() apiserver.Resource {
 // nodeStrategy is what a Node does differently.
 type nodeStrategy struct{ apiserver.GenericStrategy }
 
-// Default mirrors SetDefaults_NodeStatus: allocatable defaults to capacity.
+// Default mirrors SetDefaults_NodeStatus (allocatable defaults to
+// capacity) and kube's conversion of spec.podCIDR and spec.podCIDRs.
 func (nodeStrategy) Default(o meta.Object) {
+	if spec, ok := o["spec"].(map[string]any); ok {
+		singleAndPlural(spec, "podCIDR", "podCIDRs", "")
+	}
 	status, _ := o["status"].(map[string]any)
 	if capacity, ok := status["capacity"].(map[string]any); ok {
 		if _, has := status["allocatable"]; !has {
