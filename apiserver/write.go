@@ -186,6 +186,7 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 		return nil, err
 	}
 	key := q.res.key(q.info.Namespace, obj.Name())
+	q.keepSentFields(obj, nil)
 	if rv, err := strconv.ParseUint(obj.ResourceVersion(), 10, 64); err == nil && rv != 0 && !wo.dryRun {
 		// kube's storage refuses a create that names a version, as its
 		// internal error; a dry run does not reach it.
@@ -446,6 +447,7 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 			if err != nil {
 				return nil, err
 			}
+			q.keepSentFields(obj, nil)
 			return q.storageForm(ctx, obj, wo)
 		}
 		created = false
@@ -461,6 +463,7 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 		if old.DeletionTimestamp() != "" && !q.res.held(next) {
 			return nil, &lastFinalizerRemoved{current: cur, next: next}
 		}
+		q.keepSentFields(next, cur)
 		return q.storageForm(ctx, next, wo)
 	}
 	for {

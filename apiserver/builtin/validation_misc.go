@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
 )
 
@@ -140,6 +141,13 @@ func (e *fieldErrs) immutable(path string, next, old any, shown any) {
 // the object's keys in the order the client wrote them.
 func goRawExtension(v any) goValue {
 	raw := "[]uint8(nil)"
+	if r, ok := v.(meta.RawJSON); ok {
+		parts := make([]string, len(r.Raw))
+		for i, c := range r.Raw {
+			parts[i] = fmt.Sprintf("0x%x", c)
+		}
+		return goValue("runtime.RawExtension{Raw:[]uint8{" + strings.Join(parts, ", ") + "}, Object:runtime.Object(nil)}")
+	}
 	if v != nil {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
