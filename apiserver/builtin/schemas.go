@@ -81,8 +81,9 @@ func loadCatalog() *catalog {
 // uncheckedRequired are the components whose published `required` kube's
 // validation does not check: a kind's own condition types, whose type and
 // status kube decodes as "" when absent and keeps (a CRD's or a Node's
-// condition with only a message is stored). CertificateSigningRequest and
-// Pod conditions are not here: kube's validation requires their type.
+// condition with only a message is stored), or checks in its own words (a
+// Pod's, podConditions). CertificateSigningRequest conditions are not
+// here: kube's validation requires their type.
 var uncheckedRequired = []string{
 	"io.k8s.api.apps.v1.DaemonSetCondition",
 	"io.k8s.api.apps.v1.DeploymentCondition",
@@ -92,6 +93,7 @@ var uncheckedRequired = []string{
 	"io.k8s.api.batch.v1.JobCondition",
 	"io.k8s.api.core.v1.NamespaceCondition",
 	"io.k8s.api.core.v1.NodeCondition",
+	"io.k8s.api.core.v1.PodCondition",
 	"io.k8s.api.core.v1.PersistentVolumeClaimCondition",
 	"io.k8s.api.core.v1.ReplicationControllerCondition",
 	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition",
