@@ -150,3 +150,7 @@ func orUnknown(s string) string {
 	}
 	return s
 }
+
+var (
+	nodesGR = meta.GroupResource{Resource: "nodes"}
+)
