@@ -133,11 +133,6 @@ func (e *fieldErrs) endpoint(path string, ep map[string]any, addressType string)
 	if node, ok := ep["nodeName"].(string); ok {
 		e.invalidAll(path+".nodeName", node, schema.DNS1123Subdomain(node))
 	}
-	topology := asMap(ep["deprecatedTopology"])
-	if len(topology) > 16 {
-		e.list = append(e.list, meta.FieldError{Type: meta.ErrorTooMany, Field: path + ".deprecatedTopology", Value: len(topology), Detail: "must have at most 16 items"})
-	}
-	e.labels(path+".deprecatedTopology", topology)
 	if host, ok := ep["hostname"].(string); ok {
 		e.invalidAll(path+".hostname", host, schema.DNS1123Label(host))
 	}
