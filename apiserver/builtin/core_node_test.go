@@ -36,7 +36,7 @@ func TestNodeSpecReadsBackAsKubeConvertsIt(t *testing.T) {
 			message: `Node "n" is invalid: spec.podCIDRs: Forbidden: node updates may not change podCIDR except from "" to valid`},
 		{name: "a configSource is dropped on update", create: `{}`,
 			patch: `{"spec":{"configSource":{"configMap":{"namespace":"kube-system","name":"c","kubeletConfigKey":"k"}}}}`,
-			code: http.StatusOK, spec: map[string]any{}},
+			code:  http.StatusOK, spec: map[string]any{}},
 		{name: "an externalID never changes", create: `{"externalID":"a"}`, patch: `{"spec":{"externalID":"b"}}`,
 			code: http.StatusUnprocessableEntity, message: `Node "n" is invalid: spec.externalID: Forbidden: may not be updated`},
 	}
