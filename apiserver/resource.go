@@ -93,6 +93,10 @@ type Resource struct {
 	// AnnotationsBumpGeneration counts annotation changes as spec changes
 	// for metadata.generation, as kube does for Deployments.
 	AnnotationsBumpGeneration bool
+	// AsSent are the top-level fields kube keeps as the client wrote them
+	// (a runtime.RawExtension: a ControllerRevision's data): they read
+	// back with the keys in the client's order (see opaque.go).
+	AsSent []string
 	// Schema is the type's structural schema: unknown fields are pruned
 	// (and reported by field validation), defaults applied and values
 	// validated on every write, and server-side apply tracks fields by its
