@@ -328,9 +328,10 @@ func (q *request) prepareForCreate(obj meta.Object) {
 	// refuses it (createObject); the store sets its own.
 	if _, sent := obj["status"].(map[string]any); q.res.StatusSubresource && !(q.res.KeepsStatusOnCreate && sent) {
 		delete(obj, "status")
-		// A typed kind's strategy resets its status to the zero struct,
-		// which reads back with its schema's defaults.
-		if q.res.Schema != nil && !q.res.customResource {
+		// A built-in kind's strategy resets its status to the zero struct,
+		// which reads back with its schema's defaults; a custom resource,
+		// and any kind of one's own, is created without a status.
+		if q.res.Schema != nil && q.res.builtin() {
 			if st := q.res.Schema.Properties["status"]; st != nil {
 				status := map[string]any{}
 				st.Default(status)
