@@ -19,6 +19,8 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/webhook"
 
 	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/codec/protobuf"
+	"github.com/kapi-dev/kapi/codec/protobuf/builtinproto"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 	"github.com/kapi-dev/kapi/store/memory"
@@ -28,7 +30,9 @@ import (
 type Config struct {
 	// Store keeps the objects; nil means a new in-memory store.
 	Store store.Store
-	// Codecs are the representations served; nil means JSON and YAML.
+	// Codecs are the representations served; nil means JSON, YAML and
+	// Kubernetes protobuf for the built-in kinds (their descriptors are the
+	// library's, codec/protobuf/builtinproto), as kube-apiserver serves them.
 	Codecs codec.Codecs
 	// Resources are the types served besides the built-in namespaces.
 	Resources []Resource
@@ -189,7 +193,7 @@ func New(cfg Config) (*Server, error) {
 			Transport: cfg.Webhooks.Transport}}
 	}
 	if s.codecs == nil {
-		s.codecs = codec.Default()
+		s.codecs = append(codec.Default(), protobuf.New(builtinproto.Resolver()))
 	}
 	if s.now == nil {
 		s.now = time.Now

@@ -37,9 +37,9 @@ import (
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/codec/protobuf"
+	"github.com/kapi-dev/kapi/codec/protobuf/builtinproto"
 	"github.com/kapi-dev/kapi/controllers"
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
-	"github.com/kapi-dev/kapi/kapitest/kubeproto"
 	"github.com/kapi-dev/kapi/store/etcd"
 )
 
@@ -180,7 +180,7 @@ func onEtcd(ctx context.Context, cfg *apiserver.Config, servers, prefix string) 
 	}
 	st, err := etcd.Open(ctx, strings.Split(servers, ","), etcd.Config{
 		Prefix: prefix,
-		Codec:  etcd.Kube{Protobuf: protobuf.New(kubeproto.Resolver())},
+		Codec:  etcd.Kube{Protobuf: protobuf.New(builtinproto.Resolver())},
 	})
 	if err != nil {
 		log.Fatal(err)
