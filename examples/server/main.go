@@ -4,8 +4,10 @@
 //	go run -C examples ./server
 //	kubectl --kubeconfig examples/kapi.kubeconfig get ns
 //
-// It serves HTTPS with a certificate it generates, authenticates client
-// certificates, static tokens and ServiceAccount tokens, and authorizes
+// It serves HTTPS with a certificate it generates (kept with its CAs and
+// ServiceAccount signing key in -cert-dir, .kapi beside the kubeconfig,
+// and reused when it starts again), authenticates client certificates,
+// static tokens and ServiceAccount tokens, and authorizes
 // with RBAC, as kube-apiserver does; the kubeconfig holds the CA and an
 // admin credential (a client certificate in system:masters). The security
 // flags are kube-apiserver's; -insecure serves plain HTTP with no
@@ -60,7 +62,7 @@ func main() {
 	kubeconfig := flag.String("kubeconfig", "kapi.kubeconfig", "kubeconfig file to write for kubectl")
 	insecure := flag.Bool("insecure", false, "serve plain HTTP without authentication or authorization: everyone is an anonymous superuser")
 	var opts kapiserver.Options
-	flag.StringVar(&opts.TLSCertFile, "tls-cert-file", "", "serving certificate (PEM); default: one generated at start, signed by a generated CA")
+	flag.StringVar(&opts.TLSCertFile, "tls-cert-file", "", "serving certificate (PEM); default: apiserver.crt in -cert-dir, signed by a generated CA")
 	flag.StringVar(&opts.TLSPrivateKeyFile, "tls-private-key-file", "", "key of -tls-cert-file (PEM)")
 	flag.StringVar(&opts.ClientCAFile, "client-ca-file", "", "CA certificates (PEM) whose client certificates authenticate: Common Name the user, Organizations the groups")
 	flag.StringVar(&opts.TokenAuthFile, "token-auth-file", "", `static bearer tokens, one CSV line each: token,user,uid,"group1,group2"`)
@@ -68,7 +70,8 @@ func main() {
 	flag.BoolVar(&opts.AnonymousAuth, "anonymous-auth", true, "serve requests without credentials as system:anonymous (group system:unauthenticated) instead of 401")
 	flag.StringVar(&opts.ServiceAccountIssuer, "service-account-issuer", "https://kubernetes.default.svc.cluster.local", "issuer (iss) of ServiceAccount tokens")
 	flag.Var((*files)(&opts.ServiceAccountKeyFiles), "service-account-key-file", "PEM public keys (or certificates, or private keys) that verify ServiceAccount tokens; repeatable")
-	flag.StringVar(&opts.ServiceAccountSigningKeyFile, "service-account-signing-key-file", "", "PEM private key (RSA or ECDSA) that signs ServiceAccount tokens; default: one generated at start")
+	flag.StringVar(&opts.ServiceAccountSigningKeyFile, "service-account-signing-key-file", "", "PEM private key (RSA or ECDSA) that signs ServiceAccount tokens; default: sa.key in -cert-dir")
+	flag.StringVar(&opts.CertDir, "cert-dir", "", "directory of the generated CAs, serving certificate and ServiceAccount signing key, written on the first start and reused on the next, so that kubeconfigs and tokens survive a restart (default: .kapi beside -kubeconfig)")
 	etcdServers := flag.String("etcd-servers", "", "comma-separated etcd URLs to keep objects in (default: in memory)")
 	etcdPrefix := flag.String("etcd-prefix", etcd.DefaultPrefix, "the prefix of every key in etcd")
 	apf := flag.Bool("enable-priority-and-fairness", true, "enable API Priority and Fairness, as kube-apiserver")
@@ -124,6 +127,9 @@ func main() {
 	} else {
 		host, _, _ := net.SplitHostPort(ln.Addr().String())
 		opts.Hosts = []string{host}
+		if opts.CertDir == "" {
+			opts.CertDir = kapiserver.DefaultCertDir(*kubeconfig)
+		}
 		sec, err := kapiserver.NewSecure(ctx, opts)
 		if err != nil {
 			log.Fatal(err)
