@@ -85,7 +85,10 @@ type Config struct {
 	// their own families to it (see package metrics).
 	Metrics *metrics.Registry
 	// HealthChecks are checks of /livez, /readyz and /healthz besides
-	// kube's defaults; one named as a default ("etcd") replaces it.
+	// kube's defaults; one named as a default ("etcd") replaces it. A Store
+	// that is a HealthReporter (store/etcd) gives the "etcd" and
+	// "etcd-readiness" checks; without one they are not listed, as on an
+	// API server without etcd.
 	HealthChecks []HealthCheck
 	// PostStartHooks run in order once the server is built, before New
 	// returns (builtin.PostStartHooks creates the default/kubernetes
@@ -248,7 +251,7 @@ func New(cfg Config) (*Server, error) {
 	for _, h := range cfg.PostStartHooks {
 		checks = append(checks, HealthCheck{Name: "poststarthook/" + h.Name, Check: func(context.Context) error { return nil }})
 	}
-	if s.health, err = newHealthChecks(checks); err != nil {
+	if s.health, err = newHealthChecks(s.store, checks); err != nil {
 		return nil, err
 	}
 	s.staticResources = resources
