@@ -42,6 +42,7 @@ import (
 	"github.com/kapi-dev/kapi/codec/protobuf/builtinproto"
 	"github.com/kapi-dev/kapi/controllers"
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
+	"github.com/kapi-dev/kapi/store"
 	"github.com/kapi-dev/kapi/store/etcd"
 )
 
@@ -108,12 +109,16 @@ func main() {
 	if *apf {
 		flowControl = &flowcontrol.Options{MaxRequestsInFlight: *maxInflight, MaxMutatingRequestsInFlight: *maxMutating, Context: ctx}
 	}
+	st, closeStore := openEtcd(ctx, *etcdServers, *etcdPrefix)
+	defer closeStore()
 	var server *apiserver.Server
 	var url string
 	var rootCA []byte
 	if *insecure {
 		cfg := kapiserver.Config()
-		defer onEtcd(ctx, &cfg, *etcdServers, *etcdPrefix)()
+		if st != nil {
+			cfg.Store = st
+		}
 		if *v1beta3 {
 			kapiserver.ServeFlowControlV1beta3(&cfg)
 		}
@@ -130,11 +135,11 @@ func main() {
 		if opts.CertDir == "" {
 			opts.CertDir = kapiserver.DefaultCertDir(*kubeconfig)
 		}
+		opts.Store = st // nil: in memory
 		sec, err := kapiserver.NewSecure(ctx, opts)
 		if err != nil {
 			log.Fatal(err)
 		}
-		defer onEtcd(ctx, &sec.Config, *etcdServers, *etcdPrefix)()
 		if *v1beta3 {
 			kapiserver.ServeFlowControlV1beta3(&sec.Config)
 		}
@@ -177,12 +182,14 @@ func main() {
 	}
 }
 
-// onEtcd keeps cfg's objects in the etcd at servers (comma-separated), when
-// given, and reports etcd's health as kube-apiserver does; it returns what
-// closes the store.
-func onEtcd(ctx context.Context, cfg *apiserver.Config, servers, prefix string) func() {
+// openEtcd opens the etcd at servers (comma-separated), when given, to keep
+// the objects in; it returns nil (in memory) without servers, and what
+// closes the store. The store reports etcd's health: the server lists it
+// as kube's etcd and etcd-readiness checks. An etcd that does not answer
+// within etcd.OpenTimeout ends the command with an error naming it.
+func openEtcd(ctx context.Context, servers, prefix string) (store.Store, func()) {
 	if servers == "" {
-		return func() {}
+		return nil, func() {}
 	}
 	st, err := etcd.Open(ctx, strings.Split(servers, ","), etcd.Config{
 		Prefix: prefix,
@@ -191,9 +198,5 @@ func onEtcd(ctx context.Context, cfg *apiserver.Config, servers, prefix string) 
 	if err != nil {
 		log.Fatal(err)
 	}
-	cfg.Store = st
-	cfg.HealthChecks = append(cfg.HealthChecks,
-		apiserver.HealthCheck{Name: "etcd", Check: st.Healthy},
-		apiserver.HealthCheck{Name: "etcd-readiness", Check: st.Healthy, ReadyzOnly: true})
-	return func() { _ = st.Close() }
+	return st, func() { _ = st.Close() }
 }
