@@ -47,7 +47,14 @@ var servingLine = regexp.MustCompile(`^kapi serving on (https?://(\S+)) \(kubeco
 // waits for the line it prints once it serves.
 func runExampleServer(t *testing.T, bin string, args ...string) *exampleServer {
 	t.Helper()
-	dir := t.TempDir()
+	return runExampleServerIn(t, bin, t.TempDir(), args...)
+}
+
+// runExampleServerIn is runExampleServer in dir, where the server writes
+// its kubeconfig (and, by default, its certificate directory): a server
+// run again in the same dir finds what the first wrote.
+func runExampleServerIn(t *testing.T, bin, dir string, args ...string) *exampleServer {
+	t.Helper()
 	kubeconfig := filepath.Join(dir, "kapi.kubeconfig")
 	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-kubeconfig", kubeconfig}, args...)...)
 	cmd.Dir = dir
