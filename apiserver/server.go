@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,7 +40,13 @@ type Config struct {
 	// Admission plugins, each a MutatingAdmission, a ValidatingAdmission or
 	// both, run in order on every write.
 	Admission []any
-	// Version is what /version answers; zero fields get kapi's defaults.
+	// Release is the kube-apiserver release the server answers as
+	// (kube-apiserver's --emulated-version): /version, and the OpenAPI
+	// documents' info.version. Serve the same release's built-in kinds
+	// (builtin.ResourcesFor and builtin.OpenAPIComponentsFor). Empty means
+	// DefaultRelease; New refuses a release kapi has no data for.
+	Release Release
+	// Version is what /version answers; zero fields get Release's.
 	Version VersionInfo
 	// Now is the clock for timestamps; nil means time.Now.
 	Now func() time.Time
@@ -165,10 +172,13 @@ func New(cfg Config) (*Server, error) {
 		codecs:    cfg.Codecs,
 		now:       cfg.Now,
 		maxBody:   cfg.MaxRequestBodyBytes,
-		version:   cfg.Version.withDefaults(),
+		version:   cfg.Version.withDefaults(cfg.Release),
 		admission: cfg.Admission,
 
 		openAPIComponents: cfg.OpenAPIComponents,
+	}
+	if !cfg.Release.Known() {
+		return nil, fmt.Errorf("apiserver: release %q: kapi serves %s", cfg.Release, strings.Join(releaseNames(), ", "))
 	}
 	for _, p := range cfg.Admission {
 		_, m := p.(MutatingAdmission)
@@ -427,13 +437,10 @@ func newUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-func (v VersionInfo) withDefaults() VersionInfo {
-	def := VersionInfo{
-		Major: "1", Minor: "33", EmulationMajor: "1", EmulationMinor: "33",
-		MinCompatibilityMajor: "1", MinCompatibilityMinor: "32", GitVersion: "v1.33.0-kapi", GitCommit: "kapi",
-		GitTreeState: "clean", BuildDate: "2026-01-01T00:00:00Z", GoVersion: goVersion(),
-		Compiler: "gc", Platform: platform(),
-	}
+func (v VersionInfo) withDefaults(r Release) VersionInfo {
+	def := r.versionInfo()
+	def.GitTreeState, def.BuildDate, def.GoVersion = "clean", "2026-01-01T00:00:00Z", goVersion()
+	def.Compiler, def.Platform = "gc", platform()
 	if v.Major != "" {
 		def.Major, def.Minor = v.Major, v.Minor
 		def.EmulationMajor, def.EmulationMinor = v.EmulationMajor, v.EmulationMinor
