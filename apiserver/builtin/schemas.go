@@ -164,7 +164,9 @@ func loadCatalog(r apiserver.Release) *catalog {
 // Time and MicroTime are date-time strings, RawExtension and FieldsV1 keep
 // any content, and every object keeps kube's list types, map keys and
 // strategic-merge-patch keys and strategies.
-func Schema(gvk meta.GroupVersionKind) *schema.Schema { return SchemaFor(apiserver.DefaultRelease, gvk) }
+func Schema(gvk meta.GroupVersionKind) *schema.Schema {
+	return SchemaFor(apiserver.DefaultRelease, gvk)
+}
 
 // SchemaFor is Schema as release r publishes it.
 func SchemaFor(r apiserver.Release, gvk meta.GroupVersionKind) *schema.Schema {
