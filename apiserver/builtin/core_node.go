@@ -12,7 +12,7 @@ import (
 // nodeResource is core/v1 nodes.
 func nodeResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "Node", Plural: "nodes", ShortNames: []string{"no"},
-		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: nodeColumns, Strategy: nodeStrategy{}, Schema: nodeSchema(),
+		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: nodeColumns, Strategy: nodeStrategy{},
 		SelectableFields: []string{"spec.unschedulable"},
 		FieldValues: func(o meta.Object) map[string]string {
 			if flag(field(o, "spec", "unschedulable"), false) {

@@ -48,6 +48,8 @@ func (serviceAccountStrategy) GenericDelete()                   {}
 func (serviceCIDRStrategy) GenericDelete()                      {}
 func (statefulSetStrategy) GenericDelete()                      {}
 func (storageClassStrategy) GenericDelete()                     {}
+func (mutatingAdmissionPolicyBindingStrategy) GenericDelete()   {}
+func (mutatingAdmissionPolicyStrategy) GenericDelete()          {}
 func (validatingAdmissionPolicyBindingStrategy) GenericDelete() {}
 func (validatingAdmissionPolicyStrategy) GenericDelete()        {}
 func (volumeAttachmentStrategy) GenericDelete()                 {}
