@@ -35,7 +35,12 @@ func podFieldValues(o meta.Object) map[string]string {
 }
 
 // podStrategy is what a Pod does differently.
-type podStrategy struct{ apiserver.GenericStrategy }
+type podStrategy struct {
+	apiserver.GenericStrategy
+	// release is the kube release whose validation applies (empty: the
+	// default); ResourcesFor sets it.
+	release apiserver.Release
+}
 
 // Default mirrors SetDefaults_Pod: the pod spec defaults and service links.
 func (podStrategy) Default(o meta.Object) {

@@ -99,6 +99,8 @@ func withReleaseChanges(r apiserver.Release, res *apiserver.Resource) {
 		res.CreateOnly = withoutNullCreationTimestamp(res.CreateOnly)
 	}
 	switch res.GroupVersionKind() {
+	case meta.GroupVersionKind{Version: "v1", Kind: "Pod"}:
+		res.Strategy = podStrategy{release: r}
 	case meta.GroupVersionKind{Version: "v1", Kind: "ServiceAccount"}:
 		if r.AtLeast(35) { // kube 1.35 dropped the Secrets column
 			res.PrinterColumns = []apiserver.PrinterColumn{apiserver.AgeColumn()}

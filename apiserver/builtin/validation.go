@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/selectors"
@@ -20,7 +21,12 @@ import (
 // them in kube's order, so that several errors come in kube's order too.
 
 // fieldErrs collects field errors.
-type fieldErrs struct{ list meta.FieldErrors }
+type fieldErrs struct {
+	list meta.FieldErrors
+	// release is the kube release whose rules apply where they changed
+	// since 1.33; empty means apiserver.DefaultRelease.
+	release apiserver.Release
+}
 
 func (e *fieldErrs) required(path string) {
 	e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path})
@@ -175,6 +181,9 @@ func (e *fieldErrs) podSpec(path string, spec map[string]any) {
 	}
 	for i, c := range containers {
 		e.container(fmt.Sprintf("%s.containers[%d]", path, i), asMap(c), names)
+		if e.release.AtLeast(35) { // ContainerRestartRules, beta and on by default since 1.35
+			e.containerRestartRules(fmt.Sprintf("%s.containers[%d]", path, i), asMap(c))
+		}
 	}
 	for i, c := range asList(spec["initContainers"]) {
 		e.container(fmt.Sprintf("%s.initContainers[%d]", path, i), asMap(c), names)

@@ -79,7 +79,14 @@ func main() {
 	flag.Var(services, "webhook-service", "namespace/name[:port]=URL: where a webhook's service reference is reached (repeatable); "+
 		"other services resolve to https://<name>.<namespace>.svc:<port>")
 	controllerList := flag.String("controllers", "*", "controllers to run in-process, as kube-controller-manager's --controllers: '*' runs all (namespace, garbagecollector, serviceaccount, root-ca-cert-publisher, and service-repair: kube-apiserver's node port repair), 'foo' runs foo, '-foo' does not")
+	emulated := flag.String("emulated-version", string(apiserver.DefaultRelease), "the kube-apiserver release to answer as: "+releaseList()+
+		" (its /version, discovery, schemas and behaviour), as kube-apiserver's --emulated-version")
 	flag.Parse()
+	release, err := apiserver.ParseRelease(*emulated)
+	if err != nil {
+		log.Fatalf("-emulated-version: %v", err)
+	}
+	opts.Release = release
 	selected, err := controllers.ParseControllers(*controllerList)
 	if err != nil {
 		log.Fatalf("-controllers: %v", err)
@@ -109,7 +116,7 @@ func main() {
 	var url string
 	var rootCA []byte
 	if *insecure {
-		cfg := kapiserver.Config()
+		cfg := kapiserver.ConfigFor(release)
 		defer onEtcd(ctx, &cfg, *etcdServers, *etcdPrefix)()
 		if *v1beta3 {
 			kapiserver.ServeFlowControlV1beta3(&cfg)
@@ -190,4 +197,13 @@ func onEtcd(ctx context.Context, cfg *apiserver.Config, servers, prefix string) 
 		apiserver.HealthCheck{Name: "etcd", Check: st.Healthy},
 		apiserver.HealthCheck{Name: "etcd-readiness", Check: st.Healthy, ReadyzOnly: true})
 	return func() { _ = st.Close() }
+}
+
+// releaseList names the releases -emulated-version takes.
+func releaseList() string {
+	var names []string
+	for _, r := range apiserver.Releases() {
+		names = append(names, string(r))
+	}
+	return strings.Join(names, ", ")
 }
