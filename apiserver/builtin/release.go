@@ -40,6 +40,9 @@ var releaseKinds = []struct {
 	{36, mutatingAdmissionPolicyResource},
 	{36, mutatingAdmissionPolicyBindingResource},
 	{37, storageVersionMigrationResource},
+	{37, clusterTrustBundleResource},
+	{37, podCertificateRequestResource},
+	{37, deviceTaintRuleResource},
 }
 
 // groupOrder is kube's order of the API groups in discovery, the groups
@@ -160,4 +163,15 @@ var crdColumns = []apiserver.PrinterColumn{
 		}
 		return false
 	}),
+}
+
+// fieldDescription is the description of a field of a component of the
+// newest release: the column descriptions kube's printers take from the
+// API types' documentation.
+func fieldDescription(component, field string) string {
+	c, _ := OpenAPIComponentsFor(apiserver.Release137)[component].(map[string]any)
+	props, _ := c["properties"].(map[string]any)
+	p, _ := props[field].(map[string]any)
+	d, _ := p["description"].(string)
+	return d
 }

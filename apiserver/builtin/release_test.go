@@ -84,6 +84,9 @@ func TestEachReleaseServesItsKinds(t *testing.T) {
 		{"admissionregistration.k8s.io/v1/mutatingadmissionpolicies", apiserver.Release136},
 		{"admissionregistration.k8s.io/v1/mutatingadmissionpolicybindings", apiserver.Release136},
 		{"storagemigration.k8s.io/v1/storageversionmigrations", apiserver.Release137},
+		{"certificates.k8s.io/v1/clustertrustbundles", apiserver.Release137},
+		{"certificates.k8s.io/v1/podcertificaterequests", apiserver.Release137},
+		{"resource.k8s.io/v1/devicetaintrules", apiserver.Release137},
 	}
 	for _, r := range apiserver.Releases() {
 		served := kinds(r)

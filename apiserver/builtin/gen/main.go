@@ -133,6 +133,9 @@ var sinceKinds = []struct {
 	{[3]string{"admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicy"}, 36},
 	{[3]string{"admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicyBinding"}, 36},
 	{[3]string{"storagemigration.k8s.io", "v1", "StorageVersionMigration"}, 37},
+	{[3]string{"certificates.k8s.io", "v1", "ClusterTrustBundle"}, 37},
+	{[3]string{"certificates.k8s.io", "v1", "PodCertificateRequest"}, 37},
+	{[3]string{"resource.k8s.io", "v1", "DeviceTaintRule"}, 37},
 }
 
 const metaPrefix = "io.k8s.apimachinery."
