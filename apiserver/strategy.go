@@ -98,25 +98,6 @@ type Strategy interface {
 	Subresources() []Subresource
 }
 
-// strategyAs finds an optional capability (Allocator, GracefulDeleter) of
-// a strategy, or of the strategy it wraps: a Strategy that wraps another
-// (adding to some of its hooks) has an Unwrap method returning it, so that
-// the wrapped one's capabilities are still found.
-func strategyAs[T any](s Strategy) (T, bool) {
-	for s != nil {
-		if t, ok := s.(T); ok {
-			return t, true
-		}
-		u, ok := s.(interface{ Unwrap() Strategy })
-		if !ok {
-			break
-		}
-		s = u.Unwrap()
-	}
-	var zero T
-	return zero, false
-}
-
 // GenericStrategy is the generic behaviour of every Strategy hook; kinds
 // embed it and override what they do differently.
 type GenericStrategy struct{}

@@ -674,26 +674,3 @@ func randomSuffix() string {
 	}
 	return string(b[:])
 }
-
-// ConditionalUpdater is implemented by a Strategy whose kind refuses a PUT
-// without metadata.resourceVersion, as custom resources do and kube's
-// strategies that do not allow unconditional updates (APIService,
-// CSINode): 422 `metadata.resourceVersion: Invalid value: 0x0: must be
-// specified for an update`. Found through Unwrap, as the other
-// capabilities.
-type ConditionalUpdater interface {
-	Strategy
-	// ConditionalUpdates declares the capability; it is never called.
-	ConditionalUpdates()
-}
-
-// CreateStatusKeeper is implemented by a Strategy whose kind keeps the
-// status a create sends although it has a status subresource, as kube's
-// Node does (a kubelet registers its node with its capacity, addresses and
-// conditions); the kind's Validate sees it. Found through Unwrap, as the
-// other capabilities.
-type CreateStatusKeeper interface {
-	Strategy
-	// KeepsStatusOnCreate declares the capability; it is never called.
-	KeepsStatusOnCreate()
-}

@@ -109,3 +109,8 @@ var csrColumns = []apiserver.PrinterColumn{
 	column("Condition", "string", "Conditions applied to the request, such as approval or denial.", 0,
 		func(o meta.Object, now time.Time) any { return csrCondition(o) }),
 }
+
+// PrepareForUpdate is kube's: what each CSR endpoint may change.
+func (csrStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
+	return prepareCSRUpdate(w, o, old)
+}

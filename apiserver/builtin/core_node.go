@@ -131,3 +131,7 @@ func orUnknown(s string) string {
 	}
 	return s
 }
+
+var (
+	nodesGR = meta.GroupResource{Resource: "nodes"}
+)

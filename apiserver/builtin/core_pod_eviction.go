@@ -446,3 +446,27 @@ func parseLabelSelector(v any) (selectors.LabelSelector, bool) {
 	parsed, err := selectors.ParseLabelSelector(s)
 	return parsed, err == nil
 }
+
+// podsOf lists the pods of a namespace a label selector (in its
+// metav1.LabelSelector form) selects; a nil selector selects none, an empty
+// one all, as a policy/v1 PodDisruptionBudget's.
+func podsOf(w *apiserver.Write, namespace string, selector any) ([]*store.Object, error) {
+	if selector == nil {
+		return nil, nil
+	}
+	sel, ok := parseLabelSelector(selector)
+	if !ok {
+		return nil, nil
+	}
+	pods, err := w.List(podsGR, namespace)
+	if err != nil {
+		return nil, err
+	}
+	var out []*store.Object
+	for _, p := range pods {
+		if sel.Matches(p.Labels()) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}

@@ -199,23 +199,6 @@ var metaKinds = map[string]bool{"Status": true, "ListOptions": true, "GetOptions
 	"UpdateOptions": true, "PatchOptions": true, "WatchEvent": true, "APIVersions": true, "APIGroupList": true,
 	"APIGroup": true, "APIResourceList": true}
 
-// jsonKind names a decoded JSON value as Go's decoder does in its errors.
-func jsonKind(v any) string {
-	switch n := v.(type) {
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	case float64:
-		return "number " + strconv.FormatFloat(n, 'g', -1, 64)
-	}
-	return "number"
-}
-
 // delete answers DELETE on an object. An object with finalizers is only
 // marked for deletion (deletionTimestamp set) and stays until an update
 // removes the last finalizer.
@@ -443,18 +426,6 @@ func (s *Server) markedForDeletion(w *Write, obj meta.Object, opts deleteOptions
 	}
 	keep = keep || w.res.held(next)
 	return next, keep, storeFirst && !keep, nil
-}
-
-// GracefulDeleter is a Strategy whose objects are given time to go, as
-// kube's pods (its RESTGracefulDeleteStrategy): a DELETE keeps the object
-// with deletionTimestamp and deletionGracePeriodSeconds set to the period
-// GracePeriod returns, until a DELETE with a period of 0 (a kubelet's, or
-// a client's --grace-period=0) removes it; a period of 0 removes it at
-// once, after storing the marked version (see markedForDeletion).
-type GracefulDeleter interface {
-	// GracePeriod is the period of deleting obj, given the DeleteOptions'
-	// gracePeriodSeconds (nil when it sets none).
-	GracePeriod(w *Write, obj meta.Object, requested *int64) int64
 }
 
 // Garbage-collection finalizers a deletion's propagation policy sets.

@@ -18,21 +18,6 @@ import (
 // copied, with the revisions, events and state one DELETE each leaves.
 // Every other object goes through deleteObject, in list order.
 
-// GenericDeleter is implemented by a Strategy whose DELETE is the generic
-// pipeline's alone: it overrides neither PrepareForDelete nor Held, and is
-// neither a GracefulDeleter nor an Allocator. A deletecollection removes
-// such a kind's objects that have no finalizers and are not being deleted
-// in bulk (when no admission plugin sees deletes and the options ask for
-// nothing an object would have to be looked at for). A kind that embeds
-// GenericStrategy is not one unless it says so, since it may override
-// those hooks; the generic strategy itself (a nil Resource.Strategy) is
-// one. Found through Unwrap, as the other capabilities.
-type GenericDeleter interface {
-	Strategy
-	// GenericDelete declares the capability; it is never called.
-	GenericDelete()
-}
-
 // genericDeletes reports whether a kind's deletes are the generic
 // pipeline's alone (see GenericDeleter).
 func genericDeletes(s Strategy) bool {

@@ -35,7 +35,7 @@ type request struct {
 	warnings []string
 	// alloc is what the write being prepared allocated (Allocator).
 	alloc Allocation
-	// counted is w as the request's metrics count it (instrument.go).
+	// counted is w as the request's metrics count it (server_instrument.go).
 	counted instrumentedWriter
 }
 

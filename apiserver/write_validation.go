@@ -208,21 +208,6 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// withoutOverlaps drops the schema's errors about a field the kind's own
-// validation reports on (that field, one inside it or one enclosing it):
-// for a built-in kind the schema's checks (enums, required fields) stand
-// in for kube's Go validation, and where the kind makes kube's own check,
-// kube's words win.
-// CompleteValidator is a Strategy whose Validate and ValidateUpdate report
-// all that kube's validation of the kind does, fields its schema requires
-// included (kube has no schema check for built-in kinds): the schema's own
-// findings (required fields, enums) are then not reported beside them. A
-// value of the wrong type still refuses the body as a decoding error.
-type CompleteValidator interface {
-	// ValidatesCompletely marks the capability.
-	ValidatesCompletely()
-}
-
 // schemaErrorsBeside are the schema's findings reported beside the kind's
 // own: none when its strategy validates completely, otherwise those on
 // fields the kind's errors do not cover (withoutOverlaps).
@@ -233,6 +218,11 @@ func (r *Resource) schemaErrorsBeside(schemaErrs, own meta.FieldErrors) meta.Fie
 	return withoutOverlaps(schemaErrs, own)
 }
 
+// withoutOverlaps drops the schema's errors about a field the kind's own
+// validation reports on (that field, one inside it or one enclosing it):
+// for a built-in kind the schema's checks (enums, required fields) stand
+// in for kube's Go validation, and where the kind makes kube's own check,
+// kube's words win.
 func withoutOverlaps(schemaErrs, own meta.FieldErrors) meta.FieldErrors {
 	if len(own) == 0 {
 		return schemaErrs

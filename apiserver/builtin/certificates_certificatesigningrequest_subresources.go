@@ -1,8 +1,6 @@
 package builtin
 
 import (
-	"fmt"
-
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -100,80 +98,4 @@ func populateConditionTimestamps(conditions []any, old meta.Object, w *apiserver
 			}
 		}
 	}
-}
-
-// validateCSRConditions is kube's validateConditions: Approved and Denied
-// exclusive and True, Failed True, each type once.
-func validateCSRConditions(o meta.Object) meta.FieldErrors {
-	var e fieldErrs
-	seen := map[string]bool{}
-	approved, denied := false, false
-	for i, c := range asList(field(o, "status", "conditions")) {
-		cond := asMap(c)
-		p := fmt.Sprintf("status.conditions[%d]", i)
-		typ, _ := cond["type"].(string)
-		if typ == "" {
-			e.required(p + ".type")
-		}
-		status, _ := cond["status"].(string)
-		switch typ {
-		case "Approved":
-			approved = true
-			if denied {
-				e.invalid(p+".type", typ, "Approved and Denied conditions are mutually exclusive")
-			}
-			if status != "True" {
-				e.notSupported(p+".status", status, "True")
-			}
-		case "Denied":
-			denied = true
-			if approved {
-				e.invalid(p+".type", typ, "Approved and Denied conditions are mutually exclusive")
-			}
-			if status != "True" {
-				e.notSupported(p+".status", status, "True")
-			}
-		case "Failed":
-			if status != "True" {
-				e.notSupported(p+".status", status, "True")
-			}
-		default:
-			e.enumOrNotSupported(p+".status", status, "False", "True", "Unknown")
-		}
-		if seen[typ] {
-			e.duplicate(p+".type", typ)
-		}
-		seen[typ] = true
-	}
-	return e.list
-}
-
-// validateCSRUpdate: an update keeps the Approved and Denied conditions it
-// had, and its conditions valid.
-func validateCSRUpdate(o, old meta.Object) meta.FieldErrors {
-	var e fieldErrs
-	count := func(x meta.Object, typ string) int {
-		n := 0
-		for _, c := range asList(field(x, "status", "conditions")) {
-			if asMap(c)["type"] == typ {
-				n++
-			}
-		}
-		return n
-	}
-	for _, typ := range []string{"Approved", "Denied"} {
-		if count(o, typ) < count(old, typ) {
-			e.forbidden("status.conditions", fmt.Sprintf("updates may not remove a condition of type %q", typ))
-		}
-	}
-	return append(validateCSRConditions(o), e.list...)
-}
-
-// enumOrNotSupported is enum for a value that must be set.
-func (e *fieldErrs) enumOrNotSupported(path, v string, supported ...string) {
-	if v == "" {
-		e.required(path)
-		return
-	}
-	e.enum(path, v, supported...)
 }
