@@ -117,13 +117,14 @@ type VersionInfo struct {
 // resource types. Mount it at the root of a listener, or under a prefix of
 // an existing mux with http.StripPrefix.
 type Server struct {
-	store     store.Store
-	codecs    codec.Codecs
-	now       func() time.Time
-	maxBody   int64
-	version   VersionInfo
-	registry  atomic.Pointer[registry]
-	admission []any
+	store       store.Store
+	codecs      codec.Codecs
+	now         func() time.Time
+	maxBody     int64
+	version     VersionInfo
+	kubeRelease Release
+	registry    atomic.Pointer[registry]
+	admission   []any
 
 	// registryMu serialises registry rebuilds (CRD writes); readers never
 	// take it.
@@ -168,12 +169,13 @@ type Server struct {
 // "kube-system", "kube-public" and "kube-node-lease" exist once it returns.
 func New(cfg Config) (*Server, error) {
 	s := &Server{
-		store:     cfg.Store,
-		codecs:    cfg.Codecs,
-		now:       cfg.Now,
-		maxBody:   cfg.MaxRequestBodyBytes,
-		version:   cfg.Version.withDefaults(cfg.Release),
-		admission: cfg.Admission,
+		store:       cfg.Store,
+		codecs:      cfg.Codecs,
+		now:         cfg.Now,
+		maxBody:     cfg.MaxRequestBodyBytes,
+		version:     cfg.Version.withDefaults(cfg.Release),
+		kubeRelease: cfg.Release.OrDefault(),
+		admission:   cfg.Admission,
 
 		openAPIComponents: cfg.OpenAPIComponents,
 	}

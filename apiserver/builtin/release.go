@@ -98,12 +98,20 @@ func insertionPoint(rs []apiserver.Resource, add apiserver.Resource) int {
 // withReleaseChanges adjusts a registration to what release r does
 // differently from 1.33.
 func withReleaseChanges(r apiserver.Release, res *apiserver.Resource) {
+	if v, ok := storedVersions[r][res.Group+"/"+res.Plural]; ok {
+		res.StoredVersion = v
+	}
 	if res.CreateOnly != nil && r.AtLeast(34) && (res.Group == authorizationGroup || res.Group == authenticationGroup) {
 		res.CreateOnly = withoutNullCreationTimestamp(res.CreateOnly)
 	}
 	switch res.GroupVersionKind() {
 	case meta.GroupVersionKind{Version: "v1", Kind: "Pod"}:
 		res.Strategy = podStrategy{release: r}
+	case meta.GroupVersionKind{Group: "storage.k8s.io", Version: "v1", Kind: "CSINode"}:
+		if r.AtLeast(37) { // 1.37 gave CSINode a status (its drivers' allocatable counts)
+			res.StatusSubresource = true
+			res.ResetFields = map[string][]string{"": {"status"}, "status": {"metadata", "spec"}}
+		}
 	case meta.GroupVersionKind{Version: "v1", Kind: "ServiceAccount"}:
 		if r.AtLeast(35) { // kube 1.35 dropped the Secrets column
 			res.PrinterColumns = []apiserver.PrinterColumn{apiserver.AgeColumn()}
@@ -113,6 +121,29 @@ func withReleaseChanges(r apiserver.Release, res *apiserver.Resource) {
 			res.PrinterColumns = crdColumns
 		}
 	}
+}
+
+// storedVersions are, per release, the kinds kube stores at another
+// version than 1.33 does (the version discovery's storageVersionHash is
+// of; "" for the served one): a kind is stored at its previous version
+// for a release after it graduates, so that a rollback can read it.
+var storedVersions = map[apiserver.Release]map[string]string{
+	apiserver.Release135: {
+		"networking.k8s.io/ipaddresses": "", "networking.k8s.io/servicecidrs": "",
+		"storage.k8s.io/volumeattributesclasses": "v1beta1",
+	},
+	apiserver.Release136: {
+		"networking.k8s.io/ipaddresses": "", "networking.k8s.io/servicecidrs": "",
+		"admissionregistration.k8s.io/mutatingadmissionpolicies":       "v1beta1",
+		"admissionregistration.k8s.io/mutatingadmissionpolicybindings": "v1beta1",
+	},
+	apiserver.Release137: {
+		"networking.k8s.io/ipaddresses": "", "networking.k8s.io/servicecidrs": "",
+		"certificates.k8s.io/clustertrustbundles":          "v1beta1",
+		"certificates.k8s.io/podcertificaterequests":       "v1beta1",
+		"resource.k8s.io/devicetaintrules":                 "v1beta2",
+		"storagemigration.k8s.io/storageversionmigrations": "v1beta1",
+	},
 }
 
 // crdColumns are the columns kube 1.37's apiextensions-apiserver prints
