@@ -76,6 +76,7 @@ func (podStrategy) Default(o meta.Object) {
 // tolerations, and a Pending status with its QoS class.
 func (podStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 	spec := obj(o, "spec")
+	dropDisabledPodFields(spec, nil)
 	setDefault(spec, "priority", int64(0))
 	setDefault(spec, "preemptionPolicy", "PreemptLowerPriority")
 	addDefaultTolerations(spec)
@@ -95,6 +96,7 @@ func (podStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta
 	}
 	o = apiserver.PrepareStatusUpdate(w, o, old)
 	if w.Subresource == "" {
+		dropDisabledPodFields(obj(o, "spec"), asMap(old["spec"]))
 		addDefaultTolerations(obj(o, "spec")) // kube's DefaultTolerationSeconds admits updates too
 	}
 	if w.Subresource == "status" {

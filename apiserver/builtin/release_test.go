@@ -196,3 +196,20 @@ func field(o meta.Object, path ...string) any {
 	}
 	return v
 }
+
+// TestPodFieldsOfGatesOffByDefaultAreDropped: a container's
+// lifecycle.stopSignal (ContainerStopSignals, alpha in every release kapi
+// serves) is dropped from a new pod as kube drops it, its emptied
+// lifecycle with it.
+func TestPodFieldsOfGatesOffByDefaultAreDropped(t *testing.T) {
+	const pod = `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"s"},"spec":{
+		"containers":[{"name":"c","image":"nginx","lifecycle":{"stopSignal":"SIGUSR1"}}]}}`
+	for _, r := range []apiserver.Release{apiserver.Release133, apiserver.Release137} {
+		t.Run(string(r), func(t *testing.T) {
+			code, out := serve(t, releaseServer(t, r), http.MethodPost, "/api/v1/namespaces/default/pods", "application/json", pod)
+			require.Equal(t, http.StatusCreated, code, out)
+			c := field(meta.Object(out), "spec", "containers").([]any)[0].(map[string]any)
+			assert.NotContains(t, c, "lifecycle")
+		})
+	}
+}
