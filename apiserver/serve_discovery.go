@@ -77,6 +77,9 @@ type (
 	aggregatedMeta struct {
 		Name              string `json:"name,omitempty"`
 		CreationTimestamp any    `json:"creationTimestamp"`
+		// zeroTimestampOmitted: the release's ObjectMeta omits a zero
+		// creationTimestamp (1.34 and later).
+		zeroTimestampOmitted bool
 	}
 	aggregatedVersion struct {
 		Version   string               `json:"version"`
@@ -269,7 +272,7 @@ func (s *Server) writeAggregated(w http.ResponseWriter, r *http.Request, reg *re
 		if (g.name == "") != core {
 			continue
 		}
-		item := aggregatedGroup{Metadata: aggregatedMeta{Name: g.name}}
+		item := aggregatedGroup{Metadata: aggregatedMeta{Name: g.name, zeroTimestampOmitted: s.kubeRelease.AtLeast(34)}}
 		for _, v := range g.versions {
 			av := aggregatedVersion{Version: v.version, Freshness: "Current", Resources: []aggregatedResource{}}
 			for _, res := range v.resources {
@@ -357,4 +360,18 @@ func (r *Resource) subresource(name string) (subresourceInfo, bool) {
 		}
 	}
 	return subresourceInfo{}, false
+}
+
+// MarshalJSON writes the group's metadata as the release's ObjectMeta
+// does: a null creationTimestamp until 1.33, none from 1.34.
+func (m aggregatedMeta) MarshalJSON() ([]byte, error) {
+	if m.zeroTimestampOmitted && m.CreationTimestamp == nil {
+		return json.Marshal(struct {
+			Name string `json:"name,omitempty"`
+		}{m.Name})
+	}
+	return json.Marshal(struct {
+		Name              string `json:"name,omitempty"`
+		CreationTimestamp any    `json:"creationTimestamp"`
+	}{m.Name, m.CreationTimestamp})
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,7 +44,13 @@ type Config struct {
 	// Admission plugins, each a MutatingAdmission, a ValidatingAdmission or
 	// both, run in order on every write.
 	Admission []any
-	// Version is what /version answers; zero fields get kapi's defaults.
+	// Release is the kube-apiserver release the server answers as
+	// (kube-apiserver's --emulated-version): /version, and the OpenAPI
+	// documents' info.version. Serve the same release's built-in kinds
+	// (builtin.ResourcesFor and builtin.OpenAPIComponentsFor). Empty means
+	// DefaultRelease; New refuses a release kapi has no data for.
+	Release Release
+	// Version is what /version answers; zero fields get Release's.
 	Version VersionInfo
 	// Now is the clock for timestamps; nil means time.Now.
 	Now func() time.Time
@@ -117,13 +124,14 @@ type VersionInfo struct {
 // resource types. Mount it at the root of a listener, or under a prefix of
 // an existing mux with http.StripPrefix.
 type Server struct {
-	store     store.Store
-	codecs    codec.Codecs
-	now       func() time.Time
-	maxBody   int64
-	version   VersionInfo
-	registry  atomic.Pointer[registry]
-	admission []any
+	store       store.Store
+	codecs      codec.Codecs
+	now         func() time.Time
+	maxBody     int64
+	version     VersionInfo
+	kubeRelease Release
+	registry    atomic.Pointer[registry]
+	admission   []any
 
 	// registryMu serialises registry rebuilds (CRD writes); readers never
 	// take it.
@@ -168,14 +176,18 @@ type Server struct {
 // "kube-system", "kube-public" and "kube-node-lease" exist once it returns.
 func New(cfg Config) (*Server, error) {
 	s := &Server{
-		store:     cfg.Store,
-		codecs:    cfg.Codecs,
-		now:       cfg.Now,
-		maxBody:   cfg.MaxRequestBodyBytes,
-		version:   cfg.Version.withDefaults(),
-		admission: cfg.Admission,
+		store:       cfg.Store,
+		codecs:      cfg.Codecs,
+		now:         cfg.Now,
+		maxBody:     cfg.MaxRequestBodyBytes,
+		version:     cfg.Version.withDefaults(cfg.Release),
+		kubeRelease: cfg.Release.OrDefault(),
+		admission:   cfg.Admission,
 
 		openAPIComponents: cfg.OpenAPIComponents,
+	}
+	if !cfg.Release.Known() {
+		return nil, fmt.Errorf("apiserver: release %q: kapi serves %s", cfg.Release, strings.Join(releaseNames(), ", "))
 	}
 	for _, p := range cfg.Admission {
 		_, m := p.(MutatingAdmission)
@@ -434,13 +446,10 @@ func newUID() string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
 
-func (v VersionInfo) withDefaults() VersionInfo {
-	def := VersionInfo{
-		Major: "1", Minor: "33", EmulationMajor: "1", EmulationMinor: "33",
-		MinCompatibilityMajor: "1", MinCompatibilityMinor: "32", GitVersion: "v1.33.0-kapi", GitCommit: "kapi",
-		GitTreeState: "clean", BuildDate: "2026-01-01T00:00:00Z", GoVersion: goVersion(),
-		Compiler: "gc", Platform: platform(),
-	}
+func (v VersionInfo) withDefaults(r Release) VersionInfo {
+	def := r.versionInfo()
+	def.GitTreeState, def.BuildDate, def.GoVersion = "clean", "2026-01-01T00:00:00Z", goVersion()
+	def.Compiler, def.Platform = "gc", platform()
 	if v.Major != "" {
 		def.Major, def.Minor = v.Major, v.Minor
 		def.EmulationMajor, def.EmulationMinor = v.EmulationMajor, v.EmulationMinor

@@ -76,8 +76,10 @@ func (s *Server) build(ctx context.Context, st store.Store, prepared bool) error
 	}
 	// Every built-in kind; the review kinds answer from this server's own
 	// chains (TokenReview without anonymous access, as kube's).
-	rs := builtin.WithReviews(builtin.Resources(), builtin.Reviews{
-		Authenticator: authn.New(false, tokens), APIAudiences: auds, Authorizer: authorizer, Now: s.Clock.Now})
+	release := s.settings.release.OrDefault()
+	rs := builtin.WithReviews(builtin.ResourcesFor(release), builtin.Reviews{
+		Authenticator: authn.New(false, tokens), APIAudiences: auds, Authorizer: authorizer, Now: s.Clock.Now,
+		Release: release})
 
 	hooks, err := builtin.PostStartHooks(builtin.Options{})
 	if err != nil {
@@ -86,8 +88,9 @@ func (s *Server) build(ctx context.Context, st store.Store, prepared bool) error
 	cfg := apiserver.Config{
 		Store:             fs,
 		PostStartHooks:    hooks,
+		Release:           release,
 		Resources:         builtin.WithTokenRequest(rs, sa),
-		OpenAPIComponents: builtin.OpenAPIComponents(),
+		OpenAPIComponents: builtin.OpenAPIComponentsFor(release),
 		Codecs:            append(codec.Default(), protobuf.New(kubeproto.Resolver())),
 		Admission:         []any{(&rbac.Escalation{Authorizer: authorizer, Rules: rules}).Admission()},
 		Now:               s.Clock.Now,

@@ -22,6 +22,7 @@ type settings struct {
 	clock     *Clock
 	scheme    *runtime.Scheme
 	configure []func(*apiserver.Config)
+	release   apiserver.Release
 	// controllers, when not nil, runs the controllers it names
 	// (kube-controller-manager's --controllers syntax; empty: all).
 	controllers *[]string
@@ -100,6 +101,14 @@ func WithStore(st store.Store) Option {
 // before Start) instead of a clock of its own.
 func WithClock(c *Clock) Option {
 	return func(s *settings) { s.clock = c }
+}
+
+// WithRelease makes the server answer as kube-apiserver release r
+// (apiserver.Release137, ...): that release's built-in kinds, schemas,
+// validation and /version, as kube-apiserver's --emulated-version. Without
+// it the server answers as apiserver.DefaultRelease.
+func WithRelease(r apiserver.Release) Option {
+	return func(s *settings) { s.release = r }
 }
 
 // WithAPIServerConfig lets f adjust the kapi configuration before the

@@ -14,8 +14,8 @@ type controllerRevisionStrategy struct{ apiserver.GenericStrategy }
 // [revision]` (kube decodes a missing revision as 0 and accepts it) and
 // with data of any JSON type (kube's RawExtension decodes any, and its
 // validation refuses what is not an object).
-func controllerRevisionSchema() *schema.Schema {
-	s := schemaEdited(Schema(meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "ControllerRevision"}), nil,
+func controllerRevisionSchema(r apiserver.Release) *schema.Schema {
+	s := schemaEdited(SchemaFor(r, meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "ControllerRevision"}), nil,
 		func(s *schema.Schema) { s.Required = nil })
 	// data is a RawExtension: any JSON decodes, and Validate wants an object.
 	anyJSON := schema.MustParse(map[string]any{"x-kubernetes-preserve-unknown-fields": true})

@@ -25,6 +25,10 @@ type Reviews struct {
 	Authorizer authz.Authorizer
 	// Now is the clock of SelfSubjectReview; nil means time.Now.
 	Now func() time.Time
+	// Release is the release the answers are encoded as (1.34 and later
+	// no longer write a null creationTimestamp); empty means
+	// apiserver.DefaultRelease. Give the release of ResourcesFor.
+	Release apiserver.Release
 }
 
 // ReviewResources returns the registrations of the create-only review
@@ -35,23 +39,37 @@ type Reviews struct {
 // auth whoami`). A create is answered, nothing is stored. Resources()
 // holds them answered from Reviews{}; WithReviews puts these in its place.
 func ReviewResources(r Reviews) []apiserver.Resource {
-	a := r.answers()
-	return withSchemas([]apiserver.Resource{
+	return withSchemas(reviewResources(r.answers()), r.Release.OrDefault())
+}
+
+// reviewResources are the review kinds' registrations without their
+// schemas.
+func reviewResources(a reviewAnswers) []apiserver.Resource {
+	rs := []apiserver.Resource{
 		selfSubjectReviewResource(a),
 		tokenReviewResource(a),
 		localSubjectAccessReviewResource(a),
 		selfSubjectAccessReviewResource(a),
 		selfSubjectRulesReviewResource(a),
 		subjectAccessReviewResource(a),
-	})
+	}
+	if a.release.AtLeast(34) {
+		for i := range rs {
+			rs[i].CreateOnly = withoutNullCreationTimestamp(rs[i].CreateOnly)
+		}
+	}
+	return rs
 }
 
 // WithReviews replaces the review kinds in rs (as Resources() has them)
 // with those answered from r.
 func WithReviews(rs []apiserver.Resource, r Reviews) []apiserver.Resource {
-	for _, rv := range ReviewResources(r) {
+	for _, rv := range reviewResources(r.answers()) {
 		for i := range rs {
 			if rs[i].Group == rv.Group && rs[i].Plural == rv.Plural {
+				// The schema of the release rs is of.
+				rv.Schema, rv.OpenAPIComponent = rs[i].Schema, rs[i].OpenAPIComponent
+				withKubeEncoding(&rv, r.Release.OrDefault())
 				rs[i] = rv
 			}
 		}
@@ -66,10 +84,12 @@ type reviewAnswers struct {
 	authenticator authn.Authenticator
 	audiences     []string
 	now           func() time.Time
+	release       apiserver.Release
 }
 
 func (r Reviews) answers() reviewAnswers {
-	a := reviewAnswers{authorizer: r.Authorizer, authenticator: r.Authenticator, audiences: r.APIAudiences, now: r.Now}
+	a := reviewAnswers{authorizer: r.Authorizer, authenticator: r.Authenticator, audiences: r.APIAudiences, now: r.Now,
+		release: r.Release.OrDefault()}
 	if a.authorizer == nil {
 		a.authorizer = authz.AlwaysAllow()
 	}
@@ -91,15 +111,32 @@ func reviewResource(group, kind, plural string, namespaced bool, answer apiserve
 
 const authorizationGroup, authenticationGroup = "authorization.k8s.io", "authentication.k8s.io"
 
-// withSchemas gives registrations made after Resources() their schemas.
-func withSchemas(rs []apiserver.Resource) []apiserver.Resource {
+// withSchemas gives registrations made after Resources() their schemas
+// in release rel.
+func withSchemas(rs []apiserver.Resource, rel apiserver.Release) []apiserver.Resource {
 	for i := range rs {
 		gvk := rs[i].GroupVersionKind()
-		rs[i].Schema = Schema(gvk)
-		rs[i].OpenAPIComponent = ComponentName(gvk)
-		withKubeEncoding(&rs[i])
+		rs[i].Schema = SchemaFor(rel, gvk)
+		rs[i].OpenAPIComponent = ComponentNameFor(rel, gvk)
+		withKubeEncoding(&rs[i], rel)
 	}
 	return rs
+}
+
+// withoutNullCreationTimestamp drops the null creationTimestamp echoing
+// adds: kube 1.34's ObjectMeta omits a zero one (omitzero).
+func withoutNullCreationTimestamp(f apiserver.CreateOnlyFunc) apiserver.CreateOnlyFunc {
+	return func(ctx context.Context, ns string, obj meta.Object) (meta.Object, error) {
+		out, err := f(ctx, ns, obj)
+		if err != nil {
+			return nil, err
+		}
+		md := out.MetadataForWrite()
+		if v, ok := md["creationTimestamp"]; ok && v == nil {
+			delete(md, "creationTimestamp")
+		}
+		return out, nil
+	}
 }
 
 // echoing answers with the request's object as kube's generic create

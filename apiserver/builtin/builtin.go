@@ -11,6 +11,7 @@
 package builtin
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 
@@ -32,11 +33,35 @@ import (
 // whose elements the caller may change or replace; the slices and
 // strategies they hold are shared between calls and must not be changed
 // in place.
-func Resources() []apiserver.Resource { return slices.Clone(resources()) }
+func Resources() []apiserver.Resource { return ResourcesFor(apiserver.DefaultRelease) }
 
-// resources builds the registrations once: servers start from a copy.
-var resources = sync.OnceValue(func() []apiserver.Resource {
+// ResourcesFor is Resources as kube-apiserver release r serves them by
+// default: its kinds (1.37 adds resource.k8s.io's, VolumeAttributesClass,
+// the MutatingAdmissionPolicies and StorageVersionMigration), their
+// schemas as r publishes them, and what r prints and stores differently.
+// Serve them with Config.Release r and OpenAPIComponentsFor(r). It panics
+// on a release kapi has no data for (apiserver.Releases lists them).
+func ResourcesFor(r apiserver.Release) []apiserver.Resource {
+	f, ok := releaseResources[r.OrDefault()]
+	if !ok {
+		panic(fmt.Sprintf("builtin: no data for release %q", r))
+	}
+	return slices.Clone(f())
+}
+
+// releaseResources builds each release's registrations once: servers
+// start from a copy.
+var releaseResources = func() map[apiserver.Release]func() []apiserver.Resource {
+	m := map[apiserver.Release]func() []apiserver.Resource{}
+	for _, r := range apiserver.Releases() {
+		m[r] = sync.OnceValue(func() []apiserver.Resource { return buildResources(r) })
+	}
+	return m
+}()
+
+func buildResources(rel apiserver.Release) []apiserver.Resource {
 	reviews := Reviews{}.answers()
+	reviews.release = rel
 	rs := []apiserver.Resource{
 		// core/v1
 		bindingResource(),
@@ -102,16 +127,20 @@ var resources = sync.OnceValue(func() []apiserver.Resource {
 		flowSchemaResource(),
 		priorityLevelConfigurationResource(),
 	}
+	rs = withReleaseKinds(rel, rs)
 	for i := range rs {
 		gvk := rs[i].GroupVersionKind()
-		if rs[i].Schema == nil { // a kind may adapt its schema (RuntimeClass, ControllerRevision, Node, Namespace)
-			rs[i].Schema = Schema(gvk)
+		if adapt := adaptedSchemas[gvk]; adapt != nil { // a kind may adapt its schema (RuntimeClass, ControllerRevision, Node, Namespace)
+			rs[i].Schema = adapt(rel)
+		} else {
+			rs[i].Schema = SchemaFor(rel, gvk)
 		}
-		rs[i].OpenAPIComponent = ComponentName(gvk)
-		withKubeEncoding(&rs[i])
+		rs[i].OpenAPIComponent = ComponentNameFor(rel, gvk)
+		withReleaseChanges(rel, &rs[i])
+		withKubeEncoding(&rs[i], rel)
 	}
 	return rs
-})
+}
 
 // WithFlowControlV1beta3 returns rs (as Resources() has them) with
 // flowcontrol.apiserver.k8s.io/v1beta3 FlowSchemas and
@@ -124,12 +153,19 @@ var resources = sync.OnceValue(func() []apiserver.Resource {
 func WithFlowControlV1beta3(rs []apiserver.Resource) []apiserver.Resource {
 	beta := []apiserver.Resource{flowSchemaV1beta3Resource(), priorityLevelConfigurationV1beta3Resource()}
 	for i := range beta {
-		// v1beta3's schema is v1's: the two differ in defaults only.
+		// v1beta3's schema is v1's (the release's, as rs has it): the two
+		// differ in defaults only.
 		gvk := beta[i].GroupVersionKind()
 		gvk.Version = "v1"
-		beta[i].Schema = Schema(gvk)
-		beta[i].OpenAPIComponent = ComponentName(gvk)
-		withKubeEncoding(&beta[i])
+		for _, v1 := range rs {
+			if v1.GroupVersionKind() == gvk {
+				beta[i].Schema, beta[i].OpenAPIComponent = v1.Schema, v1.OpenAPIComponent
+			}
+		}
+		if beta[i].Schema == nil {
+			beta[i].Schema, beta[i].OpenAPIComponent = Schema(gvk), ComponentName(gvk)
+		}
+		withKubeEncoding(&beta[i], apiserver.DefaultRelease)
 	}
 	at := len(rs)
 	for i := len(rs) - 1; i >= 0; i-- {

@@ -14,7 +14,7 @@ func namespaceResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "Namespace", Plural: "namespaces", ShortNames: []string{"ns"},
 		Verbs:             []string{"create", "delete", "get", "list", "patch", "update", "watch"},
 		StatusSubresource: true, ReturnDeletedObject: true, WithoutGeneration: true, PrinterColumns: namespaceColumns,
-		SelectableFields: []string{"status.phase"}, Strategy: namespaceStrategy{}, Schema: namespaceSchema()}
+		SelectableFields: []string{"status.phase"}, Strategy: namespaceStrategy{}}
 }
 
 var namespaceColumns = []apiserver.PrinterColumn{

@@ -69,7 +69,7 @@ func (e *fieldErrs) namespacePhase(o meta.Object) {
 // namespaceSchema is the published schema without the enum of
 // status.phase: kube checks the phase itself (namespacePhase), under
 // another name.
-func namespaceSchema() *schema.Schema {
-	return schemaEdited(Schema(meta.GroupVersionKind{Version: "v1", Kind: "Namespace"}), []string{"status", "phase"},
+func namespaceSchema(r apiserver.Release) *schema.Schema {
+	return schemaEdited(SchemaFor(r, meta.GroupVersionKind{Version: "v1", Kind: "Namespace"}), []string{"status", "phase"},
 		func(s *schema.Schema) { s.Enum = nil })
 }

@@ -13,7 +13,7 @@ import (
 // node is created with, and validates it (KeepsStatusOnCreate).
 func nodeResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "Node", Plural: "nodes", ShortNames: []string{"no"},
-		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: nodeColumns, GenericDelete: true, KeepsStatusOnCreate: true, Strategy: nodeStrategy{}, Schema: nodeSchema(),
+		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: nodeColumns, GenericDelete: true, KeepsStatusOnCreate: true, Strategy: nodeStrategy{},
 		SelectableFields: []string{"spec.unschedulable"},
 		FieldValues: func(o meta.Object) map[string]string {
 			if flag(field(o, "spec", "unschedulable"), false) {

@@ -143,7 +143,7 @@ func (e *fieldErrs) podCIDRs(o meta.Object) {
 // nodeSchema is the published schema without the enum of a taint's
 // effect: kube checks it under metadata.taints (nodeTaints), and only
 // there.
-func nodeSchema() *schema.Schema {
-	return schemaEdited(Schema(meta.GroupVersionKind{Version: "v1", Kind: "Node"}), []string{"spec", "taints", "[]", "effect"},
+func nodeSchema(r apiserver.Release) *schema.Schema {
+	return schemaEdited(SchemaFor(r, meta.GroupVersionKind{Version: "v1", Kind: "Node"}), []string{"spec", "taints", "[]", "effect"},
 		func(s *schema.Schema) { s.Enum = nil })
 }

@@ -35,7 +35,12 @@ func podFieldValues(o meta.Object) map[string]string {
 }
 
 // podStrategy is what a Pod does differently.
-type podStrategy struct{ apiserver.GenericStrategy }
+type podStrategy struct {
+	apiserver.GenericStrategy
+	// release is the kube release whose validation applies (empty: the
+	// default); ResourcesFor sets it.
+	release apiserver.Release
+}
 
 // Default mirrors SetDefaults_Pod: the pod spec defaults and service links.
 func (podStrategy) Default(o meta.Object) {
@@ -75,6 +80,7 @@ func (podStrategy) Default(o meta.Object) {
 // tolerations, and a Pending status with its QoS class.
 func (podStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 	spec := obj(o, "spec")
+	dropDisabledPodFields(spec, nil)
 	setDefault(spec, "priority", int64(0))
 	setDefault(spec, "preemptionPolicy", "PreemptLowerPriority")
 	addDefaultTolerations(spec)
@@ -94,6 +100,7 @@ func (podStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta
 	}
 	o = apiserver.PrepareStatusUpdate(w, o, old)
 	if w.Subresource == "" {
+		dropDisabledPodFields(obj(o, "spec"), asMap(old["spec"]))
 		addDefaultTolerations(obj(o, "spec")) // kube's DefaultTolerationSeconds admits updates too
 	}
 	if w.Subresource == "status" {

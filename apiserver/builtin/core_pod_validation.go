@@ -10,8 +10,8 @@ import (
 
 // Validate is the part of kube's ValidatePodCreate users hit (its pod
 // spec).
-func (podStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (s podStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: s.release}
 	e.podSpec("spec", asMap(o["spec"]))
 	return e.list
 }
@@ -20,7 +20,7 @@ func (podStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors 
 // but for its images, activeDeadlineSeconds, added tolerations and a
 // negative terminationGracePeriodSeconds set to 1; its containers are
 // neither added nor removed. Writes to subresources check their own.
-func (podStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
+func (s podStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
 	switch w.Subresource {
 	case "ephemeralcontainers":
 		return validateEphemeralContainersUpdate(o, old)
@@ -38,7 +38,7 @@ func (podStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.F
 	default:
 		return nil
 	}
-	var e fieldErrs
+	e := fieldErrs{release: s.release}
 	spec, oldSpec := asMap(o["spec"]), asMap(old["spec"])
 	e.podSpec("spec", spec)
 	if len(asList(spec["containers"])) != len(asList(oldSpec["containers"])) ||

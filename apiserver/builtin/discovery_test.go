@@ -68,34 +68,51 @@ func getJSON(t *testing.T, h http.Handler, path, accept string) any {
 	return v
 }
 
+// releaseDiscoveryDirs hold, per release, the discovery documents of
+// that kube-apiserver: 1.33's recorded from a live server, 1.37's derived
+// from its module's (discovery-from-module.sh: every GA version, which is
+// what 1.37 serves by default).
+var releaseDiscoveryDirs = []struct {
+	release apiserver.Release
+	dir     string
+}{
+	{apiserver.Release133, discoveryDir},
+	{apiserver.Release137, "../../docs/kube-behaviour/builtin/discovery-1.37"},
+}
+
 // TestDiscoveryIsKubes compares every discovery document kapi serves with
 // the built-in kinds (legacy: /api, /api/v1, /apis, each group and group
-// version; aggregated: /api and /apis) with what kube-apiserver 1.33
-// served, modulo order: names, verbs, short names, categories, singular
-// names, scopes, subresources and their kinds, preferred versions and
-// storage version hashes.
+// version; aggregated: /api and /apis) with what kube-apiserver served at
+// each release, modulo order: names, verbs, short names, categories,
+// singular names, scopes, subresources and their kinds, preferred
+// versions and storage version hashes.
 func TestDiscoveryIsKubes(t *testing.T) {
-	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(), OpenAPIComponents: builtin.OpenAPIComponents()})
-	require.NoError(t, err)
-	files, err := filepath.Glob(filepath.Join(discoveryDir, "*.json"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		t.Run(name, func(t *testing.T) {
-			accept := "application/json"
-			if strings.HasSuffix(name, ".aggregated-v2") {
-				name, accept = strings.TrimSuffix(name, ".aggregated-v2"), aggregatedAccept
-			}
-			path := "/" + strings.ReplaceAll(name, "_", "/")
-			b, err := os.ReadFile(f)
+	for _, rel := range releaseDiscoveryDirs {
+		t.Run(string(rel.release), func(t *testing.T) {
+			srv, err := apiserver.New(apiserver.Config{Release: rel.release, Resources: builtin.ResourcesFor(rel.release),
+				OpenAPIComponents: builtin.OpenAPIComponentsFor(rel.release)})
 			require.NoError(t, err)
-			var want any
-			require.NoError(t, json.Unmarshal(b, &want))
-			got := getJSON(t, srv, path, accept)
-			w, _ := json.MarshalIndent(sortedDoc(want), "", " ")
-			g, _ := json.MarshalIndent(sortedDoc(got), "", " ")
-			assert.Equal(t, string(w), string(g))
+			files, err := filepath.Glob(filepath.Join(rel.dir, "*.json"))
+			require.NoError(t, err)
+			require.NotEmpty(t, files)
+			for _, f := range files {
+				name := strings.TrimSuffix(filepath.Base(f), ".json")
+				t.Run(name, func(t *testing.T) {
+					accept := "application/json"
+					if strings.HasSuffix(name, ".aggregated-v2") {
+						name, accept = strings.TrimSuffix(name, ".aggregated-v2"), aggregatedAccept
+					}
+					path := "/" + strings.ReplaceAll(name, "_", "/")
+					b, err := os.ReadFile(f)
+					require.NoError(t, err)
+					var want any
+					require.NoError(t, json.Unmarshal(b, &want))
+					got := getJSON(t, srv, path, accept)
+					w, _ := json.MarshalIndent(sortedDoc(want), "", " ")
+					g, _ := json.MarshalIndent(sortedDoc(got), "", " ")
+					assert.Equal(t, string(w), string(g))
+				})
+			}
 		})
 	}
 }

@@ -36,12 +36,36 @@ type encodingRules struct {
 	quantity, quantities bool
 }
 
-var encodings = sync.OnceValue(func() map[string]*encodingRules {
+// encodingFacts is encoding.json: per component, the fields kube never
+// stores zero (omit) and those it always writes, null when unset (null).
+var encodingFacts = sync.OnceValue(func() map[string]struct{ Omit, Null []string } {
 	var facts map[string]struct{ Omit, Null []string }
 	if err := json.Unmarshal(encodingJSON, &facts); err != nil {
 		panic(fmt.Sprintf("builtin: embedded encoding.json: %v", err))
 	}
-	comps := OpenAPIComponents()
+	return facts
+})
+
+// releaseEncodings builds each release's rules once.
+var releaseEncodings = func() map[apiserver.Release]func() map[string]*encodingRules {
+	m := map[apiserver.Release]func() map[string]*encodingRules{}
+	for _, r := range apiserver.Releases() {
+		m[r] = sync.OnceValue(func() map[string]*encodingRules { return buildEncodings(r) })
+	}
+	return m
+}()
+
+// encodings returns the encoding rules of release r, by component name,
+// over that release's schemas. The facts are k8s.io/api 1.33's; from
+// 1.34, ObjectMeta omits a zero creationTimestamp (omitzero), so a pod
+// template or a review response no longer carries a null one.
+func encodings(r apiserver.Release) map[string]*encodingRules {
+	return releaseEncodings[r.OrDefault()]()
+}
+
+func buildEncodings(rel apiserver.Release) map[string]*encodingRules {
+	facts := encodingFacts()
+	comps := OpenAPIComponentsFor(rel)
 	rules := map[string]*encodingRules{}
 	var get func(name string) *encodingRules
 	get = func(name string) *encodingRules {
@@ -61,6 +85,9 @@ var encodings = sync.OnceValue(func() map[string]*encodingRules {
 		for _, k := range f.Null {
 			r.null[k] = true
 		}
+		if name == objectMetaComponent && rel.AtLeast(34) {
+			delete(r.null, "creationTimestamp")
+		}
 		s, _ := comps[name].(map[string]any)
 		props, _ := s["properties"].(map[string]any)
 		for k, p := range props {
@@ -77,7 +104,9 @@ var encodings = sync.OnceValue(func() map[string]*encodingRules {
 	}
 	markQuantities(rules)
 	return rules
-})
+}
+
+const objectMetaComponent = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
 
 // markQuantities sets quantities on every component with a quantity
 // somewhere under it (components may hold themselves: JSONSchemaProps).
@@ -244,8 +273,8 @@ func (s kubeEncoded) PrepareForCreate(w *apiserver.Write, o meta.Object) {
 
 // withKubeEncoding gives a registration kube's encoding rules for its
 // kind, when there are any.
-func withKubeEncoding(r *apiserver.Resource) {
-	rules, ok := encodings()[r.OpenAPIComponent]
+func withKubeEncoding(r *apiserver.Resource, rel apiserver.Release) {
+	rules, ok := encodings(rel)[r.OpenAPIComponent]
 	if !ok {
 		return
 	}

@@ -43,8 +43,8 @@ func (s runtimeClassStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Obj
 // at paths of its own (scheduling.tolerations.tolerations[i]), which the
 // schema's errors about the same values would not be dropped for. The
 // shared schema is left as is: the nodes on the way are copied.
-func runtimeClassSchema() *schema.Schema {
-	s := Schema(meta.GroupVersionKind{Group: "node.k8s.io", Version: "v1", Kind: "RuntimeClass"})
+func runtimeClassSchema(r apiserver.Release) *schema.Schema {
+	s := SchemaFor(r, meta.GroupVersionKind{Group: "node.k8s.io", Version: "v1", Kind: "RuntimeClass"})
 	if s == nil {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
@@ -219,7 +220,7 @@ func BenchmarkDeepCopyDeployment(b *testing.B) {
 func BenchmarkSchemaLoad(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if c := loadCatalog(); len(c.parsed) == 0 {
+		if c := loadCatalog(apiserver.DefaultRelease); len(c.parsed) == 0 {
 			b.Fatal("empty")
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	_ "time/tzdata"
 
+	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/selectors"
@@ -27,7 +28,12 @@ import (
 // several errors come in kube's order too.
 
 // fieldErrs collects field errors.
-type fieldErrs struct{ list meta.FieldErrors }
+type fieldErrs struct {
+	list meta.FieldErrors
+	// release is the kube release whose rules apply where they changed
+	// since 1.33; empty means apiserver.DefaultRelease.
+	release apiserver.Release
+}
 
 func (e *fieldErrs) required(path string) {
 	e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path})

@@ -72,6 +72,9 @@ func (e *fieldErrs) podSpec(path string, spec map[string]any) {
 	}
 	for i, c := range containers {
 		e.container(fmt.Sprintf("%s.containers[%d]", path, i), asMap(c), names)
+		if e.release.AtLeast(35) { // ContainerRestartRules, beta and on by default since 1.35
+			e.containerRestartRules(fmt.Sprintf("%s.containers[%d]", path, i), asMap(c))
+		}
 	}
 	for i, c := range asList(spec["initContainers"]) {
 		e.container(fmt.Sprintf("%s.initContainers[%d]", path, i), asMap(c), names)

@@ -83,7 +83,14 @@ func main() {
 	flag.Var(services, "webhook-service", "namespace/name[:port]=URL: where a webhook's service reference is reached (repeatable); "+
 		"other services resolve to https://<name>.<namespace>.svc:<port>")
 	controllerList := flag.String("controllers", "*", "controllers to run in-process, as kube-controller-manager's --controllers: '*' runs all (namespace, garbagecollector, serviceaccount, root-ca-cert-publisher, and service-repair: kube-apiserver's node port repair), 'foo' runs foo, '-foo' does not")
+	emulated := flag.String("emulated-version", string(apiserver.DefaultRelease), "the kube-apiserver release to answer as: "+releaseList()+
+		" (its /version, discovery, schemas and behaviour), as kube-apiserver's --emulated-version")
 	flag.Parse()
+	release, err := apiserver.ParseRelease(*emulated)
+	if err != nil {
+		log.Fatalf("-emulated-version: %v", err)
+	}
+	opts.Release = release
 	selected, err := controllers.ParseControllers(*controllerList)
 	if err != nil {
 		log.Fatalf("-controllers: %v", err)
@@ -115,7 +122,7 @@ func main() {
 	var url string
 	var rootCA []byte
 	if *insecure {
-		cfg := kapiserver.Config()
+		cfg := kapiserver.ConfigFor(release)
 		if st != nil {
 			cfg.Store = st
 		}
@@ -205,4 +212,13 @@ func openEtcd(ctx context.Context, servers, prefix string) (store.Store, func())
 		log.Fatal(err)
 	}
 	return st, func() { _ = st.Close() }
+}
+
+// releaseList names the releases -emulated-version takes.
+func releaseList() string {
+	var names []string
+	for _, r := range apiserver.Releases() {
+		names = append(names, string(r))
+	}
+	return strings.Join(names, ", ")
 }

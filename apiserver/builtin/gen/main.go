@@ -1,32 +1,47 @@
-// Command gen extracts, from the OpenAPI v3 documents a real kube-apiserver
-// serves (shared/kube-openapi/v3, data), the component schemas kapi embeds:
+// Command gen extracts, from the OpenAPI v3 documents of real
+// kube-apiservers (data), the component schemas kapi embeds, for every
+// release kapi serves:
 //
-//   - apiserver/builtin/schemas.json: the schemas of the built-in kinds the
-//     example server serves, their list kinds, and every component they
-//     reference transitively (x-kubernetes-* extensions and descriptions
-//     kept), except the apimachinery ones;
+//   - apiserver/builtin/data/components.jsonl: every component schema of
+//     every release once, one a line, as "<hash> <json>", the hash of its
+//     JSON naming it: what does not change between releases is stored once;
+//   - apiserver/builtin/data/releases.json: per release, the name → hash of
+//     each component that release publishes: the schemas of the built-in
+//     kinds it serves, their list kinds and every component they reference
+//     transitively (x-kubernetes-* extensions and descriptions kept), and
+//     every io.k8s.apimachinery.* component;
 //   - apiserver/openapi/meta.json: every io.k8s.apimachinery.* component
 //     (ObjectMeta, ListMeta, Status, DeleteOptions, Patch, WatchEvent, ...)
-//     and the query/path parameters kube declares on its operations;
+//     of the default release, and the query/path parameters kube declares
+//     on its operations;
 //   - schema/objectmeta.json: ObjectMeta and the components it refers to
 //     (OwnerReference, ManagedFieldsEntry, FieldsV1, Time), without
 //     descriptions, for the metadata of every object and server-side apply.
 //
-// Run it from apiserver/builtin (go generate does):
-//
-//	go run ./gen -in ../../../shared/kube-openapi/v3
+// The default release (1.33) is read from a live server's /openapi/v3
+// documents (shared/kube-openapi/v3, -in); the others from the OpenAPI v3
+// documents the k8s.io/kubernetes module of that release carries
+// (api/openapi-spec/v3, fetched with go mod download: -module), or from a
+// directory of a live server's documents (-release). A module's documents
+// are generated with every API enabled; only the kinds a release serves by
+// default are extracted (kinds, since), and component schemas do not
+// depend on feature gates. Run it from apiserver/builtin (go generate does).
 //
 // The output is deterministic (encoding/json sorts map keys).
 package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/kapi-dev/kapi/schema"
@@ -35,7 +50,7 @@ import (
 // kinds are the built-in kinds to extract, as group/version/kind: every
 // kind kube-apiserver 1.33 serves by default (shared/kube-discovery), and
 // the kinds its subresources answer with. Their list kinds come along when
-// kube publishes one.
+// kube publishes one. sinceKinds are those of later releases.
 var kinds = [][3]string{
 	{"", "v1", "Binding"},
 	{"", "v1", "ComponentStatus"},
@@ -104,34 +119,100 @@ var kinds = [][3]string{
 	{"authentication.k8s.io", "v1", "TokenRequest"},
 }
 
+// sinceKinds are the kinds a release serves by default that 1.33 does
+// not, each with the first minor release kapi serves it in.
+var sinceKinds = []struct {
+	gvk   [3]string
+	since int
+}{
+	{[3]string{"resource.k8s.io", "v1", "DeviceClass"}, 34},
+	{[3]string{"resource.k8s.io", "v1", "ResourceClaim"}, 34},
+	{[3]string{"resource.k8s.io", "v1", "ResourceClaimTemplate"}, 34},
+	{[3]string{"resource.k8s.io", "v1", "ResourceSlice"}, 34},
+	{[3]string{"storage.k8s.io", "v1", "VolumeAttributesClass"}, 34},
+	{[3]string{"admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicy"}, 36},
+	{[3]string{"admissionregistration.k8s.io", "v1", "MutatingAdmissionPolicyBinding"}, 36},
+	{[3]string{"storagemigration.k8s.io", "v1", "StorageVersionMigration"}, 37},
+	{[3]string{"certificates.k8s.io", "v1", "ClusterTrustBundle"}, 37},
+	{[3]string{"certificates.k8s.io", "v1", "PodCertificateRequest"}, 37},
+	{[3]string{"resource.k8s.io", "v1", "DeviceTaintRule"}, 37},
+}
+
 const metaPrefix = "io.k8s.apimachinery."
 
+// defaultRelease is the release meta.json and objectmeta.json come from.
+const defaultRelease = "1.33"
+
+// releaseFlag collects "1.35=value" flags.
+type releaseFlag map[string]string
+
+func (f releaseFlag) String() string { return fmt.Sprint(map[string]string(f)) }
+
+func (f releaseFlag) Set(v string) error {
+	rel, val, ok := strings.Cut(v, "=")
+	if !ok || rel == "" || val == "" {
+		return fmt.Errorf("want RELEASE=VALUE, got %q", v)
+	}
+	f[rel] = val
+	return nil
+}
+
 func main() {
-	in := flag.String("in", "../../../shared/kube-openapi/v3", "directory of kube-apiserver's /openapi/v3 documents")
+	in := flag.String("in", "../../../shared/kube-openapi/v3", "directory of kube-apiserver 1.33's /openapi/v3 documents")
 	out := flag.String("out", ".", "the apiserver/builtin directory")
+	dirs, modules := releaseFlag{}, releaseFlag{}
+	flag.Var(dirs, "release", "RELEASE=DIR: a release's /openapi/v3 documents (repeatable)")
+	flag.Var(modules, "module", "RELEASE=VERSION: a release's documents from module k8s.io/kubernetes@VERSION (repeatable)")
 	flag.Parse()
-	if err := run(*in, *out); err != nil {
+	dirs[defaultRelease] = *in
+	for rel, v := range modules {
+		dir, err := moduleDir(v)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+		dirs[rel] = filepath.Join(dir, "api", "openapi-spec", "v3")
+	}
+	if err := run(dirs, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(in, out string) error {
-	files, err := filepath.Glob(filepath.Join(in, "*.json"))
+// moduleDir downloads k8s.io/kubernetes@version into the module cache and
+// returns its directory.
+func moduleDir(version string) (string, error) {
+	cmd := exec.Command("go", "mod", "download", "-json", "k8s.io/kubernetes@"+version)
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	b, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go mod download k8s.io/kubernetes@%s: %w", version, err)
+	}
+	var m struct{ Dir, Error string }
+	if err := json.Unmarshal(b, &m); err != nil || m.Dir == "" {
+		return "", fmt.Errorf("go mod download k8s.io/kubernetes@%s: %s", version, m.Error)
+	}
+	return m.Dir, nil
+}
+
+// readDocs merges the component schemas of every OpenAPI document in dir;
+// paramDoc is coordination.k8s.io/v1's document (its parameters are
+// kube's), nil when absent.
+func readDocs(dir string) (schemas map[string]any, paramDoc map[string]any, err error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil || len(files) == 0 {
-		return fmt.Errorf("no OpenAPI documents in %s", in)
+		return nil, nil, fmt.Errorf("no OpenAPI documents in %s", dir)
 	}
 	sort.Strings(files)
-	schemas := map[string]any{}
-	var paramDoc map[string]any
+	schemas = map[string]any{}
 	for _, f := range files {
 		var doc map[string]any
 		b, err := os.ReadFile(f)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		if err := json.Unmarshal(b, &doc); err != nil {
-			return fmt.Errorf("%s: %w", f, err)
+			return nil, nil, fmt.Errorf("%s: %w", f, err)
 		}
 		comps, _ := doc["components"].(map[string]any)
 		ss, _ := comps["schemas"].(map[string]any)
@@ -142,33 +223,50 @@ func run(in, out string) error {
 			paramDoc = doc
 		}
 	}
-	if paramDoc == nil {
-		return fmt.Errorf("apis_coordination.k8s.io_v1.json not found in %s", in)
-	}
+	return schemas, paramDoc, nil
+}
 
-	// The kinds, their lists and their closure.
+// releaseKinds returns the kinds release rel ("1.37") serves.
+func releaseKinds(rel string) ([][3]string, error) {
+	_, m, _ := strings.Cut(rel, ".")
+	minor, err := strconv.Atoi(m)
+	if err != nil {
+		return nil, fmt.Errorf("release %q: want 1.MINOR", rel)
+	}
+	out := append([][3]string(nil), kinds...)
+	for _, k := range sinceKinds {
+		if minor >= k.since {
+			out = append(out, k.gvk)
+		}
+	}
+	return out, nil
+}
+
+// closure returns the components of a release: its kinds, their lists,
+// what they reference, and every apimachinery component.
+func closure(schemas map[string]any, ks [][3]string) (map[string]any, error) {
 	var roots []string
-	for _, k := range kinds {
+	for _, k := range ks {
 		name := findKind(schemas, k[0], k[1], k[2])
 		if name == "" {
-			return fmt.Errorf("no schema for %s/%s %s", k[0], k[1], k[2])
+			return nil, fmt.Errorf("no schema for %s/%s %s", k[0], k[1], k[2])
 		}
 		roots = append(roots, name)
 		if list := findKind(schemas, k[0], k[1], k[2]+"List"); list != "" {
 			roots = append(roots, list)
 		}
 	}
-	closure := map[string]bool{}
+	out := map[string]any{}
 	var visit func(string) error
 	visit = func(name string) error {
-		if closure[name] {
+		if _, done := out[name]; done {
 			return nil
 		}
 		s, ok := schemas[name]
 		if !ok {
 			return fmt.Errorf("reference to missing schema %s", name)
 		}
-		closure[name] = true
+		out[name] = s
 		for _, r := range schema.Refs(s) {
 			if err := visit(r); err != nil {
 				return err
@@ -178,24 +276,89 @@ func run(in, out string) error {
 	}
 	for _, r := range roots {
 		if err := visit(r); err != nil {
+			return nil, err
+		}
+	}
+	for name, s := range schemas {
+		if strings.HasPrefix(name, metaPrefix) {
+			out[name] = s
+		}
+	}
+	return out, nil
+}
+
+func run(dirs map[string]string, out string) error {
+	rels := make([]string, 0, len(dirs))
+	for r := range dirs {
+		rels = append(rels, r)
+	}
+	sort.Strings(rels)
+	table := map[string][]byte{}            // hash → compact JSON
+	index := map[string]map[string]string{} // release → name → hash
+	var defSchemas, paramDoc map[string]any
+	for _, rel := range rels {
+		schemas, pd, err := readDocs(dirs[rel])
+		if err != nil {
+			return fmt.Errorf("release %s: %w", rel, err)
+		}
+		ks, err := releaseKinds(rel)
+		if err != nil {
 			return err
 		}
-	}
-	builtin := map[string]any{}
-	for name := range closure {
-		if !strings.HasPrefix(name, metaPrefix) {
-			builtin[name] = schemas[name]
+		comps, err := closure(schemas, ks)
+		if err != nil {
+			return fmt.Errorf("release %s: %w", rel, err)
+		}
+		names := map[string]string{}
+		for name, s := range comps {
+			b, err := compact(s)
+			if err != nil {
+				return err
+			}
+			sum := sha256.Sum256(b)
+			h := hex.EncodeToString(sum[:8])
+			if prev, ok := table[h]; ok && !bytes.Equal(prev, b) {
+				return fmt.Errorf("hash collision on %s", h)
+			}
+			table[h] = b
+			names[name] = h
+		}
+		index[rel] = names
+		if rel == defaultRelease {
+			defSchemas, paramDoc = schemas, pd
 		}
 	}
+	if defSchemas == nil || paramDoc == nil {
+		return fmt.Errorf("release %s: no documents, or apis_coordination.k8s.io_v1.json missing", defaultRelease)
+	}
+
+	hashes := make([]string, 0, len(table))
+	for h := range table {
+		hashes = append(hashes, h)
+	}
+	sort.Strings(hashes)
+	var lines bytes.Buffer
+	for _, h := range hashes {
+		lines.WriteString(h)
+		lines.WriteByte(' ')
+		lines.Write(table[h])
+		lines.WriteByte('\n')
+	}
+	if err := os.MkdirAll(filepath.Join(out, "data"), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "data", "components.jsonl"), lines.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if err := write(filepath.Join(out, "data", "releases.json"), index); err != nil {
+		return err
+	}
+
 	metaSchemas := map[string]any{}
-	for name, s := range schemas {
+	for name, s := range defSchemas {
 		if strings.HasPrefix(name, metaPrefix) {
 			metaSchemas[name] = s
 		}
-	}
-
-	if err := write(filepath.Join(out, "schemas.json"), map[string]any{"schemas": builtin}); err != nil {
-		return err
 	}
 	params, err := parameters(paramDoc)
 	if err != nil {
@@ -210,7 +373,7 @@ func run(in, out string) error {
 		if _, done := om[name]; done {
 			return nil
 		}
-		s, ok := schemas[name]
+		s, ok := defSchemas[name]
 		if !ok {
 			return fmt.Errorf("reference to missing schema %s", name)
 		}
@@ -226,6 +389,17 @@ func run(in, out string) error {
 		return err
 	}
 	return write(filepath.Join(out, "..", "..", "schema", "objectmeta.json"), om)
+}
+
+// compact is v's JSON on one line, as write encodes it.
+func compact(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 func findKind(schemas map[string]any, group, version, kind string) string {

@@ -29,16 +29,21 @@ func New() (*apiserver.Server, error) { return apiserver.New(Config()) }
 // off (FlowControl nil): the command turns it on. Tests adjust it (a store
 // they control, a short bookmark interval) before passing it to
 // apiserver.New. NewSecure builds the secure server from it.
-func Config() apiserver.Config {
+func Config() apiserver.Config { return ConfigFor(apiserver.DefaultRelease) }
+
+// ConfigFor is Config answering as kube-apiserver release r (the
+// command's -emulated-version): r's built-in kinds, schemas and /version.
+func ConfigFor(r apiserver.Release) apiserver.Config {
 	hooks, err := builtin.PostStartHooks(builtin.Options{})
 	if err != nil {
 		panic(err) // the default options always parse
 	}
 	return apiserver.Config{
-		Resources:                 builtin.Resources(),
+		Release:                   r.OrDefault(),
+		Resources:                 builtin.ResourcesFor(r),
 		ValidatingAdmissionPolicy: true,
 		Webhooks:                  &apiserver.WebhookOptions{},
-		OpenAPIComponents:         builtin.OpenAPIComponents(),
+		OpenAPIComponents:         builtin.OpenAPIComponentsFor(r),
 		Codecs:                    append(codec.Default(), protobuf.New(builtinproto.Resolver())),
 		PostStartHooks:            hooks,
 	}

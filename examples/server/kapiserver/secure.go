@@ -22,6 +22,9 @@ import (
 // Options are the example server's security settings, each with the
 // meaning of the kube-apiserver flag of the same name.
 type Options struct {
+	// Release is the kube-apiserver release the server answers as
+	// (-emulated-version); empty means apiserver.DefaultRelease.
+	Release apiserver.Release
 	// TLSCertFile and TLSPrivateKeyFile are the serving certificate and
 	// key; empty means a certificate generated at start, signed by a CA
 	// generated with it (whose certificate the kubeconfig carries).
@@ -92,7 +95,7 @@ type Secure struct {
 // ctx is done.
 func NewSecure(ctx context.Context, opts Options) (*Secure, error) {
 	now := time.Now()
-	s := &Secure{Config: Config()}
+	s := &Secure{Config: ConfigFor(opts.Release)}
 	st := opts.Store
 	if st == nil {
 		st = memory.New(memory.Config{})
@@ -211,7 +214,8 @@ func NewSecure(ctx context.Context, opts Options) (*Secure, error) {
 	// Kinds: the reviews answer from the same chains (TokenReview without
 	// anonymous access, as kube's).
 	s.Config.Resources = builtin.WithReviews(s.Config.Resources, builtin.Reviews{
-		Authenticator: authn.New(false, authenticators...), APIAudiences: auds, Authorizer: s.Authorizer})
+		Authenticator: authn.New(false, authenticators...), APIAudiences: auds, Authorizer: s.Authorizer,
+		Release: s.Config.Release})
 	s.Config.Resources = builtin.WithTokenRequest(s.Config.Resources, s.ServiceAccounts)
 	return s, nil
 }
