@@ -92,19 +92,3 @@ func goTypeMismatch(v any, goType string) (got string, bad string) {
 	}
 	return "", ""
 }
-
-// typeErrorKind names a JSON value's kind as Go's decoder does in a type
-// error.
-func typeErrorKind(v any) string {
-	switch v.(type) {
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	case string:
-		return "string"
-	case bool:
-		return "bool"
-	}
-	return "number"
-}

@@ -60,7 +60,7 @@ func (r *Resource) typedFormatErrors(obj meta.Object, errs meta.FieldErrors) met
 		text, isString := v.(string)
 		if !isString {
 			if v != nil { // the value's JSON type, which the format's error does not name
-				errs[at].Value, _, _ = strings.Cut(jsonKind(v), " ")
+				errs[at].Value = typeErrorKind(v)
 			}
 			return false
 		}

@@ -180,3 +180,10 @@ func jsonKind(v any) string {
 	}
 	return "number"
 }
+
+// typeErrorKind names a JSON value's kind as Go's decoder does in a type
+// error: jsonKind without a number's value.
+func typeErrorKind(v any) string {
+	kind, _, _ := strings.Cut(jsonKind(v), " ")
+	return kind
+}

@@ -128,15 +128,15 @@ func (c *Conversion) Convert(ctx context.Context, objs []map[string]any, fromGVK
 		if av, _ := conv["apiVersion"].(string); av != to {
 			return nil, fmt.Errorf("conversion webhook for %s returned invalid object at index %v: invalid groupVersion (expected %v, received %v)", fromGVK, i, to, av)
 		}
-		if str(conv["kind"]) != str(orig["kind"]) {
-			return nil, fmt.Errorf("conversion webhook for %s returned invalid object at index %v: invalid kind (expected %v, received %v)", fromGVK, i, str(orig["kind"]), str(conv["kind"]))
+		if meta.AsString(conv["kind"]) != meta.AsString(orig["kind"]) {
+			return nil, fmt.Errorf("conversion webhook for %s returned invalid object at index %v: invalid kind (expected %v, received %v)", fromGVK, i, meta.AsString(orig["kind"]), meta.AsString(conv["kind"]))
 		}
 		om, _ := orig["metadata"].(map[string]any)
 		cm, _ := conv["metadata"].(map[string]any)
 		for _, k := range []string{"name", "namespace", "uid"} {
-			if str(cm[k]) != str(om[k]) {
+			if meta.AsString(cm[k]) != meta.AsString(om[k]) {
 				return nil, fmt.Errorf("conversion webhook for %s returned invalid object: must have the same %s: %v != %v",
-					fromGVK, map[string]string{"name": "name", "namespace": "namespace", "uid": "UID"}[k], str(om[k]), str(cm[k]))
+					fromGVK, map[string]string{"name": "name", "namespace": "namespace", "uid": "UID"}[k], meta.AsString(om[k]), meta.AsString(cm[k]))
 			}
 		}
 		// The answer is ours to change; the original's metadata is not (it
@@ -225,5 +225,3 @@ func gvkString(apiVersion, kind string) string {
 }
 
 func versionOf(apiVersion string) string { return apiVersion[strings.IndexByte(apiVersion, '/')+1:] }
-
-func str(v any) string { s, _ := v.(string); return s }

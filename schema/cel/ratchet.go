@@ -80,7 +80,7 @@ func isList(v any) bool { _, ok := v.([]any); return ok }
 // path: in a map, the longest key of the value the path starts with (keys
 // may hold dots).
 func splitSegment(c *correlation, rest string) (string, string) {
-	if m, ok := asMap(c.value); ok && c.schema != nil && len(c.schema.Properties) == 0 {
+	if m, ok := meta.AsMap(c.value); ok && c.schema != nil && len(c.schema.Properties) == 0 {
 		best := ""
 		for k := range m {
 			if len(k) > len(best) && strings.HasPrefix(rest, k) &&

@@ -108,7 +108,7 @@ func (r *run) node(n *node, path string, obj, old any, c ratchet) {
 }
 
 func (r *run) object(n *node, path string, m map[string]any, old any, c ratchet) {
-	oldMap, _ := asMap(old)
+	oldMap, _ := meta.AsMap(old)
 	if n.additional != nil {
 		for _, k := range sortedKeys(m) {
 			var ov any
@@ -139,7 +139,7 @@ func (r *run) object(n *node, path string, m map[string]any, old any, c ratchet)
 
 // mapListKey identifies an item of a list of type map by its keys.
 func mapListKey(keys []string, e any) string {
-	m, ok := asMap(e)
+	m, ok := meta.AsMap(e)
 	if !ok {
 		return "\x00"
 	}
@@ -391,8 +391,8 @@ func (c *correlation) key(k string) *correlation {
 	if ch, ok := c.children[k]; ok {
 		return ch
 	}
-	nm, ok1 := asMap(c.value)
-	om, ok2 := asMap(c.old)
+	nm, ok1 := meta.AsMap(c.value)
+	om, ok2 := meta.AsMap(c.old)
 	if !ok1 || !ok2 {
 		return nil
 	}
@@ -464,8 +464,8 @@ func (c *correlation) unchanged() (res bool) {
 	}
 	nl, nIsList := c.value.([]any)
 	ol, oIsList := c.old.([]any)
-	nm, nIsMap := asMap(c.value)
-	om, oIsMap := asMap(c.old)
+	nm, nIsMap := meta.AsMap(c.value)
+	om, oIsMap := meta.AsMap(c.old)
 	if nIsList != oIsList || nIsMap != oIsMap {
 		return false
 	}

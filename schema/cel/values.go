@@ -63,7 +63,7 @@ func valueOf(v any, s *schema.Schema) ref.Val {
 	}
 	switch s.Type {
 	case "object":
-		m, ok := asMap(v)
+		m, ok := meta.AsMap(v)
 		if !ok {
 			return types.NewErr("invalid data, expected a map for the provided schema with type=object")
 		}
@@ -160,16 +160,6 @@ func valueOf(v any, s *schema.Schema) ref.Val {
 		return &opaqueValue{v: v}
 	}
 	return types.NewErr("invalid type, expected object, array, number, integer, boolean or string, or no type with x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields is true, got %s", s.Type)
-}
-
-func asMap(v any) (map[string]any, bool) {
-	switch t := v.(type) {
-	case map[string]any:
-		return t, true
-	case meta.Object:
-		return t, true
-	}
-	return nil, false
 }
 
 // opaqueValue is data kept by x-kubernetes-preserve-unknown-fields under
@@ -385,7 +375,7 @@ type mapListValue struct {
 }
 
 func (l *mapListValue) keyOf(e any) string {
-	m, ok := asMap(e)
+	m, ok := meta.AsMap(e)
 	if !ok {
 		return fmt.Sprintf("\x00%T", e)
 	}
