@@ -384,7 +384,13 @@ func NameColumn() PrinterColumn {
 func customResourceAgeColumn() PrinterColumn {
 	return PrinterColumn{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp",
 		Description: "Custom resource definition column (in JSONPath format): .metadata.creationTimestamp",
-		Cell:        func(o meta.Object, _ time.Time) any { return o.CreationTimestamp() }}
+		Cell: func(o meta.Object, now time.Time) any { // as value renders a date column's JSONPath
+			t, err := time.Parse(time.RFC3339, o.CreationTimestamp())
+			if err != nil {
+				return nil
+			}
+			return HumanDuration(now.Sub(t))
+		}}
 }
 
 // AgeColumn is the "Age" column of kube's built-in printers.

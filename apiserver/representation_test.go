@@ -31,8 +31,7 @@ func TestTables(t *testing.T) {
 		assert.Equal(t, "Age", cols[1].(map[string]any)["name"])
 		assert.Equal(t, "date", cols[1].(map[string]any)["type"])
 		row := r.body["rows"].([]any)[0].(map[string]any)
-		assert.Equal(t, r.body["rows"].([]any)[0].(map[string]any)["object"].(map[string]any)["metadata"].(map[string]any)["creationTimestamp"],
-			row["cells"].([]any)[1], "kubectl prints a date column as an age")
+		assert.Regexp(t, `^\d+s$`, row["cells"].([]any)[1], "kube renders the date as an age")
 		assert.Equal(t, "t1", row["cells"].([]any)[0])
 		assert.Equal(t, "PartialObjectMetadata", row["object"].(map[string]any)["kind"])
 	})
