@@ -374,7 +374,9 @@ func kubectlStored(t *testing.T, k *smokeKubectl, dyn dynamic.Interface, all []*
 	replaceFailed := k.batch(existing, replacements, "replace")
 	mergeFailed := k.batch(existing, manifests, "patch", "--type", "merge", "-p", `{"metadata":{"labels":{"`+markMerge+`":"yes"}}}`)
 	strategicFailed := k.batch(existing, manifests, "patch", "--type", "strategic", "-p", `{"metadata":{"labels":{"`+markStrategic+`":"yes"}}}`)
-	applyFailed := k.batch(existing, applied, "apply", "--server-side", "--field-manager", "smoke")
+	// The object was created by kubectl-create: applying its manifest takes
+	// over the fields that manager set, as `--force-conflicts` says to.
+	applyFailed := k.batch(existing, applied, "apply", "--server-side", "--force-conflicts", "--field-manager", "smoke")
 	final, finalErr := k.getJSON(fileArgs(existing, manifests)...)
 
 	// Each write's case: kubectl printed the object, and it carries the
