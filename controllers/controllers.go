@@ -20,6 +20,8 @@ const (
 	GarbageCollector    = "garbagecollector"
 	ServiceAccount      = "serviceaccount"
 	RootCACertPublisher = "root-ca-cert-publisher"
+	PVCProtection       = "pvc-protection"
+	PVProtection        = "pv-protection"
 	// ServiceRepair is not kube-controller-manager's: it is
 	// kube-apiserver's repair loop of Services (their node ports), which
 	// kube runs inside the API server itself and kapi runs here with the
@@ -30,7 +32,7 @@ const (
 
 // Names are the controllers this package runs, all on by default, as in
 // kube-controller-manager (and ServiceRepair, as in kube-apiserver).
-var Names = []string{GarbageCollector, Namespace, RootCACertPublisher, ServiceAccount, ServiceRepair}
+var Names = []string{GarbageCollector, Namespace, PVProtection, PVCProtection, RootCACertPublisher, ServiceAccount, ServiceRepair}
 
 // Options choose and configure the controllers Start runs.
 type Options struct {
@@ -77,10 +79,12 @@ const DefaultNamespaceDeletionDelay = 5 * time.Second
 // aliases are kube-controller-manager 1.33's canonical names of the
 // controllers, which it accepts besides the short names above.
 var aliases = map[string]string{
-	"namespace-controller":                     Namespace,
-	"garbage-collector-controller":             GarbageCollector,
-	"serviceaccount-controller":                ServiceAccount,
-	"root-ca-certificate-publisher-controller": RootCACertPublisher,
+	"namespace-controller":                        Namespace,
+	"garbage-collector-controller":                GarbageCollector,
+	"serviceaccount-controller":                   ServiceAccount,
+	"root-ca-certificate-publisher-controller":    RootCACertPublisher,
+	"persistentvolumeclaim-protection-controller": PVCProtection,
+	"persistentvolume-protection-controller":      PVProtection,
 }
 
 // ParseControllers reads a --controllers flag value: comma-separated
@@ -204,6 +208,10 @@ func Start(ctx context.Context, srv *apiserver.Server, opts Options) (*Manager, 
 			c = newServiceAccountController(srv)
 		case RootCACertPublisher:
 			c = newRootCAPublisher(srv, opts.RootCA)
+		case PVCProtection:
+			c = newPVCProtectionController(srv)
+		case PVProtection:
+			c = newPVProtectionController(srv)
 		}
 		m.runners = append(m.runners, newRunner(n, c, m))
 	}

@@ -20,11 +20,12 @@ func TestParseControllersFollowsKubeControllerManagersRules(t *testing.T) {
 		err     string
 	}{
 		{flag: "*", running: controllers.Names},
-		{flag: "*,-garbagecollector", running: []string{"namespace", "root-ca-cert-publisher", "serviceaccount", "service-repair"}},
+		{flag: "*,-garbagecollector", running: []string{"namespace", "pv-protection", "pvc-protection", "root-ca-cert-publisher", "serviceaccount", "service-repair"}},
 		{flag: "namespace,serviceaccount", running: []string{"namespace", "serviceaccount"}},
-		{flag: "-namespace,*", running: []string{"garbagecollector", "root-ca-cert-publisher", "serviceaccount", "service-repair"}},
+		{flag: "-namespace,*", running: []string{"garbagecollector", "pv-protection", "pvc-protection", "root-ca-cert-publisher", "serviceaccount", "service-repair"}},
 		{flag: "namespace,-namespace", running: []string{"namespace"}}, // the first entry naming it decides
-		{flag: "*,-garbage-collector-controller,-service-repair", running: []string{"namespace", "root-ca-cert-publisher", "serviceaccount"}},
+		{flag: "*,-garbage-collector-controller,-service-repair", running: []string{"namespace", "pv-protection", "pvc-protection", "root-ca-cert-publisher", "serviceaccount"}},
+		{flag: "persistentvolumeclaim-protection-controller", running: []string{"pvc-protection"}},
 		{flag: "root-ca-certificate-publisher-controller", running: []string{"root-ca-cert-publisher"}},
 		{flag: "", running: nil},
 		{flag: "*,-deployment", err: `"deployment" is not in the list of known controllers`},

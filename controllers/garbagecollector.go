@@ -679,42 +679,10 @@ func (g *garbageCollector) patch(ctx context.Context, res apiserver.ServedResour
 	}
 }
 
-// removeFinalizer removes one finalizer from an object with a JSON merge
-// patch naming its resourceVersion, as kube's collector does, reading it
-// again after a conflict.
+// removeFinalizer removes one finalizer from an object (see
+// removeFinalizer in finalizers.go), as kube's collector does.
 func (g *garbageCollector) removeFinalizer(ctx context.Context, res apiserver.ServedResource, ns, name, uid, finalizer string) error {
-	for {
-		cur, err := g.srv.Store().Get(ctx, res.Key(ns, name))
-		if errors.Is(err, store.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		obj := cur.Data()
-		if obj.UID() != uid {
-			return nil
-		}
-		fins := obj.Finalizers()
-		if !containsString(fins, finalizer) {
-			return nil
-		}
-		var kept []any
-		for _, f := range fins {
-			if f != finalizer {
-				kept = append(kept, f)
-			}
-		}
-		var list any
-		if len(kept) > 0 {
-			list = kept
-		}
-		patch := map[string]any{"metadata": map[string]any{"resourceVersion": obj.ResourceVersion(), "finalizers": list}}
-		_, err = g.client.do(ctx, "PATCH", objectPath(res, ns, name), contentMergePatch, patch, true)
-		if !meta.IsConflict(err) {
-			return notFoundIsDone(err)
-		}
-	}
+	return removeFinalizer(ctx, g.srv, g.client, res, ns, name, uid, finalizer)
 }
 
 // reportOtherNamespace emits kube's OwnerRefInvalidNamespace warning on a

@@ -136,7 +136,7 @@ func TestWithControllersChoosesThemAsKubeControllerManagersFlagDoes(t *testing.T
 		{"none named runs them all", nil, controllers.Names},
 		{"a name runs that one", []string{controllers.Namespace}, []string{controllers.Namespace}},
 		{"a star with exclusions runs the rest", []string{"*", "-" + controllers.GarbageCollector, "-" + controllers.RootCACertPublisher},
-			[]string{controllers.Namespace, controllers.ServiceAccount, controllers.ServiceRepair}},
+			[]string{controllers.Namespace, controllers.PVProtection, controllers.PVCProtection, controllers.ServiceAccount, controllers.ServiceRepair}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := kapitest.Start(t, kapitest.WithControllers(tc.names...))

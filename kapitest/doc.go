@@ -65,8 +65,8 @@
 // By default no controller runs, as with envtest: a deleted namespace
 // stays Terminating, and owned objects stay after their owner goes.
 // WithControllers runs kube-controller-manager's namespace,
-// garbage-collector, serviceaccount and root-ca-cert-publisher
-// controllers, and kube-apiserver's node port repair (service-repair), in
+// garbage-collector, serviceaccount, root-ca-cert-publisher,
+// pvc-protection and pv-protection controllers, and kube-apiserver's node port repair (service-repair), in
 // the server (package github.com/kapi-dev/kapi/controllers);
 // Server.Controllers.WaitIdle waits until they have done their work.
 //

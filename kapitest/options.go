@@ -140,7 +140,8 @@ func WithWebhooks(opts apiserver.WebhookOptions) Option {
 // frees them (service-repair). names chooses them in
 // kube-controller-manager's --controllers syntax ("namespace",
 // "garbagecollector", "serviceaccount", "root-ca-cert-publisher",
-// "service-repair", "*", "-name"); none means all of them.
+// "pvc-protection", "pv-protection", "service-repair", "*", "-name"); none
+// means all of them.
 //
 // As kube-controller-manager's, the namespace controller waits 5 s
 // (controllers.DefaultNamespaceDeletionDelay) after a namespace's deletion

@@ -82,7 +82,7 @@ func main() {
 	services := kapiserver.ServiceURLs{}
 	flag.Var(services, "webhook-service", "namespace/name[:port]=URL: where a webhook's service reference is reached (repeatable); "+
 		"other services resolve to https://<name>.<namespace>.svc:<port>")
-	controllerList := flag.String("controllers", "*", "controllers to run in-process, as kube-controller-manager's --controllers: '*' runs all (namespace, garbagecollector, serviceaccount, root-ca-cert-publisher, and service-repair: kube-apiserver's node port repair), 'foo' runs foo, '-foo' does not")
+	controllerList := flag.String("controllers", "*", "controllers to run in-process, as kube-controller-manager's --controllers: '*' runs all (namespace, garbagecollector, serviceaccount, root-ca-cert-publisher, pvc-protection, pv-protection, and service-repair: kube-apiserver's node port repair), 'foo' runs foo, '-foo' does not")
 	emulated := flag.String("emulated-version", string(apiserver.DefaultRelease), "the kube-apiserver release to answer as: "+releaseList()+
 		" (its /version, discovery, schemas and behaviour), as kube-apiserver's --emulated-version")
 	flag.Parse()
