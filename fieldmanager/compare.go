@@ -151,7 +151,7 @@ func (c *comparer) removed() {
 // ok is false when the walk cannot be sure to match SMD.
 func (m *Manager) compare(lhs, rhs map[string]any) (changed, removed *fieldpath.Set, ok bool) {
 	c := comparer{schema: m.typed.Schema, changes: fieldpath.NewSet(), removes: fieldpath.NewSet()}
-	if !c.node(m.typed.TypeRef, lhs, true, rhs, true) {
+	if !c.node(m.typed.TypeRef, plain(lhs), true, plain(rhs), true) {
 		return nil, nil, false
 	}
 	return c.changes, c.removes, true

@@ -51,7 +51,7 @@ func (m *Manager) allowedConflicts(live meta.Object, apiVersion string) (*fieldp
 	if meta.Object(lastObj).APIVersion() != apiVersion {
 		return nil, errors.New("last applied configuration is of another version")
 	}
-	liveTV, err := m.typed.FromUnstructured(map[string]any(live))
+	liveTV, err := m.typed.FromUnstructured(plain(live))
 	if err != nil {
 		return nil, err
 	}

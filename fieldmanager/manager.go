@@ -329,12 +329,12 @@ func (m *Manager) updateSMD(c *call, live, obj meta.Object, fields fieldpath.Man
 	if live == nil {
 		liveTV, err = m.emptyTyped(c.APIVersion)
 	} else {
-		liveTV, err = m.typed.FromUnstructured(map[string]any(live), typed.AllowDuplicates)
+		liveTV, err = m.typed.FromUnstructured(plain(live), typed.AllowDuplicates)
 	}
 	if err != nil {
 		return nil, err
 	}
-	newTV, err := m.typed.FromUnstructured(map[string]any(obj), typed.AllowDuplicates)
+	newTV, err := m.typed.FromUnstructured(plain(obj), typed.AllowDuplicates)
 	if err != nil {
 		return nil, err
 	}
@@ -474,7 +474,7 @@ func (m *Manager) Apply(live, applied meta.Object, o Options) (result meta.Objec
 // from the applier's entry, its time stamped when the object changed. The
 // result is a new object the caller owns.
 func (m *Manager) apply(c *call, live, applied meta.Object, mf managed, force bool) (meta.Object, managed, error) {
-	liveTV, err := m.typed.FromUnstructured(map[string]any(live), typed.AllowDuplicates)
+	liveTV, err := m.typed.FromUnstructured(plain(live), typed.AllowDuplicates)
 	if len(mf.fields) == 0 {
 		// Give what the object already has to "before-first-apply", an
 		// Update from an empty object to live.

@@ -71,6 +71,17 @@ func TestControllerRevisionDataReadsBackAsSent(t *testing.T) {
 		require.Equal(t, http.StatusOK, code, out)
 		assert.Contains(t, out, want)
 	})
+	t.Run("a server-side apply over it", func(t *testing.T) {
+		srv := newServer(t)
+		code, out := rawBody(t, srv, "POST", path, "application/json", `{"metadata":{"name":"r1"},"revision":1,"data":`+data+`}`)
+		require.Equal(t, http.StatusCreated, code, out)
+		code, out = rawBody(t, srv, "GET", path+"/r1", "", "") // compacts it
+		require.Equal(t, http.StatusOK, code, out)
+		code, out = rawBody(t, srv, "PATCH", path+"/r1?fieldManager=kubectl&force=true", "application/apply-patch+yaml",
+			`{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{"name":"r1","labels":{"x":"y"}},"revision":1,"data":`+data+`}`)
+		require.Equal(t, http.StatusOK, code, out)
+		assert.Contains(t, out, `"x":"y"`)
+	})
 	t.Run("a YAML body", func(t *testing.T) {
 		srv := newServer(t)
 		code, out := rawBody(t, srv, "POST", path, "application/yaml", "metadata: {name: r1}\nrevision: 1\ndata: {z: 1, a: 2}\n")
