@@ -70,24 +70,24 @@
 // registers); a hook talks to the server through Server.Do (the whole
 // pipeline, as the privileged loopback user) or stores start-up objects
 // directly (Server.Preload). /livez, /readyz and /healthz list kube's named
-// checks (health.go; Config.HealthChecks adds or replaces one, a store's
+// checks (serve_health.go; Config.HealthChecks adds or replaces one, a store's
 // "etcd"); /metrics serves kube's apiserver_* families from a
-// metrics.Registry others register on (instrument.go, package metrics).
+// metrics.Registry others register on (server_instrument.go, package metrics).
 //
 // # Writes that take more than the object
 //
 // A Strategy that is an Allocator (a Service's cluster IPs and node ports)
 // allocates after mutating admission and has the allocation committed or
-// reverted with the store write (allocation.go), keeping what several
+// reverted with the store write (strategy_allocation.go), keeping what several
 // servers on one store must share in records of the store that no API
 // serves, changed by compare and swap (Write.UpdateRecord: kube's node
 // port RangeAllocation); one that is also a Repairer rebuilds such records
 // from the objects in a pass that Server.Repair runs (kube-apiserver's
-// repair loops; package controllers runs them periodically) (repair.go). One that is a GracefulDeleter (pods) is kept for
-// a grace period when deleted (delete.go). A deletecollection of a GenericDeleter's objects (every
+// repair loops; package controllers runs them periodically) (strategy_repair.go). One that is a GracefulDeleter (pods) is kept for
+// a grace period when deleted (write_delete.go). A deletecollection of a kind with Resource.GenericDelete (every
 // built-in kind but pods, services and CRDs; custom resources) removes
 // those without finalizers in one bulk store call without decoding them,
-// when no admission plugin sees deletes (deletebulk.go), with the events
+// when no admission plugin sees deletes (write_deletebulk.go), with the events
 // and revisions one DELETE each would leave. Subresources that serve
 // themselves (binding, eviction, log, exec, proxy…) get the object, other
 // objects (Write.Get, List, Update, Create, Delete) and the request

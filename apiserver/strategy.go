@@ -50,6 +50,14 @@ import (
 // Hooks run inside the store's guaranteed update and may run more than once
 // for one request (after a concurrent write): they must not have effects
 // outside the objects they are given, except AfterWrite.
+//
+// A strategy may also implement optional capabilities, all declared in
+// strategy_capabilities.go: Allocator (what its objects hold outside
+// themselves, taken and given back with the write), GracefulDeleter (a
+// grace period on DELETE), AdmissionValidator (an in-tree admission check
+// against other objects) and Repairer (a repair pass over its records).
+// What a kind only declares is a Resource field: GenericDelete,
+// ConditionalUpdates, KeepsStatusOnCreate, ValidatesCompletely.
 type Strategy interface {
 	// Default sets the kind's defaults beyond its schema's, on every write,
 	// as kube's defaulting functions do when a body is decoded.
@@ -96,25 +104,6 @@ type Strategy interface {
 	// Subresources are the kind's subresources besides status and scale,
 	// which Resource declares.
 	Subresources() []Subresource
-}
-
-// strategyAs finds an optional capability (Allocator, GracefulDeleter) of
-// a strategy, or of the strategy it wraps: a Strategy that wraps another
-// (adding to some of its hooks) has an Unwrap method returning it, so that
-// the wrapped one's capabilities are still found.
-func strategyAs[T any](s Strategy) (T, bool) {
-	for s != nil {
-		if t, ok := s.(T); ok {
-			return t, true
-		}
-		u, ok := s.(interface{ Unwrap() Strategy })
-		if !ok {
-			break
-		}
-		s = u.Unwrap()
-	}
-	var zero T
-	return zero, false
 }
 
 // GenericStrategy is the generic behaviour of every Strategy hook; kinds

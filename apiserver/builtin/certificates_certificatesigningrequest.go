@@ -12,7 +12,7 @@ import (
 func certificateSigningRequestResource() apiserver.Resource {
 	return apiserver.Resource{Group: "certificates.k8s.io", Version: "v1", Kind: "CertificateSigningRequest",
 		Plural: "certificatesigningrequests", ShortNames: []string{"csr"}, StatusSubresource: true, WithoutGeneration: true,
-		PrinterColumns: csrColumns, Strategy: csrStrategy{}, SelectableFields: []string{"spec.signerName"},
+		PrinterColumns: csrColumns, GenericDelete: true, Strategy: csrStrategy{}, SelectableFields: []string{"spec.signerName"},
 		// kube's CSR strategies reset the spec on every endpoint: a writer
 		// owns none of it.
 		ResetFields: map[string][]string{"": {"spec", "status"}, "status": {"spec", "status.conditions"},
@@ -108,4 +108,9 @@ var csrColumns = []apiserver.PrinterColumn{
 		}),
 	column("Condition", "string", "Conditions applied to the request, such as approval or denial.", 0,
 		func(o meta.Object, now time.Time) any { return csrCondition(o) }),
+}
+
+// PrepareForUpdate is kube's: what each CSR endpoint may change.
+func (csrStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
+	return prepareCSRUpdate(w, o, old)
 }

@@ -336,3 +336,48 @@ func podRow(o meta.Object, now time.Time) podSummary {
 	}
 	return podSummary{ready: fmt.Sprintf("%d/%d", ready, total), reason: reason, restarts: restartsText}
 }
+
+var podsGR = meta.GroupResource{Resource: "pods"}
+
+// GracePeriod is kube's CheckGracefulDelete: the DeleteOptions' period,
+// else the pod's terminationGracePeriodSeconds; 0 (removed at once) for a
+// pod on no node or one that has finished.
+func (podStrategy) GracePeriod(_ *apiserver.Write, o meta.Object, requested *int64) int64 {
+	period := int64(0)
+	if requested != nil {
+		period = *requested
+	} else if p, ok := meta.AsInt64(field(o, "spec", "terminationGracePeriodSeconds")); ok {
+		period = p
+	}
+	if str(o, "spec", "nodeName") == "" {
+		period = 0
+	}
+	if phase := str(o, "status", "phase"); phase == "Failed" || phase == "Succeeded" {
+		period = 0
+	}
+	return period
+}
+
+// Subresources are a pod's, as kube serves them.
+func (podStrategy) Subresources() []apiserver.Subresource {
+	core := func(kind string) meta.GroupVersionKind { return meta.GroupVersionKind{Kind: kind} }
+	connect := []string{"create", "get"}
+	return []apiserver.Subresource{
+		{Name: "attach", Verbs: connect, Kind: core("PodAttachOptions"), Connect: true, Serve: servePodStream("attach")},
+		{Name: "binding", Verbs: []string{"create"}, Kind: core("Binding"), Serve: servePodBinding},
+		{Name: "ephemeralcontainers", Verbs: []string{"get", "patch", "update"}},
+		{Name: "eviction", Verbs: []string{"create"}, Kind: meta.GroupVersionKind{Group: "policy", Version: "v1", Kind: "Eviction"},
+			AcceptedVersions: []string{"policy/v1beta1"}, Serve: servePodEviction},
+		{Name: "exec", Verbs: connect, Kind: core("PodExecOptions"), Connect: true, Serve: servePodStream("exec")},
+		{Name: "log", Verbs: []string{"get"}, Connect: true, Serve: servePodLog},
+		{Name: "portforward", Verbs: connect, Kind: core("PodPortForwardOptions"), Connect: true, Serve: servePodStream("portforward")},
+		{Name: "proxy", Verbs: []string{"create", "delete", "get", "patch", "update"}, Kind: core("PodProxyOptions"), Connect: true,
+			Serve: servePodProxy},
+		{Name: "resize", Verbs: []string{"get", "patch", "update"}},
+	}
+}
+
+// successStatus is the Status kube answers a binding or an eviction with.
+func successStatus(code int) meta.Object {
+	return meta.Object{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Success", "code": int64(code)}
+}

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
@@ -132,4 +133,15 @@ func (e *fieldErrs) ipBlock(path string, block map[string]any) {
 			e.invalid(p, s, "must be a strict subset of `cidr`")
 		}
 	}
+}
+
+// goPolicyTypes prints a NetworkPolicy's policyTypes as kube's messages
+// show them.
+func goPolicyTypes(list []any) goValue {
+	q := make([]string, len(list))
+	for i, v := range list {
+		s, _ := v.(string)
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return goValue("[]networking.PolicyType{" + strings.Join(q, ", ") + "}")
 }

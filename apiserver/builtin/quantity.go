@@ -2,9 +2,12 @@ package builtin
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
+	_ "time/tzdata"
 )
 
 // kube decodes a resource quantity ("500m", "1Gi", 0.5) into a
@@ -278,4 +281,223 @@ func canonicalQuantityValue(v any) any {
 		return c
 	}
 	return v
+}
+
+// quantity is a parsed resource.Quantity: its exact value, and what kube's
+// parser keeps of it (shown when kube prints the Go value).
+type quantity struct {
+	text  string   // canonical text (resource.Quantity's String())
+	value *big.Rat // exact value
+	goRep string   // the Go value kube prints (%#v of a resource.Quantity)
+	// goShown is goRep once the quantity's String() has cached its text,
+	// as kube prints a quantity whose text its message also shows.
+	goShown string
+}
+
+// parseQuantity reads a quantity field's value; ok is false when it is
+// not a quantity (the schema reports that).
+func parseQuantity(v any) (quantity, bool) {
+	raw, ok := quantityText(v)
+	if !ok {
+		return quantity{}, false
+	}
+	raw = strings.TrimSpace(raw)
+	canonical, ok := canonicalQuantity(raw)
+	if !ok {
+		return quantity{}, false
+	}
+	if raw == "0" {
+		rep := goQuantityFields(0, 0, "0", "DecimalSI")
+		return quantity{text: "0", value: new(big.Rat), goRep: rep, goShown: rep}, true
+	}
+	negative, whole, fraction, suffixText, _ := splitQuantity(raw)
+	suffix, _ := parseSuffix(suffixText)
+	num := strings.TrimLeft(whole, "0")
+	if num == "" {
+		num = "0"
+	}
+	val, _ := new(big.Rat).SetString(num + "." + fraction + "0")
+	// Exponents beyond ±maxQuantityExponent (1e999999999) are computed as
+	// that: no request makes kapi compute a power of ten of a billion
+	// digits, and such quantities still compare as huge or tiny.
+	suffix.exponent = max(-maxQuantityExponent, min(maxQuantityExponent, suffix.exponent))
+	if suffix.base == 2 {
+		val.Mul(val, new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(suffix.exponent))))
+	} else if suffix.exponent >= 0 {
+		val.Mul(val, new(big.Rat).SetInt(new(big.Int).Exp(bigTen, big.NewInt(int64(suffix.exponent)), nil)))
+	} else {
+		val.Quo(val, new(big.Rat).SetInt(new(big.Int).Exp(bigTen, big.NewInt(int64(-suffix.exponent)), nil)))
+	}
+	if negative {
+		val.Neg(val)
+	}
+	q := quantity{text: canonical, value: val}
+	q.goRep = goQuantityOf(raw, negative, num, fraction, suffix, false)
+	q.goShown = goQuantityOf(canonical, negative, num, fraction, suffix, true)
+	return q, true
+}
+
+const maxQuantityExponent = 100
+
+var formatNames = map[quantityFormat]string{decimalSI: "DecimalSI", binarySI: "BinarySI", decimalExponent: "DecimalExponent"}
+
+// goQuantityOf renders what kube's ParseQuantity makes of text, for the
+// quantities it holds in an int64 (any quantity a user writes by hand);
+// with shown, once its String() has cached text.
+func goQuantityOf(text string, negative bool, num, denom string, suffix quantitySuffix, shown bool) string {
+	format := formatNames[suffix.format]
+	scale := 0
+	mantissa := int64(1)
+	precision := -1
+	if suffix.base == 2 {
+		if len(denom) == 0 {
+			mantissa = 1 << suffix.exponent
+			precision = 15 - len(num) - int(float32(suffix.exponent)*3/10) - 1
+		}
+	} else {
+		scale = suffix.exponent
+		precision = 18 - (len(num) + len(denom))
+	}
+	if precision >= 0 {
+		scale -= len(denom)
+		if scale >= -9 {
+			shifted := num + denom
+			if value, err := strconv.ParseInt(shifted, 10, 64); err == nil {
+				if r := new(big.Int).Mul(big.NewInt(value), big.NewInt(mantissa)); r.IsInt64() {
+					result := r.Int64()
+					if negative {
+						result = -result
+					}
+					keep := ""
+					if suffix.base == 2 {
+						if suffix.exponent%10 == 0 && value&0x07 != 0 {
+							keep = text
+						}
+					} else if scale%3 == 0 && !strings.HasSuffix(shifted, "000") && shifted[0] != '0' {
+						keep = text
+					}
+					if shown {
+						keep = text
+					}
+					return goQuantityFields(result, scale, keep, format)
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("resource.Quantity{i:resource.int64Amount{value:0, scale:0}, d:resource.infDecAmount{Dec:(*inf.Dec)(%s)}, s:\"\", Format:%q}", text, format)
+}
+
+func goQuantityFields(value int64, scale int, s, format string) string {
+	return fmt.Sprintf("resource.Quantity{i:resource.int64Amount{value:%d, scale:%d}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:%q, Format:%q}",
+		value, scale, s, format)
+}
+
+// milli is the quantity in thousandths, rounded up as kube's MilliValue.
+func (q quantity) milli() *big.Int {
+	m := new(big.Rat).Mul(q.value, big.NewRat(1000, 1))
+	n := new(big.Int).Quo(m.Num(), m.Denom())
+	if m.Sign() > 0 && !m.IsInt() {
+		n.Add(n, big.NewInt(1))
+	}
+	return n
+}
+
+// int64Value is kube's Value(): rounded up, capped to an int64.
+func (q quantity) int64Value() int64 {
+	n := new(big.Int).Quo(q.value.Num(), q.value.Denom())
+	if q.value.Sign() > 0 && !q.value.IsInt() {
+		n.Add(n, big.NewInt(1))
+	}
+	if !n.IsInt64() {
+		if n.Sign() < 0 {
+			return -1 << 63
+		}
+		return 1<<63 - 1
+	}
+	return n.Int64()
+}
+
+// goPointer is how a set pointer field prints inside a Go value; the
+// address is kube's process's, so any stands.
+func goPointer(typ string, set bool) string {
+	if !set {
+		return "(" + typ + ")(nil)"
+	}
+	return "(" + typ + ")(0xc000010000)"
+}
+
+// quantitySign is -1, 0 or 1 for a quantity field's value (ok false
+// when it is not a quantity).
+func quantitySign(v any) (int, bool) {
+	text, ok := quantityText(v)
+	if !ok {
+		return 0, false
+	}
+	negative, whole, fraction, _, ok := splitQuantity(strings.TrimSpace(text))
+	if !ok {
+		return 0, false
+	}
+	if strings.Trim(whole+fraction, "0") == "" {
+		return 0, true
+	}
+	if negative {
+		return -1, true
+	}
+	return 1, true
+}
+
+// goQuantity prints a resource.Quantity as Go's %#v does in kube's
+// messages, as kube's parser leaves it: an int64 amount where its fast
+// path holds the number (else an inf.Dec), and the text as written when it
+// is already canonical.
+func goQuantity(v any) goValue {
+	text, _ := quantityText(v)
+	text = strings.TrimSpace(text)
+	const format = `resource.Quantity{i:resource.int64Amount{value:%d, scale:%d}, d:resource.infDecAmount{Dec:%s}, s:%q, Format:%q}`
+	if text == "0" {
+		return goValue(fmt.Sprintf(format, 0, 0, "(*inf.Dec)(nil)", "0", "DecimalSI"))
+	}
+	negative, num, denom, suffix, _ := splitQuantity(text)
+	sfx, _ := parseSuffix(suffix)
+	formatName := map[quantityFormat]string{decimalSI: "DecimalSI", binarySI: "BinarySI", decimalExponent: "DecimalExponent"}[sfx.format]
+	precision, scale, mantissa := 0, 0, int64(1)
+	switch sfx.format {
+	case binarySI:
+		if denom != "" {
+			precision = -1
+			break
+		}
+		mantissa <<= sfx.exponent
+		precision = 15 - len(num) - int(float32(sfx.exponent)*3/10) - 1
+	default:
+		scale = sfx.exponent
+		precision = 18 - len(num) - len(denom)
+	}
+	if precision >= 0 {
+		scale -= len(denom)
+		shifted := num + denom
+		if n, err := strconv.ParseInt(shifted, 10, 64); err == nil && scale >= -9 {
+			if result, ok := mulInt64(n, mantissa); ok {
+				if negative {
+					result = -result
+				}
+				kept := ""
+				if sfx.format == binarySI && sfx.exponent%10 == 0 && n&7 != 0 ||
+					sfx.format != binarySI && scale%3 == 0 && !strings.HasSuffix(shifted, "000") && shifted[0] != '0' {
+					kept = text
+				}
+				return goValue(fmt.Sprintf(format, result, scale, "(*inf.Dec)(nil)", kept, formatName))
+			}
+		}
+	}
+	return goValue(fmt.Sprintf(format, 0, 0, goPointer("*inf.Dec", true), "", formatName))
+}
+
+// mulInt64 multiplies without overflowing.
+func mulInt64(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	c := a * b
+	return c, c/b == a && !(a == -1 && b == math.MinInt64) && !(b == -1 && a == math.MinInt64)
 }

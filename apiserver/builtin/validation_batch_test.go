@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// batchFuzzTargets are the kinds of validation_batch.go.
+// batchFuzzTargets are the kinds of batch_cronjob_schedule.go and quantity.go.
 var batchFuzzTargets = []string{
 	"/apis/batch/v1/namespaces/val/cronjobs", "/apis/autoscaling/v2/namespaces/val/horizontalpodautoscalers",
 	"/apis/autoscaling/v1/namespaces/val/horizontalpodautoscalers", "/apis/policy/v1/namespaces/val/poddisruptionbudgets",

@@ -2,7 +2,7 @@
 
 package bench
 
-// Benchmarks of issue 14's targets (what a cluster does on its own), each
+// Benchmarks of what a cluster does on its own (its controllers), each
 // with its baseline in the same run:
 //
 //   - BenchmarkNamespaceTeardown: a namespace of 10,000 objects deleted by
@@ -124,7 +124,7 @@ func loadNamespace(b *testing.B, c *controlledServer, ns string) {
 // BenchmarkNamespaceTeardown's "ratio" is the controller's wall-clock
 // speed over the baseline's, "cpu-ratio" the same in process CPU (which
 // other processes on a shared machine do not inflate). Both paths share
-// the server's bulk deletecollection (apiserver/deletebulk.go); the
+// the server's bulk deletecollection (apiserver/write_deletebulk.go); the
 // baseline also encodes, compresses, sends and reads the list each
 // deletecollection answers.
 func BenchmarkNamespaceTeardown(b *testing.B) {

@@ -18,7 +18,7 @@ import (
 )
 
 // A namespace's teardown removes most objects in bulk on the server
-// (apiserver/deletebulk.go): a client-go watch still sees each object's
+// (apiserver/write_deletebulk.go): a client-go watch still sees each object's
 // DELETED event, in order, with its last state at its own resourceVersion,
 // in JSON and in protobuf; a deletecollection through client-go (the same
 // bulk path) answers the list it deleted.

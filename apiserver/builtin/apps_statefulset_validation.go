@@ -1,0 +1,65 @@
+package builtin
+
+import (
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+)
+
+// Validate is kube's ValidateStatefulSet.
+func (statefulSetStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
+	return validateStatefulSet(o)
+}
+
+// ValidateUpdate is kube's ValidateStatefulSetUpdate.
+func (statefulSetStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
+	if !specWrite(w) {
+		return nil
+	}
+	return validateStatefulSetUpdate(o, old)
+}
+
+// validateStatefulSet is kube's ValidateStatefulSetSpec.
+func validateStatefulSet(o meta.Object) meta.FieldErrors {
+	var e fieldErrs
+	spec := asMap(o["spec"])
+	if p, ok := spec["podManagementPolicy"].(string); ok && p != "OrderedReady" && p != "Parallel" {
+		e.invalid("spec.podManagementPolicy", p, "must be 'OrderedReady' or 'Parallel'")
+	}
+	if s, ok := spec["updateStrategy"].(map[string]any); ok {
+		typ, _ := s["type"].(string)
+		if typ != "RollingUpdate" && typ != "OnDelete" {
+			ru := "(*apps.RollingUpdateStatefulSetStrategy)(nil)"
+			if _, ok := s["rollingUpdate"].(map[string]any); ok {
+				ru = "&apps.RollingUpdateStatefulSetStrategy{...}"
+			}
+			e.invalid("spec.updateStrategy", goValue(`apps.StatefulSetUpdateStrategy{Type:"`+typ+`", RollingUpdate:`+ru+`}`),
+				"must be 'RollingUpdate' or 'OnDelete'")
+		}
+	}
+	e.nonNegative("spec.replicas", spec["replicas"])
+	if n, ok := meta.AsInt64(field(spec, "ordinals", "start")); ok {
+		e.nonNegative("spec.ordinals.start", n)
+	}
+	e.nonNegative("spec.minReadySeconds", spec["minReadySeconds"])
+	e.workloadSelector("spec", spec, "statefulset")
+	e.replicaTemplate("spec.template", spec)
+	return e.list
+}
+
+// validateStatefulSetUpdate: a StatefulSet's spec is immutable but for
+// replicas, ordinals, template, updateStrategy, revisionHistoryLimit, the
+// claim retention policy and minReadySeconds.
+func validateStatefulSetUpdate(o, old meta.Object) meta.FieldErrors {
+	var e fieldErrs
+	spec, oldSpec := asMap(o["spec"]), asMap(old["spec"])
+	masked := meta.DeepCopyValue(spec).(map[string]any)
+	for _, k := range []string{"replicas", "ordinals", "template", "updateStrategy", "revisionHistoryLimit",
+		"persistentVolumeClaimRetentionPolicy", "minReadySeconds"} {
+		setOrDelete(masked, k, oldSpec[k])
+	}
+	if !equalJSON(masked, oldSpec) {
+		e.forbidden("spec", "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', "+
+			"'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden")
+	}
+	return append(validateStatefulSet(o), e.list...)
+}

@@ -1,0 +1,59 @@
+package builtin
+
+import (
+	"fmt"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
+)
+
+// The validation of Roles and ClusterRoles (roleStrategy serves both). RBAC
+// objects are named by path segments, as kube's ValidateRBACName:
+// "clusterRole-10", "Role:A_1" and "system:controller:x" are names, "a/b"
+// is not (docs/kube-behaviour/10-validation.md).
+
+func (s roleStrategy) Validate(_ *apiserver.Write, obj meta.Object) meta.FieldErrors {
+	var errs meta.FieldErrors
+	for i, r := range asList(obj["rules"]) {
+		rule, _ := r.(map[string]any)
+		path := fmt.Sprintf("rules[%d]", i)
+		strs := func(k string) []string {
+			var out []string
+			for _, v := range asList(rule[k]) {
+				if s, ok := v.(string); ok {
+					out = append(out, s)
+				}
+			}
+			return out
+		}
+		if _, present := rule["verbs"]; present && len(strs("verbs")) == 0 { // absent: the schema's "Required value"
+			errs = append(errs, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".verbs", Detail: "verbs must contain at least one value"})
+		}
+		if urls := strs("nonResourceURLs"); len(urls) > 0 {
+			if s.namespaced {
+				errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: path + ".nonResourceURLs", Value: goStrings(urls),
+					Detail: "namespaced rules cannot apply to non-resource URLs"})
+			}
+			if len(strs("apiGroups")) > 0 || len(strs("resources")) > 0 || len(strs("resourceNames")) > 0 {
+				errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: path + ".nonResourceURLs", Value: goStrings(urls),
+					Detail: "rules cannot apply to both regular resources and non-resource URLs"})
+			}
+			continue
+		}
+		if len(strs("apiGroups")) == 0 {
+			errs = append(errs, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".apiGroups", Detail: "resource rules must supply at least one api group"})
+		}
+		if len(strs("resources")) == 0 {
+			errs = append(errs, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".resources", Detail: "resource rules must supply at least one resource"})
+		}
+	}
+	return errs
+}
+
+func (s roleStrategy) ValidateUpdate(w *apiserver.Write, obj, _ meta.Object) meta.FieldErrors {
+	return s.Validate(w, obj)
+}
+
+// NameErrors is kube's IsValidPathSegmentName.
+func (roleStrategy) NameErrors(name string) []string { return schema.PathSegmentName(name, false) }
