@@ -76,7 +76,7 @@ GO
 go mod tidy
 go vet ./...
 go list -m all >"$dir/before"
-grep '^go ' go.mod >"$dir/before.go"
+grep '^go ' go.mod >"$dir/before.goline"
 
 # The switch: the import line, and the require + replace of the kit.
 sed -i 's#"sigs.k8s.io/controller-runtime/pkg/envtest"#"github.com/kapi-dev/kapi/kapitest/envtest"#' internal/controller/suite_test.go
@@ -84,12 +84,12 @@ go mod edit -require=github.com/kapi-dev/kapi/kapitest@v0.0.0 -require=github.co
 	-replace=github.com/kapi-dev/kapi/kapitest="$root/kapitest" -replace=github.com/kapi-dev/kapi="$root"
 go mod tidy
 go list -m all >"$dir/after"
-grep '^go ' go.mod >"$dir/after.go"
+grep '^go ' go.mod >"$dir/after.goline"
 
 echo "== $end: modules added by the switch (module path version)"
 join -v2 <(awk '{print $1, $2}' "$dir/before" | sort) <(awk '{print $1, $2}' "$dir/after" | sort) | grep -v '^github.com/kapi-dev/' || true
 moved=$(join <(awk '{print $1, $2}' "$dir/before" | sort) <(awk '{print $1, $2}' "$dir/after" | sort) | awk '$2 != $3')
-if [ -n "$moved" ] || ! diff -u "$dir/before.go" "$dir/after.go"; then
+if [ -n "$moved" ] || ! diff -u "$dir/before.goline" "$dir/after.goline"; then
 	echo "== $end: versions the switch moved (module before after):" >&2
 	echo "$moved" >&2
 	exit 1
