@@ -193,6 +193,11 @@ func (CRDStrategy) AfterWrite(w *Write, stored *store.Object) (*store.Object, er
 	if err := s.refreshCRD(ctx, stored.Data().Name()); err != nil {
 		return nil, err
 	}
+	if w.Subresource == "status" {
+		// kube answers a status write with what it stored; its naming
+		// controller adds its conditions afterwards.
+		return stored, nil
+	}
 	if latest, err := s.store.Get(ctx, stored.Key()); err == nil {
 		return latest, nil
 	}
@@ -592,7 +597,7 @@ func (s *Server) establishCRD(ctx context.Context, key string) error {
 		} else {
 			status["acceptedNames"] = accepted
 		}
-		status["conditions"] = conds
+		status["conditions"] = setConditions(status["conditions"], conds)
 		stored := meta.AsStrings(status["storedVersions"])
 		if sv := strings.TrimPrefix(c.storageVersion(), c.group+"/"); sv != "" && !containsString(stored, sv) {
 			stored = append(stored, sv)
@@ -604,6 +609,24 @@ func (s *Server) establishCRD(ctx context.Context, key string) error {
 		return next, nil
 	})
 	return err
+}
+
+// setConditions is kube's SetCRDCondition of each of set on list: a
+// condition of the same type is replaced where it is, others appended;
+// conditions of other types stay (a client's own, written to /status).
+func setConditions(list any, set []any) []any {
+	prev, _ := list.([]any)
+	out := append([]any(nil), prev...)
+	for _, c := range set {
+		typ := str(c.(map[string]any), "type")
+		i := slices.IndexFunc(out, func(o any) bool { m, _ := o.(map[string]any); return str(m, "type") == typ })
+		if i >= 0 {
+			out[i] = c
+		} else {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // condition builds a CRD condition, keeping its lastTransitionTime when

@@ -28,6 +28,11 @@ const (
 	VerbWatch            = "watch"
 )
 
+// builtin reports whether the type is one of kube's built-in kinds, which
+// apiserver/builtin registers with their OpenAPI components; any other is
+// served as kube serves a custom resource.
+func (r *Resource) builtin() bool { return r.OpenAPIComponent != "" && !r.customResource }
+
 // AllVerbs is the verb set of an ordinary resource type.
 var AllVerbs = []string{VerbCreate, VerbDelete, VerbDeleteCollection, VerbGet, VerbList, VerbPatch, VerbUpdate, VerbWatch}
 
@@ -93,6 +98,10 @@ type Resource struct {
 	// AnnotationsBumpGeneration counts annotation changes as spec changes
 	// for metadata.generation, as kube does for Deployments.
 	AnnotationsBumpGeneration bool
+	// AsSent are the top-level fields kube keeps as the client wrote them
+	// (a runtime.RawExtension: a ControllerRevision's data): they read
+	// back with the keys in the client's order (see opaque.go).
+	AsSent []string
 	// Schema is the type's structural schema: unknown fields are pruned
 	// (and reported by field validation), defaults applied and values
 	// validated on every write, and server-side apply tracks fields by its
@@ -100,15 +109,20 @@ type Resource struct {
 	// as kube does for kinds without a schema).
 	Schema *schema.Schema
 	// OpenAPIComponent names the type's schema in Config.OpenAPIComponents
-	// for the OpenAPI documents (built-in kinds); without it, the documents
-	// render Schema as kube renders a custom resource's.
+	// for the OpenAPI documents, and marks one of kube's built-in kinds
+	// (apiserver/builtin sets it). A kind without one, such as a kind of
+	// one's own, is served as kube serves a custom resource: the documents
+	// render Schema as a custom resource's, a create with the status
+	// subresource stores no status, and a table without PrinterColumns
+	// shows an "Age" column.
 	OpenAPIComponent string
 	// Strategy is what the kind does differently from the generic pipeline
 	// (preparation, validation, deletion, subresources); nil means
 	// GenericStrategy.
 	Strategy Strategy
 	// PrinterColumns are the Table columns after Name (kubectl get); none
-	// means kube's default "Created At" column.
+	// means kube's default: "Age" as for a custom resource, or "Created At"
+	// for a built-in kind (see OpenAPIComponent).
 	PrinterColumns []PrinterColumn
 	// TableOrder, when set, orders the rows of a list's Table (each page
 	// on its own), as some of kube's printers sort them; nil keeps the

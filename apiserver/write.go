@@ -186,6 +186,7 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 		return nil, err
 	}
 	key := q.res.key(q.info.Namespace, obj.Name())
+	q.keepSentFields(obj, nil)
 	if rv, err := strconv.ParseUint(obj.ResourceVersion(), 10, 64); err == nil && rv != 0 && !wo.dryRun {
 		// kube's storage refuses a create that names a version, as its
 		// internal error; a dry run does not reach it.
@@ -327,9 +328,10 @@ func (q *request) prepareForCreate(obj meta.Object) {
 	// refuses it (createObject); the store sets its own.
 	if _, sent := obj["status"].(map[string]any); q.res.StatusSubresource && !(q.res.KeepsStatusOnCreate && sent) {
 		delete(obj, "status")
-		// A typed kind's strategy resets its status to the zero struct,
-		// which reads back with its schema's defaults.
-		if q.res.Schema != nil && !q.res.customResource {
+		// A built-in kind's strategy resets its status to the zero struct,
+		// which reads back with its schema's defaults; a custom resource,
+		// and any kind of one's own, is created without a status.
+		if q.res.Schema != nil && q.res.builtin() {
 			if st := q.res.Schema.Properties["status"]; st != nil {
 				status := map[string]any{}
 				st.Default(status)
@@ -445,6 +447,7 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 			if err != nil {
 				return nil, err
 			}
+			q.keepSentFields(obj, nil)
 			return q.storageForm(ctx, obj, wo)
 		}
 		created = false
@@ -460,6 +463,7 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 		if old.DeletionTimestamp() != "" && !q.res.held(next) {
 			return nil, &lastFinalizerRemoved{current: cur, next: next}
 		}
+		q.keepSentFields(next, cur)
 		return q.storageForm(ctx, next, wo)
 	}
 	for {
@@ -499,15 +503,13 @@ func (q *request) uidPreconditionFailed(cur *store.Object, uid string) error {
 	if cur != nil {
 		storedUID = cur.Data().UID()
 	}
-	key := "/registry/" + q.res.Plural + "/"
-	if q.res.customResource {
-		key = "/registry/" + q.res.Group + "/" + q.res.Plural + "/"
+	gr := q.res.GroupResource()
+	if q.res.Storage != nil {
+		gr = q.res.Storage.Resource
 	}
-	if q.info.Namespace != "" {
-		key += q.info.Namespace + "/"
-	}
-	return meta.Conflict(q.gr(), q.info.Name, fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s%s, ResourceVersion: 0, "+
-		"AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", key, q.info.Name, uid, storedUID))
+	key := kubeStorageKey(gr.Group, gr.Resource, q.info.Namespace, q.info.Name)
+	return meta.Conflict(q.gr(), q.info.Name, fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s, ResourceVersion: 0, "+
+		"AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", key, uid, storedUID))
 }
 
 // lastFinalizerRemoved stops an update that leaves an object being

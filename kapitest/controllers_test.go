@@ -21,7 +21,7 @@ import (
 // call for.
 func waitIdle(t *testing.T, srv *kapitest.Server) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute) // a bound for a hang only
 	defer cancel()
 	require.NoError(t, srv.Controllers.WaitIdle(ctx))
 }

@@ -11,7 +11,7 @@ import (
 // controllerRevisionResource is apps/v1 controllerrevisions.
 func controllerRevisionResource() apiserver.Resource {
 	return apiserver.Resource{Group: "apps", Version: "v1", Kind: "ControllerRevision", Plural: "controllerrevisions",
-		Namespaced: true, WithoutGeneration: true, PrinterColumns: controllerRevisionColumns,
+		Namespaced: true, WithoutGeneration: true, PrinterColumns: controllerRevisionColumns, AsSent: []string{"data"},
 		GenericDelete: true, Strategy: controllerRevisionStrategy{}, Schema: controllerRevisionSchema()}
 }
 

@@ -48,6 +48,9 @@ func (s nodeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) met
 		e.forbidden("spec.providerID", `node updates may not change providerID except from "" to valid`)
 	}
 	e.nodeTaints(o)
+	if str(o, "spec", "externalID") != str(old, "spec", "externalID") {
+		e.forbidden("spec.externalID", "may not be updated")
+	}
 	return e.list
 }
 

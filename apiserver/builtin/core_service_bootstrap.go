@@ -63,7 +63,7 @@ func bootstrapKubernetesEndpoints(s *apiserver.Server, addr netip.Addr, port int
 			"managedFields": []any{map[string]any{"manager": "kube-apiserver", "operation": "Update", "apiVersion": "v1",
 				"time": now, "fieldsType": "FieldsV1", "fieldsV1": map[string]any{
 					"f:metadata": map[string]any{"f:labels": map[string]any{".": empty, "f:endpointslice.kubernetes.io/skip-mirror": empty}},
-					"f:subsets": empty}}}},
+					"f:subsets":  empty}}}},
 		"subsets": []any{map[string]any{"addresses": []any{map[string]any{"ip": ip}},
 			"ports": []any{map[string]any{"name": "https", "port": port, "protocol": "TCP"}}}}}
 	slice := meta.Object{"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
@@ -73,10 +73,10 @@ func bootstrapKubernetesEndpoints(s *apiserver.Server, addr netip.Addr, port int
 				"time": now, "fieldsType": "FieldsV1", "fieldsV1": map[string]any{
 					"f:addressType": empty, "f:endpoints": empty,
 					"f:metadata": map[string]any{"f:labels": map[string]any{".": empty, "f:kubernetes.io/service-name": empty}},
-					"f:ports": empty}}}},
+					"f:ports":    empty}}}},
 		"addressType": family,
-		"endpoints": []any{map[string]any{"addresses": []any{ip}, "conditions": map[string]any{"ready": true}}},
-		"ports":     []any{map[string]any{"name": "https", "port": port, "protocol": "TCP"}}}
+		"endpoints":   []any{map[string]any{"addresses": []any{ip}, "conditions": map[string]any{"ready": true}}},
+		"ports":       []any{map[string]any{"name": "https", "port": port, "protocol": "TCP"}}}
 	if err := s.Preload(endpointsGR, endpoints); err != nil && !meta.IsNotFound(err) {
 		return err
 	}

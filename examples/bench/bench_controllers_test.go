@@ -71,7 +71,7 @@ func newControlledServer(b *testing.B, names []string) *controlledServer {
 
 func (c *controlledServer) idle(b *testing.B) {
 	b.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute) // a bound for a hang only
 	defer cancel()
 	if err := c.m.WaitIdle(ctx); err != nil {
 		b.Fatal(err)

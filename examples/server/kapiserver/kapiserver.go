@@ -13,7 +13,7 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/builtin"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/protobuf"
-	"github.com/kapi-dev/kapi/kapitest/kubeproto"
+	"github.com/kapi-dev/kapi/codec/protobuf/builtinproto"
 )
 
 // New returns the example server's handler.
@@ -24,11 +24,11 @@ func New() (*apiserver.Server, error) { return apiserver.New(Config()) }
 // kinds (RBAC's and API Priority and Fairness's FlowSchemas and
 // PriorityLevelConfigurations among them) on the default in-memory store,
 // with the default/kubernetes Service kube-apiserver creates at start,
-// served in JSON, YAML and protobuf (with message descriptors built from
-// the k8s.io/api types). Flow control itself is off (FlowControl nil): the
-// command turns it on. Tests adjust it (a store they control, a short
-// bookmark interval) before passing it to apiserver.New. NewSecure builds
-// the secure server from it.
+// served in JSON, YAML and protobuf (with the library's message
+// descriptors of the built-in kinds, builtinproto). Flow control itself is
+// off (FlowControl nil): the command turns it on. Tests adjust it (a store
+// they control, a short bookmark interval) before passing it to
+// apiserver.New. NewSecure builds the secure server from it.
 func Config() apiserver.Config {
 	hooks, err := builtin.PostStartHooks(builtin.Options{})
 	if err != nil {
@@ -39,7 +39,7 @@ func Config() apiserver.Config {
 		ValidatingAdmissionPolicy: true,
 		Webhooks:                  &apiserver.WebhookOptions{},
 		OpenAPIComponents:         builtin.OpenAPIComponents(),
-		Codecs:                    append(codec.Default(), protobuf.New(kubeproto.Resolver())),
+		Codecs:                    append(codec.Default(), protobuf.New(builtinproto.Resolver())),
 		PostStartHooks:            hooks,
 	}
 }
