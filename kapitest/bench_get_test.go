@@ -98,13 +98,15 @@ func BenchmarkGetRatio(b *testing.B) {
 				var gets atomic.Int64
 				var wg sync.WaitGroup
 				for range c.workers {
-					wg.Go(func() {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
 						n := int64(0)
 						for ; n == 0 || time.Now().Before(deadline); n++ {
 							getBench(b, cs)
 						}
 						gets.Add(n)
-					})
+					}()
 				}
 				wg.Wait()
 				n := time.Duration(gets.Load())

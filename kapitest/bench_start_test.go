@@ -145,7 +145,9 @@ func BenchmarkStartParallel(b *testing.B) {
 		servers := make([]*kapitest.Server, 100)
 		var wg sync.WaitGroup
 		for i := range servers {
-			wg.Go(func() {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
 				srv, err := kapitest.New(kapitest.WithCRDs(crds...))
 				if err != nil {
 					b.Error(err)
@@ -153,7 +155,7 @@ func BenchmarkStartParallel(b *testing.B) {
 				}
 				firstGet(b, srv.Config)
 				servers[i] = srv
-			})
+			}()
 		}
 		wg.Wait()
 		b.StopTimer()

@@ -36,7 +36,10 @@ var signingKey = sync.OnceValues(func() (crypto.Signer, error) {
 
 // build assembles the server as kube-apiserver is set up by default: every
 // built-in kind, JSON, YAML and protobuf, bearer-token and ServiceAccount
-// token authentication, RBAC with kube's bootstrap policy, the clock, and
+// token authentication, RBAC with kube's bootstrap policy (or the
+// authorization chain WithAuthorizationMode names), ValidatingAdmissionPolicies
+// enforced (kube-apiserver's ValidatingAdmissionPolicy plugin is on by
+// default), the clock, and
 // what kube-apiserver stores at start (the default/kubernetes Service, an
 // APIService per served group version).
 //
@@ -70,18 +73,26 @@ func (s *Server) build(ctx context.Context, st store.Store, prepared bool) error
 	} else if rules, err = rbac.Start(ctx, st, s.Clock.Now); err != nil {
 		return err
 	}
-	authorizer, err := authz.New(authz.ModeRBAC, map[string]authz.Authorizer{authz.ModeRBAC: rules})
+	mode := s.settings.authorization
+	if mode == "" {
+		mode = authz.ModeRBAC
+	}
+	authorizer, err := authz.New(mode, map[string]authz.Authorizer{authz.ModeRBAC: rules})
+	if err != nil {
+		return err
+	}
+	release := s.settings.release.OrDefault()
+	resources, err := builtin.ResourcesWith(release, s.settings.builtin)
 	if err != nil {
 		return err
 	}
 	// Every built-in kind; the review kinds answer from this server's own
 	// chains (TokenReview without anonymous access, as kube's).
-	release := s.settings.release.OrDefault()
-	rs := builtin.WithReviews(builtin.ResourcesFor(release), builtin.Reviews{
+	rs := builtin.WithReviews(resources, builtin.Reviews{
 		Authenticator: authn.New(false, tokens), APIAudiences: auds, Authorizer: authorizer, Now: s.Clock.Now,
 		Release: release})
 
-	hooks, err := builtin.PostStartHooks(builtin.Options{})
+	hooks, err := builtin.PostStartHooks(s.settings.builtin)
 	if err != nil {
 		return err
 	}
@@ -93,9 +104,11 @@ func (s *Server) build(ctx context.Context, st store.Store, prepared bool) error
 		OpenAPIComponents: builtin.OpenAPIComponentsFor(release),
 		Codecs:            append(codec.Default(), protobuf.New(kubeproto.Resolver())),
 		Admission:         []any{(&rbac.Escalation{Authorizer: authorizer, Rules: rules}).Admission()},
-		Now:               s.Clock.Now,
-		Authenticator:     authn.New(true, tokens),
-		Authorizer:        authorizer,
+		// kube-apiserver enforces ValidatingAdmissionPolicies by default.
+		ValidatingAdmissionPolicy: true,
+		Now:                       s.Clock.Now,
+		Authenticator:             authn.New(true, tokens),
+		Authorizer:                authorizer,
 	}
 	for _, f := range s.settings.configure {
 		f(&cfg)

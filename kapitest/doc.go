@@ -22,7 +22,10 @@
 //
 //   - Config: the in-process configuration, as an administrator (group
 //     system:masters) or as the user AsUser names; AdminConfig and
-//     ConfigFor give others. Authorization is RBAC, as in a cluster.
+//     ConfigFor give others. Authorization is RBAC, as in a cluster
+//     (WithAuthorizationMode changes the chain), and
+//     ValidatingAdmissionPolicies are enforced, as kube-apiserver does by
+//     default.
 //   - Kubeconfig, URL, LoopbackConfig: an HTTPS listener on loopback,
 //     started on first use, for kubectl or another process.
 //   - Faults: failures with kube's exact answers: a forced compaction

@@ -150,7 +150,7 @@ func start(opts ...Option) (*Server, error) {
 	}
 	backing, prepared := st.store, false
 	if backing == nil {
-		tmpl, err := templateFor(crds)
+		tmpl, err := templateFor(crds, st.builtin)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/builtin"
 	"github.com/kapi-dev/kapi/store"
 )
 
@@ -23,6 +24,10 @@ type settings struct {
 	scheme    *runtime.Scheme
 	configure []func(*apiserver.Config)
 	release   apiserver.Release
+	// authorization is the --authorization-mode chain (empty: RBAC).
+	authorization string
+	// builtin are the built-in kinds' options (service ranges).
+	builtin builtin.Options
 	// controllers, when not nil, runs the controllers it names
 	// (kube-controller-manager's --controllers syntax; empty: all).
 	controllers *[]string
@@ -116,6 +121,22 @@ func WithRelease(r apiserver.Release) Option {
 // watch bookmark interval.
 func WithAPIServerConfig(f func(*apiserver.Config)) Option {
 	return func(s *settings) { s.configure = append(s.configure, f) }
+}
+
+// WithAuthorizationMode authorizes requests with the chain modes names,
+// as kube-apiserver's --authorization-mode: a comma-separated list of
+// AlwaysAllow, AlwaysDeny and RBAC, tried in order after system:masters
+// (which is always allowed). The default is RBAC, envtest's.
+func WithAuthorizationMode(modes string) Option {
+	return func(s *settings) { s.authorization = modes }
+}
+
+// WithBuiltinOptions sets what kube-apiserver's --service-cluster-ip-range
+// and --service-node-port-range set: where Services get their cluster IPs
+// (the default/kubernetes Service the first) and node ports. The zero
+// value is builtin.Options'.
+func WithBuiltinOptions(o builtin.Options) Option {
+	return func(s *settings) { s.builtin = o }
 }
 
 // WithWebhooks has the server call the admission webhooks

@@ -35,9 +35,11 @@ type template struct {
 
 var templates sync.Map // key of the CRD set → *template
 
-// templateFor returns the template of crds, building it on first use.
-func templateFor(crds []doc) (*memory.Store, error) {
+// templateFor returns the template of crds on a server of the built-in
+// options opts (its service ranges), building it on first use.
+func templateFor(crds []doc, opts builtin.Options) (*memory.Store, error) {
 	h := sha256.New()
+	fmt.Fprintf(h, "%q %q %d\n", opts.ServiceClusterIPRange, opts.ServiceNodePortRange, opts.KubernetesServicePort)
 	for _, c := range crds {
 		sum, err := c.digest()
 		if err != nil {
@@ -48,11 +50,11 @@ func templateFor(crds []doc) (*memory.Store, error) {
 	key := string(h.Sum(nil))
 	v, _ := templates.LoadOrStore(key, &template{})
 	tmpl := v.(*template)
-	tmpl.once.Do(func() { tmpl.store, tmpl.err = buildTemplate(crds) })
+	tmpl.once.Do(func() { tmpl.store, tmpl.err = buildTemplate(crds, opts) })
 	return tmpl.store, tmpl.err
 }
 
-func buildTemplate(docs []doc) (*memory.Store, error) {
+func buildTemplate(docs []doc, opts builtin.Options) (*memory.Store, error) {
 	crds := objects(docs)
 	ctx := context.Background()
 	st := memory.New(memory.Config{})
@@ -63,13 +65,17 @@ func buildTemplate(docs []doc) (*memory.Store, error) {
 	if err := rbac.AggregateOnce(ctx, st, time.Now); err != nil {
 		return nil, err
 	}
-	hooks, err := builtin.PostStartHooks(builtin.Options{})
+	hooks, err := builtin.PostStartHooks(opts)
+	if err != nil {
+		return nil, err
+	}
+	resources, err := builtin.ResourcesWith(apiserver.DefaultRelease, opts)
 	if err != nil {
 		return nil, err
 	}
 	api, err := apiserver.New(apiserver.Config{
 		Store:          st,
-		Resources:      builtin.Resources(),
+		Resources:      resources,
 		Codecs:         codec.Default(),
 		PostStartHooks: hooks,
 	})

@@ -214,7 +214,9 @@ func TestParallelRequestsGetTheirOwnAnswers(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	for g := range 8 {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for i := range 200 {
 				n := strconv.Itoa(g*1000 + i)
 				resp, err := roundTrip(t, h, newRequest(t, http.MethodGet, "http://kapitest.invalid/x?n="+n))
@@ -226,7 +228,7 @@ func TestParallelRequestsGetTheirOwnAnswers(t *testing.T) {
 				assert.NoError(t, resp.Body.Close())
 				assert.Equal(t, strings.Repeat(n, 100+len(n)*50), string(got))
 			}
-		})
+		}()
 	}
 	wg.Wait()
 }

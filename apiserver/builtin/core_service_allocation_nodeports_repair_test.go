@@ -215,7 +215,7 @@ func (slowServiceWrites) Validate(_ context.Context, req *apiserver.AdmissionReq
 func TestNodePortRepairBesideWritesNeverFreesAHeldPort(t *testing.T) {
 	st := memory.New(memory.Config{})
 	o := builtin.Options{ServiceNodePortRange: "30000-30049"}
-	rs, err := builtin.ResourcesWith(o)
+	rs, err := builtin.ResourcesWith(apiserver.DefaultRelease, o)
 	require.NoError(t, err)
 	hooks, err := builtin.PostStartHooks(o)
 	require.NoError(t, err)

@@ -39,7 +39,7 @@ func newClusterServer(t *testing.T, o builtin.Options) *apiserver.Server {
 // allocation sends itself (a Service's IPAddress).
 func newClusterServerOn(t *testing.T, o builtin.Options, st store.Store) *apiserver.Server {
 	t.Helper()
-	rs, err := builtin.ResourcesWith(o)
+	rs, err := builtin.ResourcesWith(apiserver.DefaultRelease, o)
 	require.NoError(t, err)
 	served := false
 	for _, r := range rs {
@@ -382,7 +382,7 @@ func TestOptionsAreChecked(t *testing.T) {
 		{ServiceClusterIPRange: "10.96.0.1/16"}, {ServiceClusterIPRange: "x"}, {ServiceClusterIPRange: "10.0.0.0/8"},
 		{ServiceNodePortRange: "30000"}, {ServiceNodePortRange: "2-1"}, {ServiceNodePortRange: "1-70000"},
 	} {
-		_, err := builtin.ResourcesWith(o)
+		_, err := builtin.ResourcesWith(apiserver.DefaultRelease, o)
 		assert.Error(t, err, "%+v", o)
 	}
 }

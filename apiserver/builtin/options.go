@@ -84,13 +84,14 @@ func (o Options) ranges() (*serviceRanges, error) {
 	return r, nil
 }
 
-// ResourcesWith is Resources with Services allocated from o's ranges.
-func ResourcesWith(o Options) ([]apiserver.Resource, error) {
+// ResourcesWith is ResourcesFor(r) with Services allocated from o's
+// ranges.
+func ResourcesWith(r apiserver.Release, o Options) ([]apiserver.Resource, error) {
 	ranges, err := o.ranges()
 	if err != nil {
 		return nil, err
 	}
-	rs := Resources()
+	rs := ResourcesFor(r)
 	for i := range rs {
 		if rs[i].Group == "" && rs[i].Plural == "services" {
 			rs[i].Strategy = withRanges(rs[i].Strategy, ranges)
@@ -126,7 +127,7 @@ type wrapper interface {
 // Endpoints and EndpointSlice of default/kubernetes, as kube's endpoint
 // reconciler writes them, when o.AdvertiseAddress is set; the system PriorityClasses; the autoregistration's APIService for each served
 // group version, when APIServices are served. Pass them as apiserver.Config.PostStartHooks with the resources
-// of ResourcesWith(o).
+// of ResourcesWith(r, o).
 func PostStartHooks(o Options) ([]apiserver.PostStartHook, error) {
 	ranges, err := o.ranges()
 	if err != nil {

@@ -24,8 +24,14 @@
 // user's Kubectl runs kubectl through it).
 // What only concerns binaries (BinaryAssetsDirectory,
 // DownloadBinaryAssets*, ControlPlaneStartTimeout/StopTimeout,
-// AttachControlPlaneOutput, the API server's flags) is accepted and
-// ignored. UseExistingCluster (or USE_EXISTING_CLUSTER=true) hands the
+// AttachControlPlaneOutput, etcd's flags) is accepted and ignored. The
+// API server's flags (ControlPlane.GetAPIServer().Configure(), over
+// envtest's defaults) are honoured where kapi has the feature
+// (--authorization-mode, --service-cluster-ip-range, the
+// ValidatingAdmissionPolicy plugin, --runtime-config...), and Start fails
+// naming a flag that would make the API answer in a way kapi cannot (see
+// flags.go for each flag). As with kube-apiserver, ValidatingAdmissionPolicies
+// are enforced by default. UseExistingCluster (or USE_EXISTING_CLUSTER=true) hands the
 // whole Environment to controller-runtime's envtest, which then behaves as
 // it always has against that cluster.
 //
@@ -86,13 +92,20 @@ type (
 	WebhookInstallOptions = crenvtest.WebhookInstallOptions
 	// User is a user to provision with AddUser.
 	User = crenvtest.User
-	// APIServer is envtest's API server process settings: accepted,
-	// ignored.
+	// APIServer is envtest's API server process settings: its flags are
+	// read (see the package documentation), the rest is ignored.
 	APIServer = crenvtest.APIServer
 	// Etcd is envtest's etcd process settings: accepted, ignored.
 	Etcd = crenvtest.Etcd
-	// Arguments are a process's flags: accepted, ignored.
+	// Arguments are a process's flags.
 	Arguments = crenvtest.Arguments
+	// Arg is one flag's values.
+	Arg = crenvtest.Arg
+	// ListenAddr, SecureServing and Authn are envtest's process settings:
+	// accepted, ignored.
+	ListenAddr    = crenvtest.ListenAddr
+	SecureServing = crenvtest.SecureServing
+	Authn         = crenvtest.Authn
 )
 
 // Functions of controller-runtime's envtest that work against any server,
@@ -108,13 +121,22 @@ var (
 	WaitForCRDs = crenvtest.WaitForCRDs
 	// ReadCRDFiles reads the CRDs of options.Paths into options.CRDs.
 	ReadCRDFiles = crenvtest.ReadCRDFiles
+	// WaitForWebhooks waits until the webhook configurations of options
+	// can be read back.
+	WaitForWebhooks = crenvtest.WaitForWebhooks
+	// EmptyArguments returns flags with nothing set.
+	EmptyArguments = crenvtest.EmptyArguments
+	// DefaultKubeAPIServerFlags are envtest's kube-apiserver flags.
+	//
+	// Deprecated: as in envtest, use ControlPlane.GetAPIServer().Configure().
+	DefaultKubeAPIServerFlags = crenvtest.DefaultKubeAPIServerFlags //nolint:staticcheck
 )
 
 // Environment mirrors controller-runtime's envtest.Environment over a kapi
 // server. See the package documentation.
 type Environment struct {
-	// ControlPlane provisions users (AddUser); its process settings are
-	// accepted and ignored.
+	// ControlPlane provisions users (AddUser); the API server's flags
+	// are read, its other process settings ignored.
 	ControlPlane ControlPlane
 
 	// Scheme is used to read typed objects; nil means client-go's.
@@ -180,7 +202,9 @@ type Environment struct {
 // (AddUser) and answers envtest's deprecated accessors (APIURL,
 // RESTClientConfig, KubeCtl).
 type ControlPlane struct {
-	// APIServer and Etcd are accepted and ignored.
+	// APIServer's flags (Configure(), and the deprecated Args) set up
+	// the server as the package documentation says; the rest of APIServer
+	// and Etcd are accepted and ignored.
 	APIServer *APIServer
 	Etcd      *Etcd
 	// KubectlPath is the kubectl binary KubeCtl and a user's Kubectl run
@@ -191,8 +215,8 @@ type ControlPlane struct {
 	dir    string // temporary files (users' kubeconfigs), removed by Stop
 }
 
-// GetAPIServer returns the API server settings (created if nil), which
-// kapi ignores: a suite that sets flags on them still compiles and runs.
+// GetAPIServer returns the API server settings (created if nil), whose
+// flags Start reads.
 func (c *ControlPlane) GetAPIServer() *APIServer {
 	if c.APIServer == nil {
 		c.APIServer = &APIServer{}
@@ -370,6 +394,13 @@ func (te *Environment) Start() (*rest.Config, error) {
 	if te.Scheme == nil {
 		te.Scheme = scheme.Scheme
 	}
+	flags, err := apiServerFlags(te.ControlPlane.APIServer)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range flags.warnings {
+		fmt.Fprintf(warningOutput, "kapitest/envtest: warning: %s\n", w)
+	}
 	// As envtest: the webhook server's address and certificate (and the
 	// webhook configurations read from files) first, so that the CRDs'
 	// conversion webhooks can point at them too.
@@ -422,6 +453,7 @@ func (te *Environment) Start() (*rest.Config, error) {
 	// The server calls admission and conversion webhooks, as the
 	// kube-apiserver envtest runs does, over connections Stop closes.
 	calls := kapitest.WithWebhooks(apiserver.WebhookOptions{Transport: te.webhookDialer.transport()})
+	install = append(install, flags.opts...)
 	srv, err := kapitest.New(append(install, kapitest.WithScheme(te.Scheme), calls)...)
 	if err != nil {
 		return nil, fmt.Errorf("envtest: %w", err)
