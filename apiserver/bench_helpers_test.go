@@ -24,8 +24,7 @@ import (
 
 // benchConfig is the example server's configuration as far as the library
 // has it: the built-in kinds with their real schemas and OpenAPI, served in
-// JSON and YAML (protobuf descriptors live in the examples module, whose
-// benchmarks cover it).
+// the default codecs (JSON, YAML and protobuf).
 func benchConfig() apiserver.Config {
 	return apiserver.Config{Resources: builtin.Resources(), OpenAPIComponents: builtin.OpenAPIComponents()}
 }

@@ -42,13 +42,15 @@ func (c HealthCheck) run(r *http.Request) error {
 // registry of CRDs, APIService objects...) before New returns, so each of
 // kube's post-start hooks is done once a Server exists; they are listed
 // under kube's names for the clients that look for them (Kubernetes' own
-// e2e suite requires them in /healthz?verbose). "etcd" is the store's
-// check: always ok for the in-memory store; a store that can fail
-// (store/etcd) replaces it through Config.HealthChecks.
+// e2e suite requires them in /healthz?verbose). "etcd" and
+// "etcd-readiness" are the store's checks, listed only for a store that
+// reports its health (a HealthReporter: store/etcd) or when
+// Config.HealthChecks names them: over the in-memory store the server has
+// the checks a Kubernetes API server has without etcd.
 var defaultHealthChecks = func() []HealthCheck {
 	ok := func(context.Context) error { return nil }
-	checks := []HealthCheck{{Name: "ping"}, {Name: "log"}, {Name: "etcd"},
-		{Name: "etcd-readiness", ReadyzOnly: true}, {Name: "informer-sync", ReadyzOnly: true}}
+	checks := []HealthCheck{{Name: "ping"}, {Name: "log"}, {Name: storeCheck},
+		{Name: storeReadinessCheck, ReadyzOnly: true}, {Name: "informer-sync", ReadyzOnly: true}}
 	for _, hook := range []string{
 		"start-apiserver-admission-initializer", "generic-apiserver-start-informers",
 		"priority-and-fairness-config-consumer", "priority-and-fairness-filter", "storage-object-count-tracker-hook",
@@ -68,10 +70,25 @@ var defaultHealthChecks = func() []HealthCheck {
 		HealthCheck{Name: "poststarthook/apiservice-openapiv3-controller"},
 		HealthCheck{Name: "shutdown", ReadyzOnly: true})
 	for i := range checks {
-		checks[i].Check = ok
+		if checks[i].Name != storeCheck && checks[i].Name != storeReadinessCheck {
+			checks[i].Check = ok
+		}
 	}
 	return checks
 }()
+
+// The store's checks, kube's names for its storage's.
+const (
+	storeCheck          = "etcd"
+	storeReadinessCheck = "etcd-readiness"
+)
+
+// HealthReporter is a store that can be unreachable (store/etcd): the
+// server lists its Healthy as kube's "etcd" and "etcd-readiness" checks.
+// Healthy returns nil when the store answers a read within ctx.
+type HealthReporter interface {
+	Healthy(ctx context.Context) error
+}
 
 // healthChecks are a server's checks: kube's, with those of the Config
 // replacing the ones of the same name and the others added before
@@ -80,8 +97,15 @@ type healthChecks struct {
 	all []HealthCheck
 }
 
-func newHealthChecks(extra []HealthCheck) (*healthChecks, error) {
+func newHealthChecks(st any, extra []HealthCheck) (*healthChecks, error) {
 	checks := slices.Clone(defaultHealthChecks)
+	if hr, ok := st.(HealthReporter); ok {
+		for i, c := range checks {
+			if c.Name == storeCheck || c.Name == storeReadinessCheck {
+				checks[i].Check = hr.Healthy
+			}
+		}
+	}
 	for _, c := range extra {
 		if c.Name == "" || c.Check == nil || strings.HasPrefix(c.Name, "/") || strings.HasSuffix(c.Name, "/") {
 			return nil, fmt.Errorf("apiserver: health check %q needs a name (no leading or trailing /) and a Check", c.Name)
@@ -92,6 +116,8 @@ func newHealthChecks(extra []HealthCheck) (*healthChecks, error) {
 		}
 		checks = slices.Insert(checks, len(checks)-1, c)
 	}
+	// The store's checks nobody filled: a store without them.
+	checks = slices.DeleteFunc(checks, func(c HealthCheck) bool { return c.Check == nil })
 	return &healthChecks{all: checks}, nil
 }
 

@@ -8,6 +8,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kapi-dev/kapi/store"
+	"github.com/kapi-dev/kapi/store/memory"
 )
 
 // kubeReadyzVerbose is kube-apiserver 1.33.13's /readyz?verbose
@@ -48,6 +51,17 @@ const kubeReadyzVerbose = `[+]ping ok
 readyz check passed
 `
 
+// withoutEtcd is a verbose list without the store's checks: an API server
+// without etcd has neither "etcd" nor "etcd-readiness" (kube adds them
+// with its etcd storage), so neither has kapi over the in-memory store.
+func withoutEtcd(list string) string {
+	return strings.NewReplacer("[+]etcd ok\n", "", "[+]etcd-readiness ok\n", "").Replace(list)
+}
+
+// memoryReadyzVerbose is /readyz?verbose of a server over the in-memory
+// store.
+var memoryReadyzVerbose = withoutEtcd(kubeReadyzVerbose)
+
 // kubeLivezVerbose is the same list without the readyz-only checks.
 func kubeLivezVerbose(endpoint string) string {
 	var out []string
@@ -76,20 +90,21 @@ func TestHealthEndpointsAnswerAsKube(t *testing.T) {
 		{"livez answers ok", "GET", "/livez", 200, "ok", true},
 		{"healthz answers ok", "GET", "/healthz", 200, "ok", true},
 		{"any method is answered", "POST", "/readyz", 200, "ok", true},
-		{"readyz?verbose lists kube's checks in kube's order", "GET", "/readyz?verbose", 200, kubeReadyzVerbose, true},
-		{"verbose=false is verbose too, as kube only looks for the key", "GET", "/readyz?verbose=false", 200, kubeReadyzVerbose, true},
-		{"livez?verbose lists the checks but the readyz-only ones", "GET", "/livez?verbose", 200, kubeLivezVerbose("livez"), true},
-		{"healthz?verbose lists the livez checks", "GET", "/healthz?verbose=1", 200, kubeLivezVerbose("healthz"), true},
-		{"an excluded check is reported excluded", "GET", "/readyz?verbose&exclude=etcd&exclude=ping",
-			200, strings.NewReplacer("[+]etcd ok", "[+]etcd excluded: ok", "[+]ping ok", "[+]ping excluded: ok").Replace(kubeReadyzVerbose), true},
+		{"readyz?verbose lists kube's checks in kube's order, but etcd's", "GET", "/readyz?verbose", 200, memoryReadyzVerbose, true},
+		{"verbose=false is verbose too, as kube only looks for the key", "GET", "/readyz?verbose=false", 200, memoryReadyzVerbose, true},
+		{"livez?verbose lists the checks but the readyz-only ones", "GET", "/livez?verbose", 200, withoutEtcd(kubeLivezVerbose("livez")), true},
+		{"healthz?verbose lists the livez checks", "GET", "/healthz?verbose=1", 200, withoutEtcd(kubeLivezVerbose("healthz")), true},
+		{"an excluded check is reported excluded", "GET", "/readyz?verbose&exclude=log&exclude=ping",
+			200, strings.NewReplacer("[+]log ok", "[+]log excluded: ok", "[+]ping ok", "[+]ping excluded: ok").Replace(memoryReadyzVerbose), true},
 		{"an unknown exclusion is warned about in verbose output", "GET", "/readyz?verbose&exclude=nope&exclude=a",
-			200, strings.Replace(kubeReadyzVerbose, "readyz check passed", `warn: some health checks cannot be excluded: no matches for "a","nope"`+"\nreadyz check passed", 1), true},
+			200, strings.Replace(memoryReadyzVerbose, "readyz check passed", `warn: some health checks cannot be excluded: no matches for "a","nope"`+"\nreadyz check passed", 1), true},
 		{"an unknown exclusion alone answers ok", "GET", "/readyz?exclude=nope", 200, "ok", true},
-		{"a named check answers ok without nosniff", "GET", "/readyz/etcd", 200, "ok", false},
+		{"a named check answers ok without nosniff", "GET", "/readyz/log", 200, "ok", false},
 		{"a post-start hook is a named check", "GET", "/readyz/poststarthook/bootstrap-controller", 200, "ok", false},
-		{"a named check ignores verbose", "GET", "/livez/etcd?verbose", 200, "ok", false},
+		{"a named check ignores verbose", "GET", "/livez/ping?verbose", 200, "ok", false},
+		{"without etcd there is no etcd check", "GET", "/readyz/etcd", 404, "404 page not found\n", true},
 		{"an unknown check is a plain 404", "GET", "/readyz/nope", 404, "404 page not found\n", true},
-		{"a readyz-only check is unknown under livez", "GET", "/livez/etcd-readiness", 404, "404 page not found\n", true},
+		{"a readyz-only check is unknown under livez", "GET", "/livez/informer-sync", 404, "404 page not found\n", true},
 		{"a trailing slash is unknown", "GET", "/readyz/", 404, "404 page not found\n", true},
 		{"a path under a check is unknown", "GET", "/readyz/ping/x", 404, "404 page not found\n", true},
 	}
@@ -140,6 +155,36 @@ func TestHealthCheckFromConfig(t *testing.T) {
 	})
 	t.Run("excluding the failing check makes the endpoint healthy", func(t *testing.T) {
 		assert.Equal(t, "ok", string(ts.do("GET", "/readyz?exclude=etcd", "").raw))
+	})
+}
+
+// healthyStore is an in-memory store that reports its health, as
+// store/etcd does.
+type healthyStore struct {
+	store.Store
+	err error
+}
+
+func (h *healthyStore) Healthy(context.Context) error { return h.err }
+
+func TestAStoreThatReportsItsHealthGivesKubesEtcdChecks(t *testing.T) {
+	st := &healthyStore{Store: memory.New(memory.Config{})}
+	srv, err := New(Config{Resources: testResources, Store: st})
+	require.NoError(t, err)
+	ts := newTestServerFor(t, srv)
+
+	t.Run("readyz?verbose lists kube's checks in kube's order", func(t *testing.T) {
+		assert.Equal(t, kubeReadyzVerbose, string(ts.do("GET", "/readyz?verbose", "").raw))
+		assert.Equal(t, kubeLivezVerbose("livez"), string(ts.do("GET", "/livez?verbose", "").raw))
+	})
+	st.err = errors.New("error getting data from etcd: context deadline exceeded")
+	t.Run("a store that does not answer fails etcd and etcd-readiness", func(t *testing.T) {
+		r := ts.do("GET", "/readyz?verbose", "")
+		assert.Equal(t, 500, r.code)
+		assert.Contains(t, string(r.raw), "[+]log ok\n[-]etcd failed: reason withheld\n[-]etcd-readiness failed: reason withheld\n[+]informer-sync ok\n")
+		r = ts.do("GET", "/readyz/etcd", "")
+		assert.Equal(t, 500, r.code)
+		assert.Equal(t, "internal server error: error getting data from etcd: context deadline exceeded\n", string(r.raw))
 	})
 }
 

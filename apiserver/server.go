@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"net/http"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -17,8 +18,9 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/metrics"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/apiserver/webhook"
-
 	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/codec/protobuf"
+	"github.com/kapi-dev/kapi/codec/protobuf/builtinproto"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 	"github.com/kapi-dev/kapi/store/memory"
@@ -28,7 +30,9 @@ import (
 type Config struct {
 	// Store keeps the objects; nil means a new in-memory store.
 	Store store.Store
-	// Codecs are the representations served; nil means JSON and YAML.
+	// Codecs are the representations served; nil means JSON, YAML and
+	// Kubernetes protobuf for the built-in kinds (their descriptors are the
+	// library's, codec/protobuf/builtinproto), as kube-apiserver serves them.
 	Codecs codec.Codecs
 	// Resources are the types served besides the built-in namespaces.
 	Resources []Resource
@@ -81,7 +85,10 @@ type Config struct {
 	// their own families to it (see package metrics).
 	Metrics *metrics.Registry
 	// HealthChecks are checks of /livez, /readyz and /healthz besides
-	// kube's defaults; one named as a default ("etcd") replaces it.
+	// kube's defaults; one named as a default ("etcd") replaces it. A Store
+	// that is a HealthReporter (store/etcd) gives the "etcd" and
+	// "etcd-readiness" checks; without one they are not listed, as on an
+	// API server without etcd.
 	HealthChecks []HealthCheck
 	// PostStartHooks run in order once the server is built, before New
 	// returns (builtin.PostStartHooks creates the default/kubernetes
@@ -189,7 +196,7 @@ func New(cfg Config) (*Server, error) {
 			Transport: cfg.Webhooks.Transport}}
 	}
 	if s.codecs == nil {
-		s.codecs = codec.Default()
+		s.codecs = append(codec.Default(), protobuf.New(builtinproto.Resolver()))
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -244,7 +251,7 @@ func New(cfg Config) (*Server, error) {
 	for _, h := range cfg.PostStartHooks {
 		checks = append(checks, HealthCheck{Name: "poststarthook/" + h.Name, Check: func(context.Context) error { return nil }})
 	}
-	if s.health, err = newHealthChecks(checks); err != nil {
+	if s.health, err = newHealthChecks(s.store, checks); err != nil {
 		return nil, err
 	}
 	s.staticResources = resources
@@ -450,3 +457,7 @@ func (v VersionInfo) withDefaults() VersionInfo {
 	}
 	return def
 }
+
+func goVersion() string { return runtime.Version() }
+
+func platform() string { return runtime.GOOS + "/" + runtime.GOARCH }

@@ -12,7 +12,7 @@ import (
 func controllerRevisionResource() apiserver.Resource {
 	return apiserver.Resource{Group: "apps", Version: "v1", Kind: "ControllerRevision", Plural: "controllerrevisions",
 		Namespaced: true, WithoutGeneration: true, PrinterColumns: controllerRevisionColumns, AsSent: []string{"data"},
-		Strategy: controllerRevisionStrategy{}, Schema: controllerRevisionSchema()}
+		GenericDelete: true, Strategy: controllerRevisionStrategy{}, Schema: controllerRevisionSchema()}
 }
 
 var controllerRevisionColumns = []apiserver.PrinterColumn{

@@ -147,7 +147,3 @@ func nodeSchema() *schema.Schema {
 	return schemaEdited(Schema(meta.GroupVersionKind{Version: "v1", Kind: "Node"}), []string{"spec", "taints", "[]", "effect"},
 		func(s *schema.Schema) { s.Enum = nil })
 }
-
-// KeepsStatusOnCreate: kube's node strategy keeps the status a node is
-// created with, and validates it.
-func (nodeStrategy) KeepsStatusOnCreate() {}

@@ -96,14 +96,6 @@ func tolerationsAdded(next, old []any) bool {
 	return true
 }
 
-func setOrDelete(m map[string]any, key string, v any) {
-	if v == nil {
-		delete(m, key)
-		return
-	}
-	m[key] = v
-}
-
 // podConditions is kube's validatePodConditions of a status update: a
 // non-negative observedGeneration, and a type that is a qualified name
 // unless it is one of the kubelet's own (reported at ".Type", as kube

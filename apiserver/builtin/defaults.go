@@ -230,6 +230,14 @@ func keepStatusOnlyMetadata(o, old meta.Object) {
 	o["metadata"] = md
 }
 
+func setOrDelete(m map[string]any, key string, v any) {
+	if v == nil {
+		delete(m, key)
+		return
+	}
+	m[key] = v
+}
+
 // singleAndPlural is kube's conversion of a v1 field kept twice, as a
 // single value and as the list it is the first of (a node's podCIDR and
 // podCIDRs, a pod's podIP and podIPs, hostIP and hostIPs): kube holds only

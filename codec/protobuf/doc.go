@@ -3,9 +3,9 @@
 // the wire format and kapi's JSON-shaped objects (meta.Object) by walking
 // protobuf message descriptors (protoreflect), with no generated
 // Kubernetes types. The library never imports k8s.io/*; descriptors of
-// built-in kinds are supplied by a TypeResolver, typically built once with
-// DescriptorsFromGoTypes from the k8s.io/api Go types in a program that
-// has them (see kapitest/kubeproto).
+// kinds are supplied by a TypeResolver. Those of the built-in kinds ship
+// as data (builtinproto.Resolver), generated with DescriptorsFromGoTypes
+// from the k8s.io/api Go types (kapitest/kubeproto/protogen).
 //
 // # Wire format
 //

@@ -47,7 +47,14 @@ var servingLine = regexp.MustCompile(`^kapi serving on (https?://(\S+)) \(kubeco
 // waits for the line it prints once it serves.
 func runExampleServer(t *testing.T, bin string, args ...string) *exampleServer {
 	t.Helper()
-	dir := t.TempDir()
+	return runExampleServerIn(t, bin, t.TempDir(), args...)
+}
+
+// runExampleServerIn is runExampleServer in dir, where the server writes
+// its kubeconfig (and, by default, its certificate directory): a server
+// run again in the same dir finds what the first wrote.
+func runExampleServerIn(t *testing.T, bin, dir string, args ...string) *exampleServer {
+	t.Helper()
 	kubeconfig := filepath.Join(dir, "kapi.kubeconfig")
 	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-kubeconfig", kubeconfig}, args...)...)
 	cmd.Dir = dir
@@ -97,7 +104,7 @@ func (s *exampleServer) stop(t *testing.T) error {
 	case err := <-s.exit:
 		s.exit <- err
 		return err
-	case <-time.After(20 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("the example server did not stop within 20 s of SIGTERM")
 		return nil
 	}
@@ -115,7 +122,7 @@ func TestTheExampleServerServesKubectlWithItsControllersAndStopsOnSIGTERM(t *tes
 		_, errSA := s.kubectl("1.33", "-n", "newcomer", "get", "serviceaccount", "default")
 		_, errCA := s.kubectl("1.33", "-n", "newcomer", "get", "configmap", "kube-root-ca.crt")
 		return errSA == nil && errCA == nil
-	}, 30*time.Second, 100*time.Millisecond, "the serviceaccount and root-ca-cert-publisher controllers fill a new namespace")
+	}, 2*time.Minute, 100*time.Millisecond, "the serviceaccount and root-ca-cert-publisher controllers fill a new namespace")
 
 	kubectl("-n", "newcomer", "create", "configmap", "settings", "--from-literal=a=b")
 	kubectl("delete", "namespace", "newcomer", "--wait", "--timeout=30s")

@@ -16,10 +16,11 @@ func TestKubectlHealthAndMetrics(t *testing.T) {
 	for _, v := range []string{"1.27", "1.33"} {
 		t.Run("kubectl "+v, func(t *testing.T) {
 			out := c.mustKubectl(v, "get", "--raw", "/readyz?verbose")
-			assert.True(t, strings.HasPrefix(out, "[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]etcd-readiness ok\n"), out)
+			assert.True(t, strings.HasPrefix(out, "[+]ping ok\n[+]log ok\n[+]informer-sync ok\n"), "in memory, no etcd checks: %s", out)
+			assert.NotContains(t, out, "etcd")
 			assert.True(t, strings.HasSuffix(out, "[+]shutdown ok\nreadyz check passed\n"), out)
-			assert.Equal(t, "ok", c.mustKubectl(v, "get", "--raw", "/livez/etcd"))
-			assert.Contains(t, c.mustKubectl(v, "get", "--raw", "/healthz?verbose&exclude=etcd"), "[+]etcd excluded: ok\n")
+			assert.Equal(t, "ok", c.mustKubectl(v, "get", "--raw", "/livez/log"))
+			assert.Contains(t, c.mustKubectl(v, "get", "--raw", "/healthz?verbose&exclude=log"), "[+]log excluded: ok\n")
 
 			out, err := c.kubectl(v, "get", "--raw", "/readyz/nope")
 			require.Error(t, err)

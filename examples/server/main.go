@@ -4,8 +4,10 @@
 //	go run -C examples ./server
 //	kubectl --kubeconfig examples/kapi.kubeconfig get ns
 //
-// It serves HTTPS with a certificate it generates, authenticates client
-// certificates, static tokens and ServiceAccount tokens, and authorizes
+// It serves HTTPS with a certificate it generates (kept with its CAs and
+// ServiceAccount signing key in -cert-dir, .kapi beside the kubeconfig,
+// and reused when it starts again), authenticates client certificates,
+// static tokens and ServiceAccount tokens, and authorizes
 // with RBAC, as kube-apiserver does; the kubeconfig holds the CA and an
 // admin credential (a client certificate in system:masters). The security
 // flags are kube-apiserver's; -insecure serves plain HTTP with no
@@ -37,9 +39,10 @@ import (
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/codec/protobuf"
+	"github.com/kapi-dev/kapi/codec/protobuf/builtinproto"
 	"github.com/kapi-dev/kapi/controllers"
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
-	"github.com/kapi-dev/kapi/kapitest/kubeproto"
+	"github.com/kapi-dev/kapi/store"
 	"github.com/kapi-dev/kapi/store/etcd"
 )
 
@@ -60,7 +63,7 @@ func main() {
 	kubeconfig := flag.String("kubeconfig", "kapi.kubeconfig", "kubeconfig file to write for kubectl")
 	insecure := flag.Bool("insecure", false, "serve plain HTTP without authentication or authorization: everyone is an anonymous superuser")
 	var opts kapiserver.Options
-	flag.StringVar(&opts.TLSCertFile, "tls-cert-file", "", "serving certificate (PEM); default: one generated at start, signed by a generated CA")
+	flag.StringVar(&opts.TLSCertFile, "tls-cert-file", "", "serving certificate (PEM); default: apiserver.crt in -cert-dir, signed by a generated CA")
 	flag.StringVar(&opts.TLSPrivateKeyFile, "tls-private-key-file", "", "key of -tls-cert-file (PEM)")
 	flag.StringVar(&opts.ClientCAFile, "client-ca-file", "", "CA certificates (PEM) whose client certificates authenticate: Common Name the user, Organizations the groups")
 	flag.StringVar(&opts.TokenAuthFile, "token-auth-file", "", `static bearer tokens, one CSV line each: token,user,uid,"group1,group2"`)
@@ -68,7 +71,8 @@ func main() {
 	flag.BoolVar(&opts.AnonymousAuth, "anonymous-auth", true, "serve requests without credentials as system:anonymous (group system:unauthenticated) instead of 401")
 	flag.StringVar(&opts.ServiceAccountIssuer, "service-account-issuer", "https://kubernetes.default.svc.cluster.local", "issuer (iss) of ServiceAccount tokens")
 	flag.Var((*files)(&opts.ServiceAccountKeyFiles), "service-account-key-file", "PEM public keys (or certificates, or private keys) that verify ServiceAccount tokens; repeatable")
-	flag.StringVar(&opts.ServiceAccountSigningKeyFile, "service-account-signing-key-file", "", "PEM private key (RSA or ECDSA) that signs ServiceAccount tokens; default: one generated at start")
+	flag.StringVar(&opts.ServiceAccountSigningKeyFile, "service-account-signing-key-file", "", "PEM private key (RSA or ECDSA) that signs ServiceAccount tokens; default: sa.key in -cert-dir")
+	flag.StringVar(&opts.CertDir, "cert-dir", "", "directory of the generated CAs, serving certificate and ServiceAccount signing key, written on the first start and reused on the next, so that kubeconfigs and tokens survive a restart (default: .kapi beside -kubeconfig)")
 	etcdServers := flag.String("etcd-servers", "", "comma-separated etcd URLs to keep objects in (default: in memory)")
 	etcdPrefix := flag.String("etcd-prefix", etcd.DefaultPrefix, "the prefix of every key in etcd")
 	apf := flag.Bool("enable-priority-and-fairness", true, "enable API Priority and Fairness, as kube-apiserver")
@@ -105,17 +109,24 @@ func main() {
 	if *apf {
 		flowControl = &flowcontrol.Options{MaxRequestsInFlight: *maxInflight, MaxMutatingRequestsInFlight: *maxMutating, Context: ctx}
 	}
+	st, closeStore := openEtcd(ctx, *etcdServers, *etcdPrefix)
+	defer closeStore()
 	var server *apiserver.Server
 	var url string
 	var rootCA []byte
 	if *insecure {
 		cfg := kapiserver.Config()
-		defer onEtcd(ctx, &cfg, *etcdServers, *etcdPrefix)()
+		if st != nil {
+			cfg.Store = st
+		}
 		if *v1beta3 {
 			kapiserver.ServeFlowControlV1beta3(&cfg)
 		}
 		cfg.FlowControl = flowControl
 		cfg.Webhooks.ServiceResolver = services.Resolver()
+		if err := kapiserver.Advertise(&cfg, ln.Addr().String()); err != nil {
+			log.Fatal(err)
+		}
 		if server, err = apiserver.New(cfg); err != nil {
 			log.Fatal(err)
 		}
@@ -124,16 +135,22 @@ func main() {
 	} else {
 		host, _, _ := net.SplitHostPort(ln.Addr().String())
 		opts.Hosts = []string{host}
+		if opts.CertDir == "" {
+			opts.CertDir = kapiserver.DefaultCertDir(*kubeconfig)
+		}
+		opts.Store = st // nil: in memory
 		sec, err := kapiserver.NewSecure(ctx, opts)
 		if err != nil {
 			log.Fatal(err)
 		}
-		defer onEtcd(ctx, &sec.Config, *etcdServers, *etcdPrefix)()
 		if *v1beta3 {
 			kapiserver.ServeFlowControlV1beta3(&sec.Config)
 		}
 		sec.Config.FlowControl = flowControl
 		sec.Config.Webhooks.ServiceResolver = services.Resolver()
+		if err := kapiserver.Advertise(&sec.Config, ln.Addr().String()); err != nil {
+			log.Fatal(err)
+		}
 		if server, err = apiserver.New(sec.Config); err != nil {
 			log.Fatal(err)
 		}
@@ -171,23 +188,21 @@ func main() {
 	}
 }
 
-// onEtcd keeps cfg's objects in the etcd at servers (comma-separated), when
-// given, and reports etcd's health as kube-apiserver does; it returns what
-// closes the store.
-func onEtcd(ctx context.Context, cfg *apiserver.Config, servers, prefix string) func() {
+// openEtcd opens the etcd at servers (comma-separated), when given, to keep
+// the objects in; it returns nil (in memory) without servers, and what
+// closes the store. The store reports etcd's health: the server lists it
+// as kube's etcd and etcd-readiness checks. An etcd that does not answer
+// within etcd.OpenTimeout ends the command with an error naming it.
+func openEtcd(ctx context.Context, servers, prefix string) (store.Store, func()) {
 	if servers == "" {
-		return func() {}
+		return nil, func() {}
 	}
 	st, err := etcd.Open(ctx, strings.Split(servers, ","), etcd.Config{
 		Prefix: prefix,
-		Codec:  etcd.Kube{Protobuf: protobuf.New(kubeproto.Resolver())},
+		Codec:  etcd.Kube{Protobuf: protobuf.New(builtinproto.Resolver())},
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	cfg.Store = st
-	cfg.HealthChecks = append(cfg.HealthChecks,
-		apiserver.HealthCheck{Name: "etcd", Check: st.Healthy},
-		apiserver.HealthCheck{Name: "etcd-readiness", Check: st.Healthy, ReadyzOnly: true})
-	return func() { _ = st.Close() }
+	return st, func() { _ = st.Close() }
 }

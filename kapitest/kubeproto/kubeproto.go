@@ -1,21 +1,21 @@
 // Package kubeproto gives kapi's protobuf codec the descriptors of the
-// built-in kinds, built by reflection from the k8s.io/api Go types
-// (codec/protobuf.DescriptorsFromGoTypes), so that clients which send
-// built-in kinds as protobuf (controller-runtime, client-go's typed
-// clientsets) are understood. It lives in the kapitest module, which
-// kapitest.Start and the example server share; the kapi library never
-// imports k8s.io/api.
+// built-in kinds, so that clients which send built-in kinds as protobuf
+// (controller-runtime, client-go's typed clientsets) are understood. The
+// descriptors are the library's (codec/protobuf/builtinproto, data
+// embedded in the library, which never imports k8s.io/api); Types lists the
+// k8s.io/api Go types they are generated from (FromGoTypes, protogen), and
+// the tests hold the two equal.
 //
 //	c := protobuf.New(kubeproto.Resolver())
 //	codecs := append(codec.Default(), c)
 package kubeproto
 
 //go:generate go run ./encodinggen -out ../../apiserver/builtin/encoding.json
+//go:generate go run ./protogen -out ../../codec/protobuf/builtinproto
 
 import (
-	"fmt"
 	"reflect"
-	"sync"
+	"sort"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -40,6 +40,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/kapi-dev/kapi/codec/protobuf"
+	"github.com/kapi-dev/kapi/codec/protobuf/builtinproto"
 	"github.com/kapi-dev/kapi/meta"
 )
 
@@ -168,12 +169,21 @@ var Types = map[meta.GroupVersionKind]any{
 	{Group: "apiextensions.k8s.io", Version: "v1", Kind: "CustomResourceDefinitionList"}:                 &apiextensionsv1.CustomResourceDefinitionList{},
 }
 
-var descriptors = sync.OnceValues(func() (map[meta.GroupVersionKind]protoreflect.MessageDescriptor, error) {
+// FromGoTypes builds the descriptor of every kind in Types from its Go
+// type (protobuf.DescriptorsFromGoTypes): what protogen writes into the
+// library, and what the library's descriptors are tested against.
+func FromGoTypes() (map[meta.GroupVersionKind]protoreflect.MessageDescriptor, error) {
 	gvks := make([]meta.GroupVersionKind, 0, len(Types))
-	types := make([]reflect.Type, 0, len(Types))
-	for gvk, v := range Types {
+	for gvk := range Types {
 		gvks = append(gvks, gvk)
-		types = append(types, reflect.TypeOf(v))
+	}
+	sort.Slice(gvks, func(i, j int) bool {
+		a, b := gvks[i], gvks[j]
+		return a.Group+"/"+a.Version+"/"+a.Kind < b.Group+"/"+b.Version+"/"+b.Kind
+	})
+	types := make([]reflect.Type, len(gvks))
+	for i, gvk := range gvks {
+		types[i] = reflect.TypeOf(Types[gvk])
 	}
 	mds, err := protobuf.DescriptorsFromGoTypes(types...)
 	if err != nil {
@@ -184,23 +194,17 @@ var descriptors = sync.OnceValues(func() (map[meta.GroupVersionKind]protoreflect
 		out[gvk] = mds[i]
 	}
 	return out, nil
-})
-
-// Descriptors returns the descriptor of every kind in Types.
-func Descriptors() (map[meta.GroupVersionKind]protoreflect.MessageDescriptor, error) {
-	return descriptors()
 }
 
-// Resolver returns a protobuf.TypeResolver over Descriptors, built on the
-// first protobuf request rather than at start-up (a few milliseconds). It
-// panics if the descriptors cannot be built (a programming error, covered
-// by tests).
+// Descriptors returns the descriptor of every kind in Types, from the
+// library's data (builtinproto.Descriptors).
+func Descriptors() (map[meta.GroupVersionKind]protoreflect.MessageDescriptor, error) {
+	return builtinproto.Descriptors()
+}
+
+// Resolver returns a protobuf.TypeResolver over Descriptors
+// (builtinproto.Resolver), read on the first protobuf request rather than
+// at start-up.
 func Resolver() protobuf.TypeResolver {
-	return func(gvk meta.GroupVersionKind) protoreflect.MessageDescriptor {
-		mds, err := descriptors()
-		if err != nil {
-			panic(fmt.Sprintf("kubeproto: %v", err))
-		}
-		return mds[gvk]
-	}
+	return builtinproto.Resolver()
 }

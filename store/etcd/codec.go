@@ -60,8 +60,8 @@ var protobufMagic = []byte("k8s\x00")
 // Kube stores objects as kube-apiserver does: built-in kinds in kube's
 // protobuf envelope ("k8s\x00", then runtime.Unknown), everything else
 // (custom resources) as JSON. Protobuf is a codec that knows the built-in
-// kinds' messages, such as codec/protobuf's Codec built from the k8s.io/api
-// types (kapitest/kubeproto); the kinds it does not support are
+// kinds' messages, such as codec/protobuf's Codec over the library's
+// descriptors (codec/protobuf/builtinproto); the kinds it does not support are
 // stored as JSON. Decode tells the two apart by the envelope's magic, so
 // it reads whatever either server wrote.
 //

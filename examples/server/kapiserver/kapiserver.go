@@ -5,13 +5,15 @@ package kapiserver
 
 import (
 	"fmt"
+	"net"
 	"os"
+	"strconv"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/protobuf"
-	"github.com/kapi-dev/kapi/kapitest/kubeproto"
+	"github.com/kapi-dev/kapi/codec/protobuf/builtinproto"
 )
 
 // New returns the example server's handler.
@@ -22,11 +24,11 @@ func New() (*apiserver.Server, error) { return apiserver.New(Config()) }
 // kinds (RBAC's and API Priority and Fairness's FlowSchemas and
 // PriorityLevelConfigurations among them) on the default in-memory store,
 // with the default/kubernetes Service kube-apiserver creates at start,
-// served in JSON, YAML and protobuf (with message descriptors built from
-// the k8s.io/api types). Flow control itself is off (FlowControl nil): the
-// command turns it on. Tests adjust it (a store they control, a short
-// bookmark interval) before passing it to apiserver.New. NewSecure builds
-// the secure server from it.
+// served in JSON, YAML and protobuf (with the library's message
+// descriptors of the built-in kinds, builtinproto). Flow control itself is
+// off (FlowControl nil): the command turns it on. Tests adjust it (a store
+// they control, a short bookmark interval) before passing it to
+// apiserver.New. NewSecure builds the secure server from it.
 func Config() apiserver.Config {
 	hooks, err := builtin.PostStartHooks(builtin.Options{})
 	if err != nil {
@@ -37,9 +39,30 @@ func Config() apiserver.Config {
 		ValidatingAdmissionPolicy: true,
 		Webhooks:                  &apiserver.WebhookOptions{},
 		OpenAPIComponents:         builtin.OpenAPIComponents(),
-		Codecs:                    append(codec.Default(), protobuf.New(kubeproto.Resolver())),
+		Codecs:                    append(codec.Default(), protobuf.New(builtinproto.Resolver())),
 		PostStartHooks:            hooks,
 	}
+}
+
+// Advertise makes cfg's server bootstrap the Endpoints and EndpointSlice
+// of default/kubernetes at addr (host:port, the address it serves on, as
+// kube-apiserver's --advertise-address and secure port), and point the
+// kubernetes Service's targetPort at that port.
+func Advertise(cfg *apiserver.Config, addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil {
+		return err
+	}
+	hooks, err := builtin.PostStartHooks(builtin.Options{AdvertiseAddress: host, KubernetesServicePort: n})
+	if err != nil {
+		return err
+	}
+	cfg.PostStartHooks = hooks
+	return nil
 }
 
 // ServeFlowControlV1beta3 adds flowcontrol.apiserver.k8s.io/v1beta3 to a

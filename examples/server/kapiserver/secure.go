@@ -49,6 +49,12 @@ type Options struct {
 	// Hosts are the names and addresses of a generated serving certificate
 	// besides localhost, 127.0.0.1 and ::1.
 	Hosts []string
+	// CertDir keeps the generated CAs, serving certificate and
+	// ServiceAccount signing key (kube-apiserver's --cert-dir), written
+	// there on the first start and read on the next, so that kubeconfigs
+	// and ServiceAccount tokens outlive a restart; empty generates them
+	// afresh, in memory, at each start. See certdir.go for its files.
+	CertDir string
 	// Store keeps the objects; nil means a new in-memory store.
 	Store store.Store
 }
@@ -94,8 +100,12 @@ func NewSecure(ctx context.Context, opts Options) (*Secure, error) {
 	s.Config.Store = st
 
 	// TLS.
+	dir := certDir(opts.CertDir)
+	if err := dir.prepare(); err != nil {
+		return nil, err
+	}
 	var err error
-	if s.ClientCA, err = NewCA("kapi-client-ca", now); err != nil {
+	if s.ClientCA, err = dir.ca(clientCAName, "kapi-client-ca", now); err != nil {
 		return nil, err
 	}
 	var certPEM, keyPEM []byte
@@ -108,11 +118,11 @@ func NewSecure(ctx context.Context, opts Options) (*Secure, error) {
 		}
 		s.CAData = certPEM
 	} else {
-		servingCA, err := NewCA("kapi-serving-ca", now)
+		servingCA, err := dir.ca(servingCAName, "kapi-serving-ca", now)
 		if err != nil {
 			return nil, err
 		}
-		if certPEM, keyPEM, err = servingCA.IssueServing(append([]string{"localhost", "127.0.0.1", "::1"}, opts.Hosts...), now); err != nil {
+		if certPEM, keyPEM, err = dir.serving(servingCA, append([]string{"localhost", "127.0.0.1", "::1"}, opts.Hosts...), now); err != nil {
 			return nil, err
 		}
 		s.CAData = servingCA.PEM
@@ -143,6 +153,10 @@ func NewSecure(ctx context.Context, opts Options) (*Secure, error) {
 	if opts.ServiceAccountSigningKeyFile != "" {
 		if signing, err = authn.LoadPrivateKey(opts.ServiceAccountSigningKeyFile); err != nil {
 			return nil, fmt.Errorf("-service-account-signing-key-file: %w", err)
+		}
+	} else if dir != "" {
+		if signing, err = dir.signingKey(); err != nil {
+			return nil, err
 		}
 	} else if signing, err = newKey(); err != nil {
 		return nil, err

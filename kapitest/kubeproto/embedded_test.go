@@ -1,0 +1,73 @@
+package kubeproto
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/kapi-dev/kapi/codec/protobuf/builtinproto"
+)
+
+// TestEmbeddedDescriptorsEqualThoseOfTheGoTypes holds the library's
+// embedded descriptors (builtinproto, what Resolver serves) to those built
+// from the k8s.io/api types of this module's go.mod: the same kinds, and
+// for each message reachable from them the same fields (numbers, names,
+// types, labels, JSON specs, message types) and map entries. A failure
+// after raising k8s.io/api means the data is stale: run go generate in
+// kapitest/kubeproto.
+func TestEmbeddedDescriptorsEqualThoseOfTheGoTypes(t *testing.T) {
+	fromGo, err := FromGoTypes()
+	require.NoError(t, err)
+	embedded, err := builtinproto.Descriptors()
+	require.NoError(t, err)
+	require.Len(t, embedded, len(fromGo), "the embedded data has a kind for every Go type, and no other")
+
+	seen := map[protoreflect.FullName]bool{}
+	var compare func(want, got protoreflect.MessageDescriptor)
+	compare = func(want, got protoreflect.MessageDescriptor) {
+		if seen[want.FullName()] {
+			return
+		}
+		seen[want.FullName()] = true
+		wp, gp := protodesc.ToDescriptorProto(want), protodesc.ToDescriptorProto(got)
+		if !assert.Truef(t, proto.Equal(wp, gp), "message %s differs:\nfrom the Go types: %v\nembedded: %v", want.FullName(), wp, gp) {
+			return
+		}
+		fields := want.Fields()
+		for i := 0; i < fields.Len(); i++ {
+			if wm := fields.Get(i).Message(); wm != nil {
+				compare(wm, got.Fields().ByNumber(fields.Get(i).Number()).Message())
+			}
+		}
+	}
+	for gvk, want := range fromGo {
+		got, ok := embedded[gvk]
+		if !assert.Truef(t, ok, "%v has no embedded descriptor", gvk) {
+			continue
+		}
+		assert.Equalf(t, want.FullName(), got.FullName(), "%v", gvk)
+		compare(want, got)
+	}
+	assert.Greater(t, len(seen), len(fromGo), "messages under the kinds were compared too")
+}
+
+// TestEmbeddedDescriptorsNameTheModulesOfThisGoMod checks that the data
+// says it was generated from the k8s.io/api of this module's go.mod.
+func TestEmbeddedDescriptorsNameTheModulesOfThisGoMod(t *testing.T) {
+	gomod, err := os.ReadFile("../go.mod")
+	require.NoError(t, err)
+	var version string
+	for _, line := range strings.Split(string(gomod), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "k8s.io/api" {
+			version = f[1]
+		}
+	}
+	require.NotEmpty(t, version, "kapitest/go.mod requires k8s.io/api")
+	assert.Contains(t, builtinproto.Source(), "k8s.io/api@"+version, "the embedded data is stale: go generate ./kubeproto")
+}
