@@ -102,7 +102,7 @@ func newHookServer(t *testing.T) *hookServer {
 		_, _ = io.Copy(io.Discard, r.Body)
 		select {
 		case <-stop:
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 		}
 	})
 	mux.HandleFunc("/garbage", func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("this is not json")) })

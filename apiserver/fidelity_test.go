@@ -1,6 +1,6 @@
 package apiserver_test
 
-// Regression tests of issue 20 (fidelity under difftest): each holds kapi
+// Fidelity regression tests (found by difftest): each holds kapi
 // to what kube-apiserver 1.33 answered to the same request, as recorded in
 // docs/kube-behaviour/08-fidelity.md.
 
@@ -964,19 +964,20 @@ func TestMergePatchDuplicatesAreReported(t *testing.T) {
 }
 
 // A watch from a future resourceVersion answers 200 at once and then stays
-// silent until its timeout.
+// silent until its timeout. No event ever comes and the watch lasts an hour,
+// so the headers can reach the client before its deadline only if the server
+// sends them at once (the deadline is long so that a loaded machine is no
+// reason to fail).
 func TestAWatchFromTheFutureAnswersAtOnce(t *testing.T) {
 	ks := newKubeServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "GET", ks.url+"/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1000000", nil)
+	req, err := http.NewRequestWithContext(ctx, "GET", ks.url+"/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1000000&timeoutSeconds=3600", nil)
 	require.NoError(t, err)
-	start := time.Now()
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err, "the headers come before the client's deadline")
 	defer resp.Body.Close()
 	assert.Equal(t, 200, resp.StatusCode)
-	assert.Less(t, time.Since(start), time.Second)
 }
 
 // The legacy /watch/ path without the watch parameter is validated as a

@@ -269,6 +269,11 @@ func compact(obj *store.Object) {
 // decodeStored decodes the JSON a compacted version keeps.
 func decodeStored(b []byte) (meta.Object, error) {
 	d, err := codec.JSONCodec{}.Decode(b)
+	if err == nil {
+		if fields, ok := asSentFields.Load(d.Object.APIVersion() + " " + d.Object.Kind()); ok {
+			keepAsSent(d.Object, fields.([]string), b)
+		}
+	}
 	return d.Object, err
 }
 

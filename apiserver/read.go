@@ -300,8 +300,20 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 	page.meta.ResourceVersion = strconv.FormatInt(res.Revision, 10)
 	if res.Next != "" {
 		token := continueToken{Revision: res.Revision, Start: res.Next[len(prefix):], Offset: offset + int64(len(res.Items))}
+		if opts.continueToken != nil && opts.continueToken.Revision <= 0 && filter == nil {
+			// An expired list continued at the newest revision: what came
+			// before its start may have changed since the earlier pages,
+			// so the items left are counted, as kube asks etcd to count
+			// them (its "inconsistent continue" page has a
+			// remainingItemCount), and later pages count from there.
+			left, err := q.countFrom(listPrefix, res.Next, res.Revision)
+			if err != nil {
+				return listPage{}, storeError(err, q.gr(), "")
+			}
+			token.Offset = res.Total - left
+		}
 		page.meta.Continue = token.encode()
-		if filter == nil && (opts.continueToken == nil || opts.continueToken.Revision > 0) {
+		if filter == nil {
 			remaining := res.Total - token.Offset
 			if remaining > 0 {
 				page.meta.RemainingItemCount = &remaining
@@ -309,6 +321,15 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 		}
 	}
 	return page, nil
+}
+
+// countFrom counts the objects under prefix from the key start on in the
+// snapshot of revision, without keeping them.
+func (q *request) countFrom(prefix, start string, revision int64) (int64, error) {
+	var n int64
+	_, err := q.s.store.List(q.r.Context(), prefix, store.ListOptions{Revision: revision, Match: store.Exact, Start: start,
+		Filter: func(*store.Object) bool { n++; return false }})
+	return n, err
 }
 
 // encodeList writes the list envelope around the items' cached encodings,

@@ -210,7 +210,8 @@ func (s *Server) render(res *Resource, tr *tableRequest, items []*store.Object, 
 }
 
 // columns returns the type's table columns: Name first, then its printer
-// columns, or "Created At" for a type without any. Printer columns that
+// columns, or for a type without any kube's default: "Created At" for a
+// built-in kind, "Age" for any other (as for a custom resource). Printer columns that
 // include a "Name" column of format "name" place (and print) the name
 // themselves, as kube's Event printer puts it last.
 func (r *Resource) columns() []PrinterColumn {
@@ -218,6 +219,9 @@ func (r *Resource) columns() []PrinterColumn {
 		return r.PrinterColumns
 	}
 	cols := []PrinterColumn{NameColumn()}
+	if len(r.PrinterColumns) == 0 && !r.builtin() {
+		return append(cols, customResourceAgeColumn())
+	}
 	if len(r.PrinterColumns) == 0 {
 		return append(cols, PrinterColumn{Name: "Created At", Type: "date", Description: creationTimestampDescription,
 			Cell: func(o meta.Object, _ time.Time) any { return o.CreationTimestamp() }})
@@ -372,6 +376,15 @@ func withRemainder(n int64, unit string, rem int64, remUnit string) string {
 func NameColumn() PrinterColumn {
 	return PrinterColumn{Name: "Name", Type: "string", Format: "name", Description: nameColumnDescription,
 		Cell: func(o meta.Object, _ time.Time) any { return o.Name() }}
+}
+
+// customResourceAgeColumn is the column kube prints for a custom resource
+// whose CRD names no printer columns (crd.go gives a CRD's versions the
+// same).
+func customResourceAgeColumn() PrinterColumn {
+	return PrinterColumn{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp",
+		Description: "Custom resource definition column (in JSONPath format): .metadata.creationTimestamp",
+		Cell:        func(o meta.Object, _ time.Time) any { return o.CreationTimestamp() }}
 }
 
 // AgeColumn is the "Age" column of kube's built-in printers.

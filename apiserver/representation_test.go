@@ -18,7 +18,7 @@ func TestTables(t *testing.T) {
 	ts := newTestServer(t)
 	require.Equal(t, http.StatusCreated, ts.do("POST", cmPath, `{"metadata":{"name":"t1"},"data":{"a":"1","b":"2"}}`).code)
 
-	t.Run("a list as Table has Name and Created At columns by default", func(t *testing.T) {
+	t.Run("a list as Table has Name and Age columns by default, as kube prints a custom resource", func(t *testing.T) {
 		r := ts.do("GET", cmPath, "", "Accept", tableAccept)
 		require.Equal(t, http.StatusOK, r.code, string(r.raw))
 		assert.Equal(t, "application/json", r.header.Get("Content-Type"))
@@ -28,8 +28,11 @@ func TestTables(t *testing.T) {
 		require.Len(t, cols, 2)
 		assert.Equal(t, "Name", cols[0].(map[string]any)["name"])
 		assert.Equal(t, "name", cols[0].(map[string]any)["format"])
-		assert.Equal(t, "Created At", cols[1].(map[string]any)["name"])
+		assert.Equal(t, "Age", cols[1].(map[string]any)["name"])
+		assert.Equal(t, "date", cols[1].(map[string]any)["type"])
 		row := r.body["rows"].([]any)[0].(map[string]any)
+		assert.Equal(t, r.body["rows"].([]any)[0].(map[string]any)["object"].(map[string]any)["metadata"].(map[string]any)["creationTimestamp"],
+			row["cells"].([]any)[1], "kubectl prints a date column as an age")
 		assert.Equal(t, "t1", row["cells"].([]any)[0])
 		assert.Equal(t, "PartialObjectMetadata", row["object"].(map[string]any)["kind"])
 	})

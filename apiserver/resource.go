@@ -28,6 +28,11 @@ const (
 	VerbWatch            = "watch"
 )
 
+// builtin reports whether the type is one of kube's built-in kinds, which
+// apiserver/builtin registers with their OpenAPI components; any other is
+// served as kube serves a custom resource.
+func (r *Resource) builtin() bool { return r.OpenAPIComponent != "" && !r.customResource }
+
 // AllVerbs is the verb set of an ordinary resource type.
 var AllVerbs = []string{VerbCreate, VerbDelete, VerbDeleteCollection, VerbGet, VerbList, VerbPatch, VerbUpdate, VerbWatch}
 
@@ -60,12 +65,43 @@ type Resource struct {
 	// ReturnDeletedObject makes DELETE answer with the deleted object instead
 	// of a Success Status, as kube-apiserver does for some types.
 	ReturnDeletedObject bool
+	// GenericDelete says that the kind's DELETE is the generic pipeline's
+	// alone: its strategy overrides neither PrepareForDelete nor Held and is
+	// neither a GracefulDeleter nor an Allocator. A deletecollection (and so
+	// a namespace's teardown) then removes the objects that have no
+	// finalizers and are not being deleted in bulk, without decoding them,
+	// when no admission plugin sees deletes and the options ask for nothing
+	// an object would have to be looked at for. A kind with the generic
+	// strategy itself (a nil Strategy) is one without saying so.
+	GenericDelete bool
+	// ConditionalUpdates refuses a PUT without metadata.resourceVersion, as
+	// custom resources do and kube's strategies that do not allow
+	// unconditional updates (APIService, CSINode): 422
+	// `metadata.resourceVersion: Invalid value: 0x0: must be specified for an
+	// update`.
+	ConditionalUpdates bool
+	// KeepsStatusOnCreate keeps the status a create sends although the kind
+	// has a status subresource, as kube's Node does (a kubelet registers its
+	// node with its capacity, addresses and conditions); Strategy.Validate
+	// sees it.
+	KeepsStatusOnCreate bool
+	// ValidatesCompletely says that Strategy.Validate and ValidateUpdate
+	// report all that kube's validation of the kind does, fields its schema
+	// requires included (kube has no schema check for built-in kinds): the
+	// schema's own findings (required fields, enums) are then not reported
+	// beside them. A value of the wrong type still refuses the body as a
+	// decoding error.
+	ValidatesCompletely bool
 	// WithoutGeneration leaves metadata.generation unset, as kube-apiserver
 	// does for types without a spec (ConfigMap, Secret, Namespace...).
 	WithoutGeneration bool
 	// AnnotationsBumpGeneration counts annotation changes as spec changes
 	// for metadata.generation, as kube does for Deployments.
 	AnnotationsBumpGeneration bool
+	// AsSent are the top-level fields kube keeps as the client wrote them
+	// (a runtime.RawExtension: a ControllerRevision's data): they read
+	// back with the keys in the client's order (see opaque.go).
+	AsSent []string
 	// Schema is the type's structural schema: unknown fields are pruned
 	// (and reported by field validation), defaults applied and values
 	// validated on every write, and server-side apply tracks fields by its
@@ -73,15 +109,20 @@ type Resource struct {
 	// as kube does for kinds without a schema).
 	Schema *schema.Schema
 	// OpenAPIComponent names the type's schema in Config.OpenAPIComponents
-	// for the OpenAPI documents (built-in kinds); without it, the documents
-	// render Schema as kube renders a custom resource's.
+	// for the OpenAPI documents, and marks one of kube's built-in kinds
+	// (apiserver/builtin sets it). A kind without one, such as a kind of
+	// one's own, is served as kube serves a custom resource: the documents
+	// render Schema as a custom resource's, a create with the status
+	// subresource stores no status, and a table without PrinterColumns
+	// shows an "Age" column.
 	OpenAPIComponent string
 	// Strategy is what the kind does differently from the generic pipeline
 	// (preparation, validation, deletion, subresources); nil means
 	// GenericStrategy.
 	Strategy Strategy
 	// PrinterColumns are the Table columns after Name (kubectl get); none
-	// means kube's default "Created At" column.
+	// means kube's default: "Age" as for a custom resource, or "Created At"
+	// for a built-in kind (see OpenAPIComponent).
 	PrinterColumns []PrinterColumn
 	// TableOrder, when set, orders the rows of a list's Table (each page
 	// on its own), as some of kube's printers sort them; nil keeps the

@@ -75,6 +75,9 @@ func newRegistry(static []*Resource, crds []crdTypes) (*registry, error) {
 		}
 		reg.byGVR[gvr] = r
 		reg.owner[r.GroupResource()] = ""
+		if len(r.AsSent) > 0 {
+			asSentFields.Store(r.APIVersion()+" "+r.Kind, r.AsSent)
+		}
 	}
 	for _, c := range crds {
 		if reg.claim(c) {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"net/http"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -17,7 +18,6 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/metrics"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/apiserver/webhook"
-
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/protobuf"
 	"github.com/kapi-dev/kapi/codec/protobuf/builtinproto"
@@ -457,3 +457,7 @@ func (v VersionInfo) withDefaults() VersionInfo {
 	}
 	return def
 }
+
+func goVersion() string { return runtime.Version() }
+
+func platform() string { return runtime.GOOS + "/" + runtime.GOARCH }

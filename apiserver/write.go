@@ -186,6 +186,7 @@ func (q *request) createObject(ctx context.Context, obj meta.Object, wo writeOpt
 		return nil, err
 	}
 	key := q.res.key(q.info.Namespace, obj.Name())
+	q.keepSentFields(obj, nil)
 	if rv, err := strconv.ParseUint(obj.ResourceVersion(), 10, 64); err == nil && rv != 0 && !wo.dryRun {
 		// kube's storage refuses a create that names a version, as its
 		// internal error; a dry run does not reach it.
@@ -325,12 +326,12 @@ func (q *request) prepareForCreate(obj meta.Object) {
 	}
 	// resourceVersion stays: a dry run shows the one sent, and a create
 	// refuses it (createObject); the store sets its own.
-	_, keepsStatus := strategyAs[CreateStatusKeeper](q.res.strategy())
-	if _, sent := obj["status"].(map[string]any); q.res.StatusSubresource && !(keepsStatus && sent) {
+	if _, sent := obj["status"].(map[string]any); q.res.StatusSubresource && !(q.res.KeepsStatusOnCreate && sent) {
 		delete(obj, "status")
-		// A typed kind's strategy resets its status to the zero struct,
-		// which reads back with its schema's defaults.
-		if q.res.Schema != nil && !q.res.customResource {
+		// A built-in kind's strategy resets its status to the zero struct,
+		// which reads back with its schema's defaults; a custom resource,
+		// and any kind of one's own, is created without a status.
+		if q.res.Schema != nil && q.res.builtin() {
 			if st := q.res.Schema.Properties["status"]; st != nil {
 				status := map[string]any{}
 				st.Default(status)
@@ -446,6 +447,7 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 			if err != nil {
 				return nil, err
 			}
+			q.keepSentFields(obj, nil)
 			return q.storageForm(ctx, obj, wo)
 		}
 		created = false
@@ -461,6 +463,7 @@ func (q *request) updateObject(wo writeOptions, allowCreate bool, next func(cur 
 		if old.DeletionTimestamp() != "" && !q.res.held(next) {
 			return nil, &lastFinalizerRemoved{current: cur, next: next}
 		}
+		q.keepSentFields(next, cur)
 		return q.storageForm(ctx, next, wo)
 	}
 	for {
@@ -500,15 +503,13 @@ func (q *request) uidPreconditionFailed(cur *store.Object, uid string) error {
 	if cur != nil {
 		storedUID = cur.Data().UID()
 	}
-	key := "/registry/" + q.res.Plural + "/"
-	if q.res.customResource {
-		key = "/registry/" + q.res.Group + "/" + q.res.Plural + "/"
+	gr := q.res.GroupResource()
+	if q.res.Storage != nil {
+		gr = q.res.Storage.Resource
 	}
-	if q.info.Namespace != "" {
-		key += q.info.Namespace + "/"
-	}
-	return meta.Conflict(q.gr(), q.info.Name, fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s%s, ResourceVersion: 0, "+
-		"AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", key, q.info.Name, uid, storedUID))
+	key := kubeStorageKey(gr.Group, gr.Resource, q.info.Namespace, q.info.Name)
+	return meta.Conflict(q.gr(), q.info.Name, fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s, ResourceVersion: 0, "+
+		"AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", key, uid, storedUID))
 }
 
 // lastFinalizerRemoved stops an update that leaves an object being
@@ -567,8 +568,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 			return nil, meta.ConflictModified(q.gr(), q.info.Name)
 		}
 	}
-	if _, conditional := strategyAs[ConditionalUpdater](q.res.strategy()); rv == "" && q.r.Method == http.MethodPut &&
-		(q.res.customResource || conditional) {
+	if rv == "" && q.r.Method == http.MethodPut && (q.res.customResource || q.res.ConditionalUpdates) {
 		// Custom resources, and the kinds whose strategy says so, do not
 		// allow unconditional updates.
 		return nil, meta.Invalid(meta.GroupKind{Group: q.res.Group, Kind: q.res.Plural}, q.info.Name, meta.FieldErrors{{

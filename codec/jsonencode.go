@@ -37,6 +37,8 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 		return appendMap(b, v)
 	case meta.Object:
 		return appendMap(b, v)
+	case meta.RawJSON:
+		return append(b, v.Raw...), nil
 	case []any:
 		b = append(b, '[')
 		for i, e := range v {

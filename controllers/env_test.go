@@ -37,7 +37,7 @@ func newEnv(t *testing.T, opts controllers.Options) *env {
 		cancel()
 		select {
 		case <-m.Done():
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			t.Error("the controllers' goroutines did not end")
 		}
 	})
@@ -49,7 +49,7 @@ func newEnv(t *testing.T, opts controllers.Options) *env {
 // idle waits until the controllers have nothing left to do.
 func (e *env) idle() {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(e.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(e.ctx, 5*time.Minute) // a bound for a hang only
 	defer cancel()
 	require.NoError(e.t, e.m.WaitIdle(ctx))
 }

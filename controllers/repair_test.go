@@ -71,7 +71,7 @@ func startRepair(t *testing.T, interval time.Duration) (store.Store, *controller
 		cancel()
 		select {
 		case <-m.Done():
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			t.Error("the repair loop did not end")
 		}
 	})

@@ -86,16 +86,16 @@ func TestAnInformerRelistsAfterAForcedCompaction(t *testing.T) {
 	cs := protobufClient(t, srv.Config)
 	createConfigMap(t, cs, "before")
 	inf := configMapInformer(t, cs)
-	require.Eventually(t, func() bool { return srv.Faults.OpenWatches() == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return srv.Faults.OpenWatches() == 1 }, time.Minute, 5*time.Millisecond)
 
 	srv.Faults.Compact()
 	createConfigMap(t, cs, "after")
 	require.Eventually(t, hasKey(inf, "default/after"), 10*time.Second, 10*time.Millisecond)
 	// The first watch is recorded when it ends: with the relist after it,
 	// two initial lists.
-	require.Eventually(t, func() bool { return count(srv, "relist") >= 1 && srv.Faults.OpenWatches() == 1 }, 10*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return count(srv, "relist") >= 1 && srv.Faults.OpenWatches() == 1 }, time.Minute, 10*time.Millisecond)
 	srv.Faults.DropWatches()
-	require.Eventually(t, func() bool { return count(srv, "relist") >= 2 }, 10*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return count(srv, "relist") >= 2 }, time.Minute, 10*time.Millisecond,
 		"the informer listed again after its watch ended with 410")
 }
 
@@ -110,7 +110,7 @@ func TestAWatchEndsWithKubesExpiredEventOnCompaction(t *testing.T) {
 			w, err := cs.CoreV1().ConfigMaps("default").Watch(t.Context(), metav1.ListOptions{})
 			require.NoError(t, err)
 			defer w.Stop()
-			require.Eventually(t, func() bool { return srv.Faults.OpenWatches() == 1 }, 5*time.Second, time.Millisecond)
+			require.Eventually(t, func() bool { return srv.Faults.OpenWatches() == 1 }, time.Minute, time.Millisecond)
 			srv.Faults.Compact()
 			select {
 			case ev := <-w.ResultChan():
@@ -118,7 +118,7 @@ func TestAWatchEndsWithKubesExpiredEventOnCompaction(t *testing.T) {
 				err := apierrors.FromObject(ev.Object)
 				assert.True(t, apierrors.IsResourceExpired(err), "%v", err)
 				assert.Contains(t, err.Error(), "too old resource version")
-			case <-time.After(10 * time.Second):
+			case <-time.After(time.Minute):
 				t.Fatal("the watch got no event")
 			}
 		})
@@ -194,14 +194,14 @@ func TestAReflectorResumesAfterADroppedWatch(t *testing.T) {
 	srv := kapitest.Start(t)
 	cs := protobufClient(t, srv.Config)
 	inf := configMapInformer(t, cs)
-	require.Eventually(t, func() bool { return srv.Faults.OpenWatches() == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return srv.Faults.OpenWatches() == 1 }, time.Minute, 5*time.Millisecond)
 
 	srv.Faults.DropWatches()
 	createConfigMap(t, cs, "after-drop")
 	require.Eventually(t, hasKey(inf, "default/after-drop"), 10*time.Second, 10*time.Millisecond)
-	require.Eventually(t, func() bool { return srv.Faults.OpenWatches() == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return srv.Faults.OpenWatches() == 1 }, time.Minute, 5*time.Millisecond)
 	srv.Faults.DropWatches() // records the second watch when it ends
-	require.Eventually(t, func() bool { return count(srv, "watch") >= 2 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return count(srv, "watch") >= 2 }, time.Minute, 5*time.Millisecond)
 
 	var watches []kapitest.Request
 	for _, r := range srv.Requests() {
@@ -217,7 +217,7 @@ func TestStalledWatchesDeliverNothingUntilResumed(t *testing.T) {
 	srv := kapitest.Start(t)
 	cs := protobufClient(t, srv.Config)
 	inf := configMapInformer(t, cs)
-	require.Eventually(t, func() bool { return srv.Faults.OpenWatches() == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return srv.Faults.OpenWatches() == 1 }, time.Minute, 5*time.Millisecond)
 
 	resume := srv.Faults.StallWatches()
 	createConfigMap(t, cs, "stalled")

@@ -225,12 +225,12 @@ func TestAWatchThroughTheInProcessTransportEndsWhenTheClientStops(t *testing.T) 
 	cs := kubernetes.NewForConfigOrDie(srv.Config)
 	w, err := cs.CoreV1().ConfigMaps("default").Watch(t.Context(), metav1.ListOptions{})
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { return srv.Faults.OpenWatches() == 1 }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return srv.Faults.OpenWatches() == 1 }, time.Minute, time.Millisecond)
 	createConfigMap(t, cs, "watched")
 	ev := <-w.ResultChan()
 	assert.Equal(t, "watched", ev.Object.(*corev1.ConfigMap).Name)
 	w.Stop()
-	require.Eventually(t, func() bool { return srv.Faults.OpenWatches() == 0 }, 5*time.Second, time.Millisecond,
+	require.Eventually(t, func() bool { return srv.Faults.OpenWatches() == 0 }, time.Minute, time.Millisecond,
 		"the handler saw the client go")
 }
 
@@ -284,7 +284,7 @@ func TestACRDInstalledThroughOneServerIsServedByAnotherOnTheSameStore(t *testing
 	require.EventuallyWithT(t, func(c *assert.CollectT) {
 		_, err := dynamic.NewForConfigOrDie(b.Config).Resource(widgets).Namespace("default").List(t.Context(), metav1.ListOptions{})
 		assert.NoError(c, err)
-	}, 5*time.Second, 5*time.Millisecond, "the second server serves the CRD the first created")
+	}, time.Minute, 5*time.Millisecond, "the second server serves the CRD the first created")
 }
 
 func TestACRDWithArraysMapsAndDefaultsIsServedAsWritten(t *testing.T) {

@@ -14,6 +14,20 @@ import (
 // immutability rule.
 type Object map[string]any
 
+// RawJSON is a value kube keeps as the bytes a client sent (a
+// runtime.RawExtension, such as a ControllerRevision's data): Raw, its JSON
+// compacted with its keys in the client's order, and Value, the same JSON
+// decoded. Only a stored version holds one. It encodes as Raw; it compares
+// (EqualValues) as Value; a copy (DeepCopyValue) is Value's copy, so a
+// value changed from a copy is encoded anew.
+type RawJSON struct {
+	Raw   []byte
+	Value any
+}
+
+// MarshalJSON returns Raw.
+func (r RawJSON) MarshalJSON() ([]byte, error) { return r.Raw, nil }
+
 // TimeFormat is the wire format of metav1.Time: RFC 3339 in UTC, seconds.
 const TimeFormat = "2006-01-02T15:04:05Z"
 
@@ -137,6 +151,8 @@ func (o Object) DeepCopy() Object {
 // DeepCopyValue copies a JSON-shaped value (maps, slices and scalars).
 func DeepCopyValue(v any) any {
 	switch v := v.(type) {
+	case RawJSON:
+		return DeepCopyValue(v.Value)
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, e := range v {
@@ -162,7 +178,12 @@ func DeepCopyValue(v any) any {
 // on the path of every update. Values of other types are compared by
 // reflect.DeepEqual.
 func EqualValues(a, b any) bool {
+	if r, ok := b.(RawJSON); ok {
+		b = r.Value
+	}
 	switch a := a.(type) {
+	case RawJSON:
+		return EqualValues(a.Value, b)
 	case map[string]any:
 		bm, ok := b.(map[string]any)
 		if !ok {
@@ -225,6 +246,42 @@ func AsMap(v any) (map[string]any, bool) {
 		return m, true
 	}
 	return nil, false
+}
+
+// AsList reads a JSON list: nil when v is not one.
+func AsList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// AsString reads a JSON string: "" when v is not one.
+func AsString(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// AsStrings reads the strings of a JSON list, skipping the items that are
+// not strings: nil when there are none.
+func AsStrings(v any) []string {
+	var out []string
+	for _, e := range AsList(v) {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// AsMaps reads the objects of a JSON list, skipping the items that are not
+// objects: nil when there are none.
+func AsMaps(v any) []map[string]any {
+	var out []map[string]any
+	for _, e := range AsList(v) {
+		if m, ok := e.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // AsInt64 reads an integer from a JSON-shaped value of any numeric type.

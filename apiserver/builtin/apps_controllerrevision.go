@@ -11,8 +11,8 @@ import (
 // controllerRevisionResource is apps/v1 controllerrevisions.
 func controllerRevisionResource() apiserver.Resource {
 	return apiserver.Resource{Group: "apps", Version: "v1", Kind: "ControllerRevision", Plural: "controllerrevisions",
-		Namespaced: true, WithoutGeneration: true, PrinterColumns: controllerRevisionColumns,
-		Strategy: controllerRevisionStrategy{}, Schema: controllerRevisionSchema()}
+		Namespaced: true, WithoutGeneration: true, PrinterColumns: controllerRevisionColumns, AsSent: []string{"data"},
+		GenericDelete: true, Strategy: controllerRevisionStrategy{}, Schema: controllerRevisionSchema()}
 }
 
 var controllerRevisionColumns = []apiserver.PrinterColumn{

@@ -37,7 +37,11 @@ func (controllerRevisionStrategy) Default(o meta.Object) {
 func (controllerRevisionStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
 	var e fieldErrs
 	e.nonNegative("revision", o["revision"])
-	switch o["data"].(type) {
+	data := o["data"]
+	if r, ok := data.(meta.RawJSON); ok {
+		data = r.Value
+	}
+	switch data.(type) {
 	case nil:
 		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: "data", Detail: "data is mandatory"})
 	case map[string]any:

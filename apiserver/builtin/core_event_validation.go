@@ -3,12 +3,19 @@ package builtin
 import (
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/selectors"
 )
 
 // eventStrategy is what a core v1 Event does differently: kube's
 // ValidateEvent of the legacy API.
 type eventStrategy struct{ apiserver.GenericStrategy }
+
+// NameErrors: kube validates no core v1 Event's ObjectMeta beyond the
+// registry's common check, so its name and generateName need only be path
+// segments (a generateName "web-0." makes "web-0.x7k2p"); events.k8s.io/v1
+// checks DNS subdomains.
+func (eventStrategy) NameErrors(name string) []string { return schema.PathSegmentName(name, false) }
 
 // Validate is kube's legacy event validation, which every Event passes.
 func (eventStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {

@@ -9,10 +9,11 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// nodeResource is core/v1 nodes.
+// nodeResource is core/v1 nodes. kube's node strategy keeps the status a
+// node is created with, and validates it (KeepsStatusOnCreate).
 func nodeResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "Node", Plural: "nodes", ShortNames: []string{"no"},
-		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: nodeColumns, Strategy: nodeStrategy{}, Schema: nodeSchema(),
+		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: nodeColumns, GenericDelete: true, KeepsStatusOnCreate: true, Strategy: nodeStrategy{}, Schema: nodeSchema(),
 		SelectableFields: []string{"spec.unschedulable"},
 		FieldValues: func(o meta.Object) map[string]string {
 			if flag(field(o, "spec", "unschedulable"), false) {
@@ -25,8 +26,12 @@ func nodeResource() apiserver.Resource {
 // nodeStrategy is what a Node does differently.
 type nodeStrategy struct{ apiserver.GenericStrategy }
 
-// Default mirrors SetDefaults_NodeStatus: allocatable defaults to capacity.
+// Default mirrors SetDefaults_NodeStatus (allocatable defaults to
+// capacity) and kube's conversion of spec.podCIDR and spec.podCIDRs.
 func (nodeStrategy) Default(o meta.Object) {
+	if spec, ok := o["spec"].(map[string]any); ok {
+		singleAndPlural(spec, "podCIDR", "podCIDRs", "")
+	}
 	status, _ := o["status"].(map[string]any)
 	if capacity, ok := status["capacity"].(map[string]any); ok {
 		if _, has := status["allocatable"]; !has {
@@ -39,7 +44,12 @@ func (nodeStrategy) Default(o meta.Object) {
 // TaintNodesByCondition admission plugin does until a node controller
 // sees it ready.
 func (nodeStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
+	// kube drops the removed dynamic kubelet configuration on create.
+	if status, ok := o["status"].(map[string]any); ok {
+		delete(status, "config")
+	}
 	spec := obj(o, "spec")
+	delete(spec, "configSource")
 	taints := asList(spec["taints"])
 	for _, t := range taints {
 		if m, _ := t.(map[string]any); m["key"] == "node.kubernetes.io/not-ready" && m["effect"] == "NoSchedule" {
@@ -47,6 +57,16 @@ func (nodeStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 		}
 	}
 	spec["taints"] = append(taints, map[string]any{"key": "node.kubernetes.io/not-ready", "effect": "NoSchedule"})
+}
+
+// PrepareForUpdate is the generic split, and kube's dropping of
+// spec.configSource unless the node had one.
+func (nodeStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
+	next := apiserver.PrepareStatusUpdate(w, o, old)
+	if spec, ok := next["spec"].(map[string]any); ok && field(old, "spec", "configSource") == nil {
+		delete(spec, "configSource")
+	}
+	return next
 }
 
 // Subresources are a node's proxy.

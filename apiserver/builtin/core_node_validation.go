@@ -48,6 +48,9 @@ func (s nodeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) met
 		e.forbidden("spec.providerID", `node updates may not change providerID except from "" to valid`)
 	}
 	e.nodeTaints(o)
+	if str(o, "spec", "externalID") != str(old, "spec", "externalID") {
+		e.forbidden("spec.externalID", "may not be updated")
+	}
 	return e.list
 }
 
@@ -144,7 +147,3 @@ func nodeSchema() *schema.Schema {
 	return schemaEdited(Schema(meta.GroupVersionKind{Version: "v1", Kind: "Node"}), []string{"spec", "taints", "[]", "effect"},
 		func(s *schema.Schema) { s.Enum = nil })
 }
-
-// KeepsStatusOnCreate: kube's node strategy keeps the status a node is
-// created with, and validates it.
-func (nodeStrategy) KeepsStatusOnCreate() {}

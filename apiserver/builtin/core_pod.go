@@ -64,6 +64,10 @@ func (podStrategy) Default(o meta.Object) {
 			}
 		}
 	}
+	if status, ok := o["status"].(map[string]any); ok {
+		singleAndPlural(status, "podIP", "podIPs", "ip")
+		singleAndPlural(status, "hostIP", "hostIPs", "ip")
+	}
 }
 
 // PrepareForCreate gives a new pod what kube's default admission plugins

@@ -467,3 +467,24 @@ func TestPodResize(t *testing.T) {
 	assert.Nil(t, spec(out)["nodeName"])
 	assert.Nil(t, md(out)["labels"])
 }
+
+// TestPodIPsReadBackAsKubeConvertsThem holds a pod's status to kube's
+// conversion of podIP and hostIP with their lists: a single IP alone
+// becomes the list, and the single one is always the list's first.
+func TestPodIPsReadBackAsKubeConvertsThem(t *testing.T) {
+	srv := newBuiltinServer(t)
+	code, out := serve(t, srv, "POST", "/api/v1/namespaces/default/pods", "application/json",
+		`{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"i"}]}}`)
+	require.Equal(t, http.StatusCreated, code, out)
+	code, out = serve(t, srv, "PATCH", "/api/v1/namespaces/default/pods/p/status", "application/merge-patch+json",
+		`{"status":{"podIP":"10.0.0.2","hostIP":"192.0.2.1"}}`)
+	require.Equal(t, http.StatusOK, code, out)
+	status := out["status"].(map[string]any)
+	assert.Equal(t, []any{map[string]any{"ip": "10.0.0.2"}}, status["podIPs"])
+	assert.Equal(t, []any{map[string]any{"ip": "192.0.2.1"}}, status["hostIPs"])
+	code, out = serve(t, srv, "PATCH", "/api/v1/namespaces/default/pods/p/status", "application/merge-patch+json",
+		`{"status":{"podIP":null,"podIPs":[{"ip":"10.0.0.3"},{"ip":"fd00::3"}]}}`)
+	require.Equal(t, http.StatusOK, code, out)
+	status = out["status"].(map[string]any)
+	assert.Equal(t, "10.0.0.3", status["podIP"])
+}

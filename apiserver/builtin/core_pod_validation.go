@@ -1,8 +1,11 @@
 package builtin
 
 import (
+	"fmt"
+
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/selectors"
 )
 
 // Validate is the part of kube's ValidatePodCreate users hit (its pod
@@ -27,6 +30,10 @@ func (podStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.F
 				Detail: "Pod QOS Class may not change as a result of resizing"}}
 		}
 		return nil
+	case "status":
+		var e fieldErrs
+		e.podConditions(o)
+		return e.list
 	case "":
 	default:
 		return nil
@@ -89,10 +96,22 @@ func tolerationsAdded(next, old []any) bool {
 	return true
 }
 
-func setOrDelete(m map[string]any, key string, v any) {
-	if v == nil {
-		delete(m, key)
-		return
+// podConditions is kube's validatePodConditions of a status update: a
+// non-negative observedGeneration, and a type that is a qualified name
+// unless it is one of the kubelet's own (reported at ".Type", as kube
+// does).
+func (e *fieldErrs) podConditions(o meta.Object) {
+	for i, c := range asList(field(o, "status", "conditions")) {
+		cond := asMap(c)
+		p := fmt.Sprintf("status.conditions[%d]", i)
+		if g, ok := meta.AsInt64(cond["observedGeneration"]); ok && g < 0 {
+			e.invalid(p+".observedGeneration", g, "must be a non-negative integer")
+		}
+		typ, _ := cond["type"].(string)
+		switch typ {
+		case "PodScheduled", "Ready", "Initialized":
+			continue
+		}
+		e.invalidAll(p+".Type", typ, selectors.QualifiedNameErrors(typ))
 	}
-	m[key] = v
 }

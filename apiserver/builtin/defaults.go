@@ -229,3 +229,47 @@ func keepStatusOnlyMetadata(o, old meta.Object) {
 	}
 	o["metadata"] = md
 }
+
+func setOrDelete(m map[string]any, key string, v any) {
+	if v == nil {
+		delete(m, key)
+		return
+	}
+	m[key] = v
+}
+
+// singleAndPlural is kube's conversion of a v1 field kept twice, as a
+// single value and as the list it is the first of (a node's podCIDR and
+// podCIDRs, a pod's podIP and podIPs, hostIP and hostIPs): kube holds only
+// the list, which a single value sets when the list is empty or starts
+// with another value (the single one is the older clients' and wins), and
+// writes the single value back as the list's first. key names the field
+// of the list's items that holds the value ("" when the items are the
+// values).
+func singleAndPlural(m map[string]any, single, plural, key string) {
+	item := func(v any) string {
+		if key != "" {
+			v = asMap(v)[key]
+		}
+		s, _ := v.(string)
+		return s
+	}
+	list := asList(m[plural])
+	if s, _ := m[single].(string); s != "" && (len(list) == 0 || item(list[0]) != s) {
+		var first any = s
+		if key != "" {
+			first = map[string]any{key: s}
+		}
+		m[plural] = []any{first}
+		list = []any{first}
+	}
+	if len(list) == 0 {
+		delete(m, single)
+		return
+	}
+	if s := item(list[0]); s != "" {
+		m[single] = s
+	} else {
+		delete(m, single)
+	}
+}

@@ -6,12 +6,13 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // endpointSliceResource is discovery.k8s.io/v1 endpointslices.
 func endpointSliceResource() apiserver.Resource {
 	return apiserver.Resource{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice", Plural: "endpointslices",
-		Namespaced: true, PrinterColumns: endpointSliceColumns, Strategy: endpointSliceStrategy{}}
+		Namespaced: true, PrinterColumns: endpointSliceColumns, GenericDelete: true, Strategy: endpointSliceStrategy{}}
 }
 
 // endpointSliceStrategy is what an EndpointSlice does differently.
@@ -24,6 +25,44 @@ func (endpointSliceStrategy) Default(o meta.Object) {
 			setDefault(pm, "name", "")
 			setDefault(pm, "protocol", "TCP")
 		}
+	}
+}
+
+// PrepareForCreate drops the endpoints' deprecatedTopology, as kube does
+// on every write through discovery.k8s.io/v1.
+func (endpointSliceStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
+	dropTopology(o, nil)
+}
+
+// PrepareForUpdate is the generic split, and kube's dropping of the
+// endpoints' deprecatedTopology when the endpoints change (a node name it
+// held before, as kubernetes.io/hostname, moves to nodeName).
+func (endpointSliceStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
+	next := apiserver.PrepareStatusUpdate(w, o, old)
+	if !equalJSON(next["endpoints"], old["endpoints"]) {
+		dropTopology(next, old)
+	}
+	return next
+}
+
+// dropTopology is kube's dropTopologyOnV1.
+func dropTopology(o, old meta.Object) {
+	prev := map[string]bool{}
+	for _, ep := range asList(old["endpoints"]) {
+		if n, _ := asMap(asMap(ep)["deprecatedTopology"])["kubernetes.io/hostname"].(string); n != "" {
+			prev[n] = true
+		}
+	}
+	for _, ep := range asList(o["endpoints"]) {
+		m := asMap(ep)
+		if m == nil {
+			continue
+		}
+		if n, ok := asMap(m["deprecatedTopology"])["kubernetes.io/hostname"].(string); ok && m["nodeName"] == nil && prev[n] &&
+			len(schema.DNS1123Subdomain(n)) == 0 {
+			m["nodeName"] = n
+		}
+		delete(m, "deprecatedTopology")
 	}
 }
 

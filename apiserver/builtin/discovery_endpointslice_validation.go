@@ -18,43 +18,56 @@ import (
 // Validate is kube's ValidateEndpointSliceCreate.
 func (endpointSliceStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
 	var e fieldErrs
-	e.endpointSlice(o, "FQDN", "IPv4", "IPv6")
+	e.endpointSlice(o, nil)
 	return e.list
 }
 
-// ValidateUpdate is kube's ValidateEndpointSliceUpdate: the deprecated
-// "IP" address type is still taken, and the address type never changes.
+// ValidateUpdate is kube's ValidateEndpointSliceUpdate: the slice as on
+// create, except that the endpoints' errors do not count when the
+// endpoints did not change (what an older kube stored stays writable, and
+// a change of the address type alone is refused only as immutable); the
+// address type never changes.
 func (endpointSliceStrategy) ValidateUpdate(_ *apiserver.Write, o, old meta.Object) meta.FieldErrors {
 	var e fieldErrs
-	e.endpointSlice(o, "FQDN", "IP", "IPv4", "IPv6")
+	e.endpointSlice(o, old)
 	if !equalJSON(o["addressType"], old["addressType"]) {
 		e.invalid("addressType", o["addressType"], "field is immutable")
 	}
 	return e.list
 }
 
-// endpointSlice is kube's ValidateEndpointSlice with the address types
-// it takes.
-func (e *fieldErrs) endpointSlice(o meta.Object, addressTypes ...string) {
+// endpointSlice is kube's ValidateEndpointSlice; old is the version an
+// update replaces (nil on create).
+func (e *fieldErrs) endpointSlice(o, old meta.Object) {
 	typ, _ := o["addressType"].(string)
 	if typ == "" {
 		e.required("addressType")
 	} else {
-		e.enum("addressType", typ, addressTypes...)
-	}
-	endpoints := asList(o["endpoints"])
-	if len(endpoints) > 1000 {
-		e.list = append(e.list, meta.FieldError{Type: meta.ErrorTooMany, Field: "endpoints", Value: len(endpoints), Detail: "must have at most 1000 items"})
-	} else {
-		for i, ep := range endpoints {
-			e.endpoint(fmt.Sprintf("endpoints[%d]", i), asMap(ep), typ)
-		}
+		e.enum("addressType", typ, "FQDN", "IPv4", "IPv6")
 	}
 	ports := asList(o["ports"])
-	if len(ports) > 100 {
-		e.list = append(e.list, meta.FieldError{Type: meta.ErrorTooMany, Field: "ports", Value: len(ports), Detail: "must have at most 100 items"})
-		return
+	if len(ports) > 20000 {
+		e.list = append(e.list, meta.FieldError{Type: meta.ErrorTooMany, Field: "ports", Value: len(ports), Detail: "must have at most 20000 items"})
+	} else {
+		e.endpointPorts(ports)
 	}
+	var eps fieldErrs
+	endpoints := asList(o["endpoints"])
+	if len(endpoints) > 1000 {
+		eps.list = append(eps.list, meta.FieldError{Type: meta.ErrorTooMany, Field: "endpoints", Value: len(endpoints), Detail: "must have at most 1000 items"})
+	} else {
+		for i, ep := range endpoints {
+			eps.endpoint(fmt.Sprintf("endpoints[%d]", i), asMap(ep), typ)
+		}
+	}
+	if len(eps.list) > 0 && old != nil && equalJSON(o["endpoints"], old["endpoints"]) {
+		eps.list = nil
+	}
+	e.list = append(e.list, eps.list...)
+}
+
+// endpointPorts is kube's validatePorts of an EndpointSlice.
+func (e *fieldErrs) endpointPorts(ports []any) {
 	names := map[string]bool{}
 	for i, p := range ports {
 		port := asMap(p)
@@ -94,7 +107,7 @@ func (e *fieldErrs) endpoint(path string, ep map[string]any, addressType string)
 		case "IP":
 			e.ipAddress(p, address, nil)
 		case "IPv4", "IPv6":
-			ip := parseIPSloppy(address)
+			ip := schema.ParseIPSloppy(address)
 			if ip == nil {
 				e.ipAddress(p, address, nil)
 				continue
@@ -117,8 +130,40 @@ func (e *fieldErrs) endpoint(path string, ep map[string]any, addressType string)
 			e.fqdn(p, address)
 		}
 	}
+	if node, ok := ep["nodeName"].(string); ok {
+		e.invalidAll(path+".nodeName", node, schema.DNS1123Subdomain(node))
+	}
 	if host, ok := ep["hostname"].(string); ok {
 		e.invalidAll(path+".hostname", host, schema.DNS1123Label(host))
+	}
+	if hints, ok := ep["hints"].(map[string]any); ok {
+		e.endpointHints(path+".hints", hints)
+	}
+}
+
+// endpointHints is kube's validateHints: at most 8 zones and 8 nodes, each
+// named once, zones by label values and nodes by node names.
+func (e *fieldErrs) endpointHints(path string, hints map[string]any) {
+	for _, h := range []struct {
+		key   string
+		check func(string) []string
+	}{{"forZones", selectors.LabelValueErrors}, {"forNodes", schema.DNS1123Subdomain}} {
+		list := asList(hints[h.key])
+		p := path + "." + h.key
+		if len(list) > 8 {
+			e.list = append(e.list, meta.FieldError{Type: meta.ErrorTooMany, Field: p, Value: len(list), Detail: "must have at most 8 items"})
+			return
+		}
+		seen := map[string]bool{}
+		for i, x := range list {
+			name, _ := asMap(x)["name"].(string)
+			np := fmt.Sprintf("%s[%d].name", p, i)
+			if seen[name] {
+				e.duplicate(np, name)
+			}
+			seen[name] = true
+			e.invalidAll(np, name, h.check(name))
+		}
 	}
 }
 

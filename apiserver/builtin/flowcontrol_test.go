@@ -163,7 +163,7 @@ func TestAFullLevelAnswersKubes429(t *testing.T) {
 		_, fs := do(t, ts, "GET", fcPath+"flowschemas/anonymous", "", "")
 		status, _ := fs["status"].(map[string]any)
 		return status != nil && status["conditions"] != nil
-	}, 5*time.Second, 5*time.Millisecond)
+	}, time.Minute, 5*time.Millisecond)
 
 	var wg sync.WaitGroup
 	responses := make([]*http.Response, 3)

@@ -48,7 +48,31 @@ func (s roleStrategy) Validate(_ *apiserver.Write, obj meta.Object) meta.FieldEr
 			errs = append(errs, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".resources", Detail: "resource rules must supply at least one resource"})
 		}
 	}
+	if rule, ok := obj["aggregationRule"].(map[string]any); ok && !s.namespaced {
+		errs = append(errs, aggregationRuleErrors(rule)...)
+	}
 	return errs
+}
+
+// aggregationRuleErrors is kube's check of a ClusterRole's aggregation
+// rule: at least one selector, each a valid label selector (and, when it
+// is not, one more error: kube could not make a selector of it).
+func aggregationRuleErrors(rule map[string]any) meta.FieldErrors {
+	var e fieldErrs
+	selectors := asList(rule["clusterRoleSelectors"])
+	if len(selectors) == 0 {
+		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: "aggregationRule.clusterRoleSelectors",
+			Detail: "at least one clusterRoleSelector required if aggregationRule is non-nil"})
+	}
+	for i, sel := range selectors {
+		path := fmt.Sprintf("aggregationRule.clusterRoleSelectors[%d]", i)
+		before := len(e.list)
+		e.labelSelector(path, sel)
+		if len(e.list) > before {
+			e.invalid(path, goValue(`"null"`), "invalid label selector.")
+		}
+	}
+	return e.list
 }
 
 func (s roleStrategy) ValidateUpdate(w *apiserver.Write, obj, _ meta.Object) meta.FieldErrors {

@@ -3,6 +3,7 @@ package builtin
 import (
 	_ "embed"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"sync"
@@ -42,7 +43,7 @@ func loadCatalog() *catalog {
 	for k, v := range schemas {
 		raw[k] = v
 	}
-	parsed, err := schema.ParseComponents(raw)
+	parsed, err := schema.ParseComponents(withoutUncheckedRequired(raw))
 	if err != nil {
 		panic("builtin: embedded schemas: " + err.Error())
 	}
@@ -75,6 +76,44 @@ func loadCatalog() *catalog {
 		}
 	}
 	return c
+}
+
+// uncheckedRequired are the components whose published `required` kube's
+// validation does not check: a kind's own condition types, whose type and
+// status kube decodes as "" when absent and keeps (a CRD's or a Node's
+// condition with only a message is stored), or checks in its own words (a
+// Pod's, podConditions). CertificateSigningRequest conditions are not
+// here: kube's validation requires their type.
+var uncheckedRequired = []string{
+	"io.k8s.api.apps.v1.DaemonSetCondition",
+	"io.k8s.api.apps.v1.DeploymentCondition",
+	"io.k8s.api.apps.v1.ReplicaSetCondition",
+	"io.k8s.api.apps.v1.StatefulSetCondition",
+	"io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition",
+	"io.k8s.api.batch.v1.JobCondition",
+	"io.k8s.api.core.v1.NamespaceCondition",
+	"io.k8s.api.core.v1.NodeCondition",
+	"io.k8s.api.core.v1.PodCondition",
+	"io.k8s.api.core.v1.PersistentVolumeClaimCondition",
+	"io.k8s.api.core.v1.ReplicationControllerCondition",
+	"io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition",
+	"io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition",
+}
+
+// withoutUncheckedRequired is the components to validate with: raw, with
+// the uncheckedRequired ones copied without `required` (their fields'
+// published defaults, "", then fill what is missing, as kube's decoding
+// does). raw itself is what is published, and stays as kube publishes it.
+func withoutUncheckedRequired(raw map[string]any) map[string]any {
+	out := maps.Clone(raw)
+	for _, name := range uncheckedRequired {
+		if c, ok := raw[name].(map[string]any); ok {
+			c = maps.Clone(c)
+			delete(c, "required")
+			out[name] = c
+		}
+	}
+	return out
 }
 
 // Schema returns the schema of a built-in kind (and of its list kind, and

@@ -110,7 +110,7 @@ func TestAWatchThroughTheOtherVersionSeesTheConvertedObject(t *testing.T) {
 	srv := newBuiltinServer(t)
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, ts.URL+"/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers?watch=1", nil)
 	resp, err := http.DefaultClient.Do(req)

@@ -108,6 +108,8 @@ func equalJSON(a, b any) bool { return reflect.DeepEqual(normalizeNumbers(a), no
 // decoded by different decoders compare.
 func normalizeNumbers(v any) any {
 	switch t := v.(type) {
+	case meta.RawJSON:
+		return normalizeNumbers(t.Value)
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, x := range t {

@@ -51,6 +51,13 @@ func goTypedStrings(typ string, v any) string {
 // the object's keys in the order the client wrote them.
 func goRawExtension(v any) goValue {
 	raw := "[]uint8(nil)"
+	if r, ok := v.(meta.RawJSON); ok {
+		parts := make([]string, len(r.Raw))
+		for i, c := range r.Raw {
+			parts[i] = fmt.Sprintf("0x%x", c)
+		}
+		return goValue("runtime.RawExtension{Raw:[]uint8{" + strings.Join(parts, ", ") + "}, Object:runtime.Object(nil)}")
+	}
 	if v != nil {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)

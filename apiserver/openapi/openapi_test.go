@@ -391,3 +391,25 @@ func BenchmarkSwaggerV2(b *testing.B) {
 		}
 	}
 }
+
+// TestSwaggerV2OfACustomResourceKeepingUnknownFields holds the v2
+// definition of a custom resource whose schema keeps unknown fields at its
+// root to kube's: an object and its kind, nothing else (kubectl's v2
+// validation would refuse every field not listed); v3 keeps the schema.
+func TestSwaggerV2OfACustomResourceKeepingUnknownFields(t *testing.T) {
+	s, err := schema.Parse(map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true})
+	require.NoError(t, err)
+	r := openapi.Resource{Group: "example.com", Version: "v1", Kind: "Gadget", Plural: "gadgets", Namespaced: true, Schema: s}
+	d, err := openapi.SwaggerV2(append(builtinResources(), r), opts())
+	require.NoError(t, err)
+	defs := unmarshal(t, d.JSON)["definitions"].(map[string]any)
+	assert.Equal(t, map[string]any{"type": "object",
+		"x-kubernetes-group-version-kind": []any{map[string]any{"group": "example.com", "kind": "Gadget", "version": "v1"}}},
+		defs["com.example.v1.Gadget"])
+
+	v3, err := openapi.GroupVersionV3(meta.GroupVersion{Group: "example.com", Version: "v1"}, []openapi.Resource{r}, opts())
+	require.NoError(t, err)
+	g := dig(unmarshal(t, v3.JSON), "components", "schemas", "com.example.v1.Gadget")
+	assert.Equal(t, true, dig(g, "x-kubernetes-preserve-unknown-fields"))
+	assert.Contains(t, dig(g, "properties"), "metadata")
+}

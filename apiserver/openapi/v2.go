@@ -42,6 +42,15 @@ func SwaggerV2(resources []Resource, opts Options) (*Document, error) {
 	for name, s := range b.closure() {
 		defs[name] = toV2(s)
 	}
+	for _, r := range resources {
+		if r.Schema.PreservesUnknownFields() {
+			// kube publishes in v2 no properties of a custom resource that
+			// keeps unknown fields at its root: kubectl's v2 validation
+			// would refuse every field it did not list.
+			defs[crdComponentName(r.Group, r.Version, r.Kind)] = map[string]any{"type": "object",
+				"x-kubernetes-group-version-kind": []any{map[string]any{"group": r.Group, "kind": r.Kind, "version": r.Version}}}
+		}
+	}
 	doc := map[string]any{
 		"swagger":     "2.0",
 		"info":        map[string]any{"title": "Kubernetes", "version": b.version},

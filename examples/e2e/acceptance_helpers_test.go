@@ -66,7 +66,7 @@ func (k *kubectlRunner) forTest(t *testing.T) *kubectlRunner {
 // run runs kubectl and returns its stdout, stderr and error.
 func (k *kubectlRunner) run(args ...string) (stdout, stderr string, err error) {
 	k.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a bound for a hung kubectl only
 	defer cancel()
 	cmd := exec.CommandContext(ctx, kubectlBinary(k.t, k.version), append([]string{"--kubeconfig", k.c.kubeconfig}, args...)...)
 	cmd.Env = append(append(os.Environ(), "KUBECACHEDIR="+k.cache, "HOME="+k.home), k.env...)

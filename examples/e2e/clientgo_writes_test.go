@@ -41,8 +41,10 @@ func TestConcurrentTestAndReplacePatchesCountToExactlyOneThousand(t *testing.T) 
 	cs, err := kubernetes.NewForConfig(cfg)
 	require.NoError(t, err)
 	cms := cs.CoreV1().ConfigMaps("default")
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
-	defer cancel()
+	// 1000 increments and their retries take a second or two on a quiet
+	// machine and minutes on a loaded one: fail only when no increment lands
+	// for a long while.
+	ctx, progressed := progressContext(t, 2*time.Minute)
 	_, err = cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "counter"}, Data: map[string]string{"n": "0"}}, metav1.CreateOptions{})
 	require.NoError(t, err)
 
@@ -60,9 +62,10 @@ func TestConcurrentTestAndReplacePatchesCountToExactlyOneThousand(t *testing.T) 
 			for range perGoroutine {
 				v, err := incrementWithTestAndReplace(ctx, cms, &retries)
 				if err != nil {
-					errs <- err
+					errs <- fmt.Errorf("%w (%v)", err, context.Cause(ctx))
 					return
 				}
+				progressed()
 				mu.Lock()
 				written[v]++
 				mu.Unlock()

@@ -69,7 +69,7 @@ func TestControllerRuntimeManager(t *testing.T) {
 	assert.Eventually(t, func() bool {
 		var cm corev1.ConfigMap
 		return cl.Get(ctx, key, &cm) == nil && cm.Data["copied"] == "v1"
-	}, 10*time.Second, 20*time.Millisecond, "the reconciler applied its field")
+	}, 2*time.Minute, 20*time.Millisecond, "the reconciler applied its field")
 
 	var cm corev1.ConfigMap
 	require.NoError(t, cl.Get(ctx, key, &cm))
@@ -78,13 +78,13 @@ func TestControllerRuntimeManager(t *testing.T) {
 	assert.Eventually(t, func() bool {
 		var got corev1.ConfigMap
 		return cl.Get(ctx, key, &got) == nil && got.Data["copied"] == "v2"
-	}, 10*time.Second, 20*time.Millisecond, "the reconciler saw the update through its cache")
+	}, 2*time.Minute, 20*time.Millisecond, "the reconciler saw the update through its cache")
 
 	cancel()
 	select {
 	case err := <-done:
 		assert.NoError(t, err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("the manager did not stop")
 	}
 }

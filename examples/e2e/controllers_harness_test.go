@@ -38,7 +38,7 @@ func startControlledCluster(t *testing.T, opts controllers.Options) *controlledC
 		cancel()
 		select {
 		case <-m.Done():
-		case <-time.After(10 * time.Second):
+		case <-time.After(2 * time.Minute):
 			t.Error("the controllers did not stop")
 		}
 	})
@@ -53,7 +53,9 @@ func startControlledCluster(t *testing.T, opts controllers.Options) *controlledC
 // helper of controllers.Manager.WaitIdle): no sleeps in tests.
 func (c *controlledCluster) settle() {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// A bound for a hang only: the controllers settle in milliseconds on a
+	// quiet machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	require.NoError(c.t, c.ctrl.WaitIdle(ctx))
 }
@@ -63,12 +65,16 @@ func metricsOff() metricsserver.Options { return metricsserver.Options{BindAddre
 
 // startSecureControlledCluster is the example server as `go run ./server`
 // runs it by default: HTTPS, RBAC, and the controllers, whose root CA is
-// the one clients trust the serving certificate with.
-func startSecureControlledCluster(t *testing.T) (*controlledCluster, *kapiserver.Secure) {
+// the one clients trust the serving certificate with. adjust, if any,
+// change its configuration first (a shorter bookmark interval, say).
+func startSecureControlledCluster(t *testing.T, adjust ...func(*apiserver.Config)) (*controlledCluster, *kapiserver.Secure) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	sec, err := kapiserver.NewSecure(ctx, kapiserver.Options{})
 	require.NoError(t, err)
+	for _, a := range adjust {
+		a(&sec.Config)
+	}
 	handler, err := apiserver.New(sec.Config)
 	require.NoError(t, err)
 	m, err := controllers.Start(ctx, handler, controllers.Options{RootCA: sec.CAData})
@@ -81,7 +87,7 @@ func startSecureControlledCluster(t *testing.T) (*controlledCluster, *kapiserver
 		cancel()
 		select {
 		case <-m.Done():
-		case <-time.After(10 * time.Second):
+		case <-time.After(2 * time.Minute):
 			t.Error("the controllers did not stop")
 		}
 	})

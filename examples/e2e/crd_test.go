@@ -179,7 +179,7 @@ func TestDynamicClientCustomResourceLifecycle(t *testing.T) {
 	assert.Eventually(t, func() bool {
 		_, err := widgets.List(ctx, metav1.ListOptions{})
 		return apierrors.IsNotFound(err)
-	}, 5*time.Second, 20*time.Millisecond)
+	}, 2*time.Minute, 20*time.Millisecond)
 	_, err = crds.Create(ctx, mustYAMLObject(t, widgetCRD), metav1.CreateOptions{})
 	require.NoError(t, err)
 	list, err := widgets.List(ctx, metav1.ListOptions{})

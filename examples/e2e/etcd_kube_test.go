@@ -205,7 +205,7 @@ func TestKapiAndKubeApiserverOnOneEtcdReadEachOthersObjects(t *testing.T) {
 	cm.Data["by"] = "kapi too"
 	updated, err := kapiCS.CoreV1().ConfigMaps("default").Update(ctx, cm, metav1.UpdateOptions{})
 	require.NoError(t, err)
-	wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	for {
 		select {

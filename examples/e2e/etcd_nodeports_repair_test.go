@@ -56,7 +56,7 @@ func TestALeakedNodePortIsFreedByTheRepairOfServersOnOneEtcd(t *testing.T) {
 	require.Eventually(t, func() bool {
 		_, _, err := k.run("create", "service", "nodeport", "late", "--tcp=80:80", "--node-port=30123")
 		return err == nil
-	}, 20*time.Second, 100*time.Millisecond, "the repair frees the leaked port")
+	}, 2*time.Minute, 100*time.Millisecond, "the repair frees the leaked port")
 	assert.Equal(t, "30123", k.must("get", "service", "late", "-o", "jsonpath={.spec.ports[0].nodePort}"))
 	assert.Equal(t, []int{leaked}, storedNodePorts(t, etcdCluster), "the port is marked again, for its Service")
 }

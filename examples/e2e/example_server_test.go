@@ -104,7 +104,7 @@ func (s *exampleServer) stop(t *testing.T) error {
 	case err := <-s.exit:
 		s.exit <- err
 		return err
-	case <-time.After(20 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("the example server did not stop within 20 s of SIGTERM")
 		return nil
 	}
@@ -122,7 +122,7 @@ func TestTheExampleServerServesKubectlWithItsControllersAndStopsOnSIGTERM(t *tes
 		_, errSA := s.kubectl("1.33", "-n", "newcomer", "get", "serviceaccount", "default")
 		_, errCA := s.kubectl("1.33", "-n", "newcomer", "get", "configmap", "kube-root-ca.crt")
 		return errSA == nil && errCA == nil
-	}, 30*time.Second, 100*time.Millisecond, "the serviceaccount and root-ca-cert-publisher controllers fill a new namespace")
+	}, 2*time.Minute, 100*time.Millisecond, "the serviceaccount and root-ca-cert-publisher controllers fill a new namespace")
 
 	kubectl("-n", "newcomer", "create", "configmap", "settings", "--from-literal=a=b")
 	kubectl("delete", "namespace", "newcomer", "--wait", "--timeout=30s")

@@ -90,7 +90,7 @@ func TestSharedInformer(t *testing.T) {
 			_, err = inf.AddEventHandler(rec.handler())
 			require.NoError(t, err)
 			factory.Start(ctx.Done())
-			syncCtx, syncCancel := context.WithTimeout(ctx, 10*time.Second)
+			syncCtx, syncCancel := context.WithTimeout(ctx, 2*time.Minute)
 			defer syncCancel()
 			require.True(t, cache.WaitForCacheSync(syncCtx.Done(), inf.HasSynced), "the informer syncs")
 			assert.Eventually(t, rec.seen("add before"), 5*time.Second, 10*time.Millisecond)
@@ -128,7 +128,7 @@ func TestReflectorRelistsAfterGone(t *testing.T) {
 	indexer := cache.NewStore(cache.MetaNamespaceKeyFunc)
 	reflector := cache.NewReflector(lw, &corev1.ConfigMap{}, indexer, 0)
 	go reflector.Run(ctx.Done())
-	require.Eventually(t, func() bool { return reflector.LastSyncResourceVersion() != "" }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return reflector.LastSyncResourceVersion() != "" }, 2*time.Minute, 10*time.Millisecond)
 
 	// Writes the reflector sees, then a compaction past them: the next
 	// time its watch is (re)established from an old revision it gets 410.
@@ -136,12 +136,12 @@ func TestReflectorRelistsAfterGone(t *testing.T) {
 		_, err := cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("c%d", i)}}, metav1.CreateOptions{})
 		require.NoError(t, err)
 	}
-	require.Eventually(t, func() bool { return len(indexer.ListKeys()) == 3 }, 5*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return len(indexer.ListKeys()) == 3 }, 2*time.Minute, 10*time.Millisecond)
 	st.Compact(st.Revision())
 	_, err = cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "late"}}, metav1.CreateOptions{})
 	require.NoError(t, err)
 	assert.Eventually(t, func() bool {
 		_, exists, _ := indexer.GetByKey("default/late")
 		return exists
-	}, 10*time.Second, 10*time.Millisecond, "the reflector keeps up after compaction")
+	}, 2*time.Minute, 10*time.Millisecond, "the reflector keeps up after compaction")
 }

@@ -9,8 +9,9 @@ import (
 )
 
 // kubectlVersions are the oldest and newest kubectl the foundation must
-// serve: kubectl 1.27 reads legacy discovery, 1.33 the aggregated form.
-var kubectlVersions = []string{"1.27", "1.33"}
+// serve (kubectl 1.27 reads legacy discovery, 1.33 the aggregated form),
+// and the newer releases present on the machine.
+var kubectlVersions = append([]string{"1.27", "1.33"}, newerKubectls()...)
 
 func TestKubectlCRUD(t *testing.T) {
 	for _, version := range kubectlVersions {

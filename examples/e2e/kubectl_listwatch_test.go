@@ -92,18 +92,18 @@ func TestKubectlListAndWatch(t *testing.T) {
 		assert.Equal(t, "p3", unscheduled.Items[0].Name)
 	})
 	t.Run("get -w shows a change made by another client", func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, kubectlBinary(t, "1.33"), "--kubeconfig", c.kubeconfig, "get", "cm", "cm01", "-w", "-o", "jsonpath={.metadata.name}={.data.v}{\"\\n\"}")
 		var out syncBuffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		require.NoError(t, cmd.Start())
 		defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-		require.Eventually(t, func() bool { return strings.Contains(out.String(), "cm01=") }, 10*time.Second, 20*time.Millisecond)
+		require.Eventually(t, func() bool { return strings.Contains(out.String(), "cm01=") }, 2*time.Minute, 20*time.Millisecond)
 		_, err := c.jsonClient().CoreV1().ConfigMaps("default").Update(context.Background(),
 			&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cm01"}, Data: map[string]string{"v": "changed"}}, metav1.UpdateOptions{})
 		require.NoError(t, err)
-		assert.Eventually(t, func() bool { return strings.Contains(out.String(), "cm01=changed") }, 10*time.Second, 20*time.Millisecond, out.String())
+		assert.Eventually(t, func() bool { return strings.Contains(out.String(), "cm01=changed") }, 2*time.Minute, 20*time.Millisecond, out.String())
 	})
 }
 

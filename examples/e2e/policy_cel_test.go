@@ -52,7 +52,7 @@ func TestKubectlCELRulesAnswerAsKube(t *testing.T) {
 			require.Eventually(t, func() bool {
 				_, err := c.kubectl(v, "get", "widgets")
 				return err == nil
-			}, 10*time.Second, 50*time.Millisecond)
+			}, 2*time.Minute, 50*time.Millisecond)
 			steps := []struct {
 				name, stdin string
 				args        []string
@@ -102,7 +102,7 @@ func TestKubectlCELRulesAnswerAsKube(t *testing.T) {
 			require.Eventually(t, func() bool {
 				_, err := c.kubectl(v, "get", "crd", "widgets.cel.example.com")
 				return err != nil
-			}, 10*time.Second, 50*time.Millisecond)
+			}, 2*time.Minute, 50*time.Millisecond)
 		})
 	}
 }
@@ -119,7 +119,7 @@ func TestClientGoCELRulesAndRatcheting(t *testing.T) {
 	require.Eventually(t, func() bool {
 		_, err := widgets.List(ctx, metav1.ListOptions{})
 		return err == nil
-	}, 10*time.Second, 50*time.Millisecond)
+	}, 2*time.Minute, 50*time.Millisecond)
 
 	obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "cel.example.com/v1", "kind": "Widget",
 		"metadata": map[string]any{"name": "w3"}, "spec": map[string]any{"name": "a", "replicas": int64(5), "minReplicas": int64(1), "maxReplicas": int64(3)}}}

@@ -145,7 +145,7 @@ func TestConversionWebhookServesTwoVersions(t *testing.T) {
 		cancel()
 		require.NoError(t, <-done)
 	})
-	require.Eventually(t, func() bool { return mgr.GetWebhookServer().StartedChecker()(nil) == nil }, 10*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return mgr.GetWebhookServer().StartedChecker()(nil) == nil }, 2*time.Minute, 20*time.Millisecond)
 
 	caBundle := base64.StdEncoding.EncodeToString(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ca.Cert.Raw}))
 	c.mustKubectlStdin("1.33", fmt.Sprintf(paintsCRD, fmt.Sprintf("https://127.0.0.1:%d/convert", port), caBundle), "apply", "-f", "-")
@@ -201,7 +201,7 @@ func TestConversionWebhookServesTwoVersions(t *testing.T) {
 			assert.Equal(t, "conv.example.com/v2", u.GetAPIVersion())
 			assert.Equal(t, want.name, u.GetName())
 			assert.Equal(t, map[string]any{"colour": want.colour}, u.Object["spec"])
-		case <-time.After(10 * time.Second):
+		case <-time.After(2 * time.Minute):
 			t.Fatalf("no %s event for %s", want.typ, want.name)
 		}
 	}

@@ -99,7 +99,7 @@ func TestControllerRuntimeWebhooks(t *testing.T) {
 		cancel()
 		require.NoError(t, <-done)
 	})
-	require.Eventually(t, func() bool { return mgr.GetWebhookServer().StartedChecker()(nil) == nil }, 10*time.Second, 20*time.Millisecond)
+	require.Eventually(t, func() bool { return mgr.GetWebhookServer().StartedChecker()(nil) == nil }, 2*time.Minute, 20*time.Millisecond)
 
 	cs, err := kubernetes.NewForConfig(c.restConfig())
 	require.NoError(t, err)

@@ -150,7 +150,7 @@ func compareProtobufWithJSON[T runtime.Object, L runtime.Object](t *testing.T, p
 			inf := k.informer(factory)
 			factory.Start(ctx.Done())
 			defer func() { cancel(); factory.Shutdown() }()
-			syncCtx, syncCancel := context.WithTimeout(ctx, 20*time.Second)
+			syncCtx, syncCancel := context.WithTimeout(ctx, 2*time.Minute)
 			defer syncCancel()
 			require.True(t, cache.WaitForCacheSync(syncCtx.Done(), inf.HasSynced), "the informer syncs")
 			cached := func() (T, bool) {
@@ -173,12 +173,12 @@ func compareProtobufWithJSON[T runtime.Object, L runtime.Object](t *testing.T, p
 			require.Eventually(t, func() bool {
 				obj, ok := cached()
 				return ok && resourceVersionOf(t, obj) == rv
-			}, 20*time.Second, 10*time.Millisecond, "the informer sees the update")
+			}, 2*time.Minute, 10*time.Millisecond, "the informer sees the update")
 			fromWatch, _ := cached()
 			assertSemanticEqual(t, readBack(t, name), fromWatch, "from a watch event")
 
 			require.NoError(t, j.Delete(ctx, name, metav1.DeleteOptions{}))
-			require.Eventually(t, func() bool { _, ok := cached(); return !ok }, 20*time.Second, 10*time.Millisecond, "the informer sees the delete")
+			require.Eventually(t, func() bool { _, ok := cached(); return !ok }, 2*time.Minute, 10*time.Millisecond, "the informer sees the delete")
 		})
 	}
 }
@@ -372,7 +372,7 @@ func TestAKindWithoutProtobufFallsBackToJSON(t *testing.T) {
 			require.EventuallyWithT(t, func(c *assert.CollectT) {
 				_, err := objects.Create(ctx, obj, metav1.CreateOptions{})
 				assert.NoError(c, err)
-			}, 10*time.Second, 20*time.Millisecond, "the kind is served")
+			}, 2*time.Minute, 20*time.Millisecond, "the kind is served")
 			base := c.url + "/apis/example.com/v1/namespaces/default/" + kind.plural
 
 			for _, accept := range []string{protobufMediaType + ", application/json", protobufMediaType + ",application/json"} {

@@ -151,7 +151,7 @@ func TestControllerRuntimeManagerWithItsRBAC(t *testing.T) {
 	assert.Eventually(t, func() bool {
 		cm, err := admin.CoreV1().ConfigMaps("default").Get(ctx, key.Name, metav1.GetOptions{})
 		return err == nil && cm.Data["copied"] == "v1"
-	}, 20*time.Second, 20*time.Millisecond, "the manager, running with its RBAC only, reconciled")
+	}, 2*time.Minute, 20*time.Millisecond, "the manager, running with its RBAC only, reconciled")
 	lease, err := admin.CoordinationV1().Leases("system").Get(ctx, "copier.kapi.dev", metav1.GetOptions{})
 	require.NoError(t, err, "leader election took its lease")
 	assert.NotEmpty(t, *lease.Spec.HolderIdentity)
@@ -174,7 +174,7 @@ func TestControllerRuntimeManagerWithItsRBAC(t *testing.T) {
 			failure = failures[0]
 		}
 		return failure != nil
-	}, 20*time.Second, 20*time.Millisecond, "the reconciler's apply failed")
+	}, 2*time.Minute, 20*time.Millisecond, "the reconciler's apply failed")
 	assert.True(t, apierrors.IsForbidden(failure), "%v", failure)
 	assert.Equal(t, `configmaps "cr" is forbidden: User "system:serviceaccount:system:controller-manager" cannot patch resource "configmaps" in API group "" in the namespace "default"`, failure.Error())
 	cm, err := admin.CoreV1().ConfigMaps("default").Get(ctx, key.Name, metav1.GetOptions{})
@@ -185,7 +185,7 @@ func TestControllerRuntimeManagerWithItsRBAC(t *testing.T) {
 	select {
 	case err := <-done:
 		assert.NoError(t, err)
-	case <-time.After(20 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("the manager did not stop")
 	}
 }

@@ -210,7 +210,7 @@ func TestServiceAccountWithARole(t *testing.T) {
 		select {
 		case ev := <-w.ResultChan():
 			assert.Equal(t, "watched", ev.Object.(*corev1.ConfigMap).Name)
-		case <-time.After(10 * time.Second):
+		case <-time.After(2 * time.Minute):
 			t.Fatal("no event")
 		}
 	})

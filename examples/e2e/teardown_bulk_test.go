@@ -69,7 +69,7 @@ func TestClientGoSeesEachObjectOfANamespaceTeardownDeleted(t *testing.T) {
 					assert.Greater(t, rv, last, "each deletion has a resourceVersion of its own")
 					last = rv
 					i++
-				case <-time.After(30 * time.Second):
+				case <-time.After(2 * time.Minute):
 					t.Fatalf("no event after %d", i)
 				}
 			}

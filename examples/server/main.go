@@ -124,6 +124,9 @@ func main() {
 		}
 		cfg.FlowControl = flowControl
 		cfg.Webhooks.ServiceResolver = services.Resolver()
+		if err := kapiserver.Advertise(&cfg, ln.Addr().String()); err != nil {
+			log.Fatal(err)
+		}
 		if server, err = apiserver.New(cfg); err != nil {
 			log.Fatal(err)
 		}
@@ -145,6 +148,9 @@ func main() {
 		}
 		sec.Config.FlowControl = flowControl
 		sec.Config.Webhooks.ServiceResolver = services.Resolver()
+		if err := kapiserver.Advertise(&sec.Config, ln.Addr().String()); err != nil {
+			log.Fatal(err)
+		}
 		if server, err = apiserver.New(sec.Config); err != nil {
 			log.Fatal(err)
 		}

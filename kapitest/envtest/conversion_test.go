@@ -117,7 +117,7 @@ func TestAKindTheSchemeConvertsIsConvertedByTheManagersWebhookServer(t *testing.
 		cancel()
 		require.NoError(t, <-done)
 	})
-	require.Eventually(t, func() bool { return mgr.GetWebhookServer().StartedChecker()(nil) == nil }, 10*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return mgr.GetWebhookServer().StartedChecker()(nil) == nil }, time.Minute, 10*time.Millisecond)
 
 	c, err := client.New(env.Config, client.Options{Scheme: s})
 	require.NoError(t, err)

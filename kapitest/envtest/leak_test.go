@@ -68,6 +68,6 @@ func TestAStoppedEnvironmentLeavesNoWebhookConnectionBehind(t *testing.T) {
 	for range 5 {
 		use()
 	}
-	require.Eventually(t, func() bool { return runtime.NumGoroutine() <= before+2 }, 10*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return runtime.NumGoroutine() <= before+2 }, time.Minute, 10*time.Millisecond,
 		"goroutines: %d before, %d after", before, runtime.NumGoroutine())
 }

@@ -99,13 +99,13 @@ var _ = Describe("Widget controller", func() {
 			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: "default", Name: "widget-blue"}, &cm)).To(Succeed())
 			g.Expect(cm.Data).To(HaveKeyWithValue("size", "3"))
 			g.Expect(cm.OwnerReferences).To(HaveLen(1))
-		}, 10*time.Second, 50*time.Millisecond).Should(Succeed())
+		}, time.Minute, 50*time.Millisecond).Should(Succeed())
 
 		Eventually(func(g Gomega) {
 			var got widget.Widget
 			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(w), &got)).To(Succeed())
 			g.Expect(got.Status.Ready).To(BeTrue())
-		}, 10*time.Second, 50*time.Millisecond).Should(Succeed())
+		}, time.Minute, 50*time.Millisecond).Should(Succeed())
 	})
 
 	It("refuses a Widget the CRD's schema refuses", func() {

@@ -79,7 +79,7 @@ func settle(t *testing.T, reconciles *atomic.Int64) {
 			last, since = n, time.Now()
 		}
 		return time.Since(since) > 200*time.Millisecond
-	}, 10*time.Second, 10*time.Millisecond)
+	}, time.Minute, 10*time.Millisecond)
 }
 
 func TestTheWidgetControllerCreatesAConfigMapAndReportsReady(t *testing.T) {
@@ -97,7 +97,7 @@ func TestTheWidgetControllerCreatesAConfigMapAndReportsReady(t *testing.T) {
 		var cm corev1.ConfigMap
 		require.NoError(c, k8s.Get(t.Context(), client.ObjectKey{Namespace: "default", Name: "widget-red"}, &cm))
 		assert.Equal(c, "2", cm.Data["size"])
-	}, 10*time.Second, 20*time.Millisecond)
+	}, time.Minute, 20*time.Millisecond)
 }
 
 // What no fake client or envtest tells: a reconcile of an object that is
@@ -112,7 +112,7 @@ func TestAReconcileOfAnUnchangedWidgetWritesNothing(t *testing.T) {
 		var got widget.Widget
 		require.NoError(c, k8s.Get(t.Context(), client.ObjectKey{Namespace: "default", Name: "calm"}, &got))
 		assert.True(c, got.Status.Ready)
-	}, 10*time.Second, 20*time.Millisecond)
+	}, time.Minute, 20*time.Millisecond)
 	settle(t, reconciles) // the reconciles the create, the ConfigMap and the status update caused are done
 
 	// A label the controller does not care about: one more reconcile.
@@ -122,7 +122,7 @@ func TestAReconcileOfAnUnchangedWidgetWritesNothing(t *testing.T) {
 	require.NoError(t, k8s.Get(t.Context(), client.ObjectKey{Namespace: "default", Name: "calm"}, &w))
 	w.Labels = map[string]string{"touched": "yes"}
 	require.NoError(t, k8s.Update(t.Context(), &w))
-	require.Eventually(t, func() bool { return reconciles.Load() > before }, 10*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return reconciles.Load() > before }, time.Minute, 5*time.Millisecond)
 	settle(t, reconciles)
 
 	for _, r := range srv.Requests() {
@@ -145,7 +145,7 @@ func TestTheConfigMapOfADeletedWidgetIsGarbageCollected(t *testing.T) {
 	cm := client.ObjectKey{Namespace: "default", Name: "widget-brief"}
 	require.EventuallyWithT(t, func(c *assert.CollectT) {
 		require.NoError(c, k8s.Get(t.Context(), cm, &corev1.ConfigMap{}))
-	}, 10*time.Second, 20*time.Millisecond)
+	}, time.Minute, 20*time.Millisecond)
 
 	require.NoError(t, k8s.Delete(t.Context(), w))
 	// The reconciler may still see the Widget in its cache when the
@@ -153,10 +153,10 @@ func TestTheConfigMapOfADeletedWidgetIsGarbageCollected(t *testing.T) {
 	// against a cluster); the garbage collector then collects that one too.
 	// WaitIdle waits for the collector, Eventually for the reconciler.
 	require.EventuallyWithT(t, func(c *assert.CollectT) {
-		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 		defer cancel()
 		require.NoError(c, srv.Controllers.WaitIdle(ctx))
 		err := k8s.Get(t.Context(), cm, &corev1.ConfigMap{})
 		assert.True(c, apierrors.IsNotFound(err), "the ConfigMap went with its Widget: %v", err)
-	}, 10*time.Second, 20*time.Millisecond)
+	}, time.Minute, 20*time.Millisecond)
 }

@@ -46,7 +46,7 @@ var _ = Describe("Widget controller", func() {
 			var got widget.Widget
 			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(w), &got)).To(Succeed())
 			g.Expect(got.Status.Ready).To(BeTrue())
-		}, 10*time.Second, 20*time.Millisecond).Should(Succeed())
+		}, time.Minute, 20*time.Millisecond).Should(Succeed())
 	})
 
 	It("retries when its status update conflicts", func() {
@@ -57,7 +57,7 @@ var _ = Describe("Widget controller", func() {
 			var got widget.Widget
 			g.Expect(k8s.Get(ctx, client.ObjectKeyFromObject(w), &got)).To(Succeed())
 			g.Expect(got.Status.Ready).To(BeTrue())
-		}, 10*time.Second, 20*time.Millisecond).Should(Succeed())
+		}, time.Minute, 20*time.Millisecond).Should(Succeed())
 		conflicts := 0
 		for _, r := range srv.Requests() {
 			if r.Resource == "widgets" && r.Subresource == "status" && r.Code == 409 {
@@ -74,6 +74,6 @@ var _ = Describe("Widget controller", func() {
 		Eventually(func(g Gomega) {
 			var cm corev1.ConfigMap
 			g.Expect(k8s.Get(ctx, client.ObjectKey{Namespace: "default", Name: "widget-patient"}, &cm)).To(Succeed())
-		}, 10*time.Second, 20*time.Millisecond).Should(Succeed())
+		}, time.Minute, 20*time.Millisecond).Should(Succeed())
 	})
 })

@@ -36,7 +36,7 @@ func (e *fakeEtcd) fetch(ctx context.Context) (int64, error) {
 // waitStarted waits until n requests have started.
 func (e *fakeEtcd) waitStarted(t *testing.T, n int64) {
 	t.Helper()
-	require.Eventually(t, func() bool { return e.started.Load() >= n }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return e.started.Load() >= n }, time.Minute, time.Millisecond)
 }
 
 // readAsync reads a revision on a goroutine of its own.
@@ -68,7 +68,7 @@ func TestRevisionFetcherAnswersAReaderWithARequestStartedAfterItArrived(t *testi
 	first := readAsync(f)
 	e.waitStarted(t, 1)
 	second := readAsync(f)
-	require.Eventually(t, func() bool { return queuedReaders(f) == 1 }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return queuedReaders(f) == 1 }, time.Minute, time.Millisecond)
 	close(e.gate)
 	assert.Equal(t, int64(1), <-first)
 	assert.Equal(t, int64(2), <-second, "the request in flight when the reader arrived does not answer it")
@@ -83,7 +83,7 @@ func TestRevisionFetcherSharesOneRequestAmongTheReadersThatArrivedDuringTheLast(
 	for range 5 {
 		later = append(later, readAsync(f))
 	}
-	require.Eventually(t, func() bool { return queuedReaders(f) == 5 }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return queuedReaders(f) == 5 }, time.Minute, time.Millisecond)
 	close(e.gate)
 	assert.Equal(t, int64(1), <-first)
 	for _, c := range later {
@@ -98,7 +98,7 @@ func TestRevisionFetcherHoldsTheNextRequestForTheReadersTheLastAnswered(t *testi
 	first := readAsync(f)
 	e.waitStarted(t, 1)
 	waiting := readAsync(f)
-	require.Eventually(t, func() bool { return queuedReaders(f) == 1 }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return queuedReaders(f) == 1 }, time.Minute, time.Millisecond)
 	time.Sleep(300 * time.Millisecond) // the hold lasts at most as long as the request
 	close(e.gate)
 	require.Equal(t, int64(1), <-first)

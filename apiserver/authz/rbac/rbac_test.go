@@ -331,13 +331,13 @@ func TestAggregationFollowsChanges(t *testing.T) {
 	assert.Eventually(t, func() bool {
 		d, _, _ := a.Authorize(context.Background(), widgets)
 		return d == authz.Allow
-	}, 5*time.Second, 5*time.Millisecond, "view (and admin, edit) gained the new role's rules")
+	}, time.Minute, 5*time.Millisecond, "view (and admin, edit) gained the new role's rules")
 
 	del(t, st, ResourceClusterRoles, "", "widget-viewer")
 	assert.Eventually(t, func() bool {
 		d, _, _ := a.Authorize(context.Background(), widgets)
 		return d == authz.NoOpinion
-	}, 5*time.Second, 5*time.Millisecond, "and lost them with it")
+	}, time.Minute, 5*time.Millisecond, "and lost them with it")
 }
 
 func TestRBACUnderConcurrentWritesAndDecisions(t *testing.T) {

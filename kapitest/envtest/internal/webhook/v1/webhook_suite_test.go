@@ -104,7 +104,7 @@ var _ = BeforeSuite(func() {
 		}
 
 		return conn.Close()
-	}).Should(Succeed())
+	}).WithTimeout(time.Minute).Should(Succeed())
 })
 
 var _ = AfterSuite(func() {
