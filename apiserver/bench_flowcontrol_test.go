@@ -1,6 +1,6 @@
 package apiserver_test
 
-// Issue 16: what API Priority and Fairness costs a request that it lets
+// What API Priority and Fairness costs a request that it lets
 // through at once.
 
 import (

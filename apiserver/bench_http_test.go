@@ -1,6 +1,6 @@
 package apiserver_test
 
-// Issue 8, items 1 and 2: GET and LIST over loopback HTTP against a bare
+// GET and LIST over loopback HTTP against a bare
 // net/http handler that writes the same bytes.
 
 import (

@@ -1,6 +1,6 @@
 package apiserver_test
 
-// Issue 8, item 5: heap per stored object, and the heap the history window
+// Heap per stored object, and the heap the history window
 // holds under a steady write load.
 
 import (

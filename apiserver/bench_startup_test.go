@@ -1,6 +1,6 @@
 package apiserver_test
 
-// Issue 8, item 6: from nothing to the first answered request.
+// Start-up: from nothing to the first answered request.
 
 import (
 	"fmt"

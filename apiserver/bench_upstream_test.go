@@ -1,6 +1,6 @@
 package apiserver_test
 
-// Issue 8, item 7: kube-apiserver's watch-cache list benchmark shape
+// kube-apiserver's watch-cache list benchmark shape
 // (k8s.io/apiserver/pkg/storage/cacher BenchmarkStoreList,
 // "Namespaces=50/Pods=150000/Nodes=5000") against kapi's handler.
 

@@ -1,6 +1,6 @@
 package apiserver_test
 
-// Issue 8, item 4: watch fan-out over real HTTP streams, the encodings made
+// Watch fan-out over real HTTP streams, the encodings made
 // per event, and writers beside a watcher that never reads.
 
 import (

@@ -221,17 +221,6 @@ type crdSpec struct {
 	conversion *crdConversion
 }
 
-func stringsOf(v any) []string {
-	l, _ := v.([]any)
-	var out []string
-	for _, e := range l {
-		if s, ok := e.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
 
 // readCRD reads a validated CRD; parsed holds the schemas of the versions
@@ -242,7 +231,7 @@ func readCRD(obj meta.Object, parsed map[int]*schema.Schema) (crdSpec, error) {
 	c := crdSpec{
 		group: str(spec, "group"), plural: str(names, "plural"), singular: str(names, "singular"),
 		kind: str(names, "kind"), listKind: str(names, "listKind"),
-		shortNames: stringsOf(names["shortNames"]), categories: stringsOf(names["categories"]),
+		shortNames: meta.AsStrings(names["shortNames"]), categories: meta.AsStrings(names["categories"]),
 		namespaced: str(spec, "scope") == "Namespaced",
 	}
 	if c.singular == "" {
@@ -274,7 +263,7 @@ func readCRD(obj meta.Object, parsed map[int]*schema.Schema) (crdSpec, error) {
 			cv.scale = &Scale{SpecReplicasPath: str(m, "specReplicasPath"), StatusReplicasPath: str(m, "statusReplicasPath"),
 				LabelSelectorPath: str(m, "labelSelectorPath")}
 		}
-		for _, col := range asMaps(vm["additionalPrinterColumns"]) {
+		for _, col := range meta.AsMaps(vm["additionalPrinterColumns"]) {
 			p := PrinterColumn{Name: str(col, "name"), Type: str(col, "type"), Format: str(col, "format"),
 				Description: str(col, "description"), JSONPath: str(col, "jsonPath")}
 			if p.Description == "" {
@@ -285,7 +274,7 @@ func readCRD(obj meta.Object, parsed map[int]*schema.Schema) (crdSpec, error) {
 			}
 			cv.columns = append(cv.columns, p)
 		}
-		for _, f := range asMaps(vm["selectableFields"]) {
+		for _, f := range meta.AsMaps(vm["selectableFields"]) {
 			cv.selectableFields = append(cv.selectableFields, strings.TrimPrefix(str(f, "jsonPath"), "."))
 		}
 		c.versions = append(c.versions, cv)
@@ -294,17 +283,6 @@ func readCRD(obj meta.Object, parsed map[int]*schema.Schema) (crdSpec, error) {
 		}
 	}
 	return c, nil
-}
-
-func asMaps(v any) []map[string]any {
-	l, _ := v.([]any)
-	out := make([]map[string]any, 0, len(l))
-	for _, e := range l {
-		if m, ok := e.(map[string]any); ok {
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // storageVersion is the apiVersion custom resources are stored in.
@@ -331,7 +309,7 @@ func (c crdSpec) resources(schemaRevision int64) []Resource {
 			StatusSubresource: v.status, Schema: v.schema, PrinterColumns: v.columns,
 			SelectableFields: v.selectableFields, customResource: true, storageVersion: c.storageVersion(),
 			Scale: v.scale, schemaRevision: schemaRevision, conversion: c.conversion,
-			Strategy: customResourceStrategy{},
+			GenericDelete: true, Strategy: customResourceStrategy{},
 		}
 		for _, other := range c.versions {
 			if other.served && other.name != v.name {
@@ -542,7 +520,7 @@ func (sc *servedCRD) types(name string) crdTypes {
 
 func crdEstablished(obj meta.Object) bool {
 	conds, _ := meta.NestedField(obj, "status", "conditions")
-	for _, c := range asMaps(conds) {
+	for _, c := range meta.AsMaps(conds) {
 		if str(c, "type") == "Established" && str(c, "status") == "True" {
 			return true
 		}
@@ -558,7 +536,7 @@ func prepareCRD(obj meta.Object) {
 	}
 	var stored []any
 	versions, _ := spec["versions"].([]any)
-	for _, v := range asMaps(versions) {
+	for _, v := range meta.AsMaps(versions) {
 		if st, _ := v["storage"].(bool); st {
 			stored = []any{str(v, "name")}
 		}
@@ -615,7 +593,7 @@ func (s *Server) establishCRD(ctx context.Context, key string) error {
 			status["acceptedNames"] = accepted
 		}
 		status["conditions"] = conds
-		stored := stringsOf(status["storedVersions"])
+		stored := meta.AsStrings(status["storedVersions"])
 		if sv := strings.TrimPrefix(c.storageVersion(), c.group+"/"); sv != "" && !containsString(stored, sv) {
 			stored = append(stored, sv)
 		}
@@ -632,7 +610,7 @@ func (s *Server) establishCRD(ctx context.Context, key string) error {
 // the status does not change.
 func condition(typ, status, reason, message, now string, oldStatus map[string]any) map[string]any {
 	ts := now
-	for _, c := range asMaps(oldStatus["conditions"]) {
+	for _, c := range meta.AsMaps(oldStatus["conditions"]) {
 		if str(c, "type") == typ && str(c, "status") == status {
 			ts = str(c, "lastTransitionTime")
 		}
@@ -705,7 +683,7 @@ func markCRDTerminating(obj meta.Object) {
 		status = map[string]any{}
 		obj["status"] = status
 	}
-	conds := asMaps(status["conditions"])
+	conds := meta.AsMaps(status["conditions"])
 	var out []any
 	for _, c := range conds {
 		if str(c, "type") != "Terminating" {
@@ -824,7 +802,7 @@ func validateCRD(obj, old meta.Object) (meta.FieldErrors, map[int]*schema.Schema
 				}
 			}
 		}
-		for j, col := range asMaps(vm["additionalPrinterColumns"]) {
+		for j, col := range meta.AsMaps(vm["additionalPrinterColumns"]) {
 			path := fmt.Sprintf("%s.additionalPrinterColumns[%d]", base, j)
 			if str(col, "name") == "" {
 				add(meta.ErrorRequired, path+".name", nil, "")
@@ -863,7 +841,7 @@ func validateCRD(obj, old meta.Object) (meta.FieldErrors, map[int]*schema.Schema
 			add(meta.ErrorInvalid, "spec.names."+f, v, detail)
 		}
 	}
-	for i, v := range stringsOf(names["shortNames"]) {
+	for i, v := range meta.AsStrings(names["shortNames"]) {
 		if msgs := schema.DNS1035Label(v); len(msgs) > 0 {
 			add(meta.ErrorInvalid, fmt.Sprintf("spec.names.shortNames[%d]", i), v, strings.Join(msgs, ","))
 		}
@@ -871,7 +849,7 @@ func validateCRD(obj, old meta.Object) (meta.FieldErrors, map[int]*schema.Schema
 	if k, lk := str(names, "kind"), str(names, "listKind"); k != "" && k == lk {
 		add(meta.ErrorInvalid, "spec.names.listKind", lk, "kind and listKind may not be the same")
 	}
-	for i, v := range stringsOf(names["categories"]) {
+	for i, v := range meta.AsStrings(names["categories"]) {
 		if msgs := schema.DNS1035Label(v); len(msgs) > 0 {
 			add(meta.ErrorInvalid, fmt.Sprintf("spec.names.categories[%d]", i), v, strings.Join(msgs, ","))
 		}

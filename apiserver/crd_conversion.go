@@ -69,7 +69,7 @@ func readConversion(spec map[string]any, group, kind string) *crdConversion {
 	c := &crdConversion{group: group, kind: kind, schemas: map[string]*schema.Schema{}, keys: new(sync.Map)}
 	c.hook.Client = webhook.ParseClientConfig(wh["clientConfig"])
 	c.hook.ValidateMetadata = validateConvertedMetadata
-	for _, v := range stringsOf(wh["conversionReviewVersions"]) {
+	for _, v := range meta.AsStrings(wh["conversionReviewVersions"]) {
 		if slices.Contains(acceptedReviewVersions, v) {
 			c.hook.ReviewAPIVersion = "apiextensions.k8s.io/" + v
 			break
@@ -94,7 +94,7 @@ func validateConversion(spec, oldSpec map[string]any) meta.FieldErrors {
 	}
 	wh, _ := conv["webhook"].(map[string]any)
 	cc, hasCC := wh["clientConfig"].(map[string]any)
-	versions := stringsOf(wh["conversionReviewVersions"])
+	versions := meta.AsStrings(wh["conversionReviewVersions"])
 	const base = "spec.conversion"
 	strategy := str(conv, "strategy")
 	switch strategy {
@@ -129,7 +129,7 @@ func validateConversion(spec, oldSpec map[string]any) meta.FieldErrors {
 	if oldSpec != nil {
 		oldConv, _ := oldSpec["conversion"].(map[string]any)
 		oldWH, _ := oldConv["webhook"].(map[string]any)
-		old := stringsOf(oldWH["conversionReviewVersions"])
+		old := meta.AsStrings(oldWH["conversionReviewVersions"])
 		requireKnown = len(old) == 0 || slices.ContainsFunc(old, func(v string) bool { return slices.Contains(acceptedReviewVersions, v) })
 	}
 	if len(versions) == 0 {

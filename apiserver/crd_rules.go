@@ -20,7 +20,7 @@ func compileRules(s *schema.Schema, fieldPath string, version map[string]any, ol
 	if oldCRD != nil {
 		name := str(version, "name")
 		newSchema, _ := meta.NestedField(version, "schema", "openAPIV3Schema")
-		for _, ov := range asMaps(nestedList(oldCRD, "spec", "versions")) {
+		for _, ov := range meta.AsMaps(nestedList(oldCRD, "spec", "versions")) {
 			if str(ov, "name") != name {
 				continue
 			}
@@ -43,7 +43,7 @@ func compileRules(s *schema.Schema, fieldPath string, version map[string]any, ol
 // as spec.validation, and words its errors with that path.
 func schemasHoisted(versions []any) bool {
 	var first any
-	for i, v := range asMaps(versions) {
+	for i, v := range meta.AsMaps(versions) {
 		sch, _ := meta.NestedField(v, "schema")
 		if i == 0 {
 			first = sch

@@ -25,8 +25,3 @@ func (customResourceStrategy) PrepareForUpdate(w *Write, obj, old meta.Object) m
 	}
 	return kept
 }
-
-// GenericDelete declares that custom resources are deleted as the generic
-// pipeline deletes (GenericDeleter): a deletecollection removes those
-// without finalizers in bulk.
-func (customResourceStrategy) GenericDelete() {}

@@ -84,7 +84,7 @@
 // port RangeAllocation); one that is also a Repairer rebuilds such records
 // from the objects in a pass that Server.Repair runs (kube-apiserver's
 // repair loops; package controllers runs them periodically) (strategy_repair.go). One that is a GracefulDeleter (pods) is kept for
-// a grace period when deleted (write_delete.go). A deletecollection of a GenericDeleter's objects (every
+// a grace period when deleted (write_delete.go). A deletecollection of a kind with Resource.GenericDelete (every
 // built-in kind but pods, services and CRDs; custom resources) removes
 // those without finalizers in one bulk store call without decoding them,
 // when no admission plugin sees deletes (write_deletebulk.go), with the events

@@ -1,6 +1,6 @@
 package apiserver_test
 
-// Regression tests of issue 20 (fidelity under difftest): each holds kapi
+// Fidelity regression tests (found by difftest): each holds kapi
 // to what kube-apiserver 1.33 answered to the same request, as recorded in
 // docs/kube-behaviour/08-fidelity.md.
 

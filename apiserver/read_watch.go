@@ -317,7 +317,9 @@ func (w *watchStream) send(t store.EventType, obj *store.Object) {
 }
 
 // sendBookmark reports progress: an object of the watched kind carrying
-// only the revision up to which the watch has seen everything.
+// only the revision up to which the watch has seen everything, in the
+// form the stream's events take (kube transforms a bookmark as it does
+// every event: PartialObjectMetadata, or a Table of it).
 func (w *watchStream) sendBookmark(revision int64, initialEventsEnd bool) {
 	md := map[string]any{"resourceVersion": strconv.FormatInt(revision, 10)}
 	if !w.q.res.customResource {
@@ -330,7 +332,13 @@ func (w *watchStream) sendBookmark(revision int64, initialEventsEnd bool) {
 		}
 	}
 	obj := meta.Object{"kind": w.q.res.Kind, "apiVersion": w.q.res.APIVersion(), "metadata": md}
-	b, err := w.enc.value(obj)
+	var b []byte
+	var err error
+	if w.enc.bookmark != nil {
+		b, err = w.enc.bookmark(store.NewObject("", revision, obj))
+	} else {
+		b, err = w.enc.value(obj)
+	}
 	if err != nil {
 		w.err = err
 		return
@@ -373,6 +381,12 @@ type watchEncoder struct {
 	framer codec.Framer
 	// object encodes an event's object: its cached encoding, or a Table.
 	object func(*store.Object) ([]byte, error)
+	// bookmark, when set, encodes a bookmark's object as object does
+	// (PartialObjectMetadata, a Table); otherwise it is encoded as it is.
+	bookmark func(*store.Object) ([]byte, error)
+	// listOf, when set, is what a streaming list's blueprint lists in
+	// place of the watched kind (PartialObjectMetadata).
+	listOf *codec.ListOf
 }
 
 func newWatchEncoder(c codec.Codec, f codec.Framer) watchEncoder {
@@ -388,6 +402,9 @@ func (e watchEncoder) event(buf *bytes.Buffer, eventType string, object []byte) 
 // blueprint is the empty list a streaming list ends with, in the stream's
 // representation, for the client to build its list from.
 func (e watchEncoder) blueprint(res *Resource) []byte {
+	if e.listOf != nil {
+		return e.framer.EmptyList(*e.listOf)
+	}
 	return e.framer.EmptyList(codec.ListOf{APIVersion: res.APIVersion(), Kind: res.Kind, ListKind: res.ListKind})
 }
 
@@ -414,6 +431,10 @@ func (s *Server) watchEncoder(r *http.Request, res *Resource) (watchEncoder, err
 				return nil, err
 			}
 			return enc.value(t)
+		}
+		enc.bookmark = enc.object
+		if tr.as == "PartialObjectMetadata" {
+			enc.listOf = &codec.ListOf{APIVersion: tr.apiVersion, Kind: "PartialObjectMetadata", ListKind: "PartialObjectMetadataList"}
 		}
 		return enc, nil
 	}

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -25,10 +26,14 @@ type watchEvent struct {
 }
 
 // openWatch starts a watch and returns a function reading its next event.
-func (ts *testServer) openWatch(path string) (next func() (watchEvent, bool), closeFn func()) {
+// Extra headers come in pairs.
+func (ts *testServer) openWatch(path string, headers ...string) (next func() (watchEvent, bool), closeFn func()) {
 	ts.t.Helper()
 	req, err := http.NewRequest("GET", ts.url+path, nil)
 	require.NoError(ts.t, err)
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(ts.t, err)
 	require.Equal(ts.t, http.StatusOK, resp.StatusCode)
@@ -125,6 +130,66 @@ func TestWatch(t *testing.T) {
 		defer closeWatch()
 		_, ok := next()
 		assert.False(t, ok, "the stream ends without events")
+	})
+}
+
+// TestBookmarksTakeTheFormOfTheStreamsEvents: kube transforms a bookmark
+// as every event of the stream (docs/kube-behaviour/): a metadata-only
+// watch's bookmarks are PartialObjectMetadata, which metadata informers
+// decode, and a streaming list's blueprint is a PartialObjectMetadataList;
+// a Table watch's are Tables.
+func TestBookmarksTakeTheFormOfTheStreamsEvents(t *testing.T) {
+	ts := newWatchTestServer(t, memory.New(memory.Config{}))
+	require.Equal(t, http.StatusCreated, ts.do("POST", cmPath, `{"metadata":{"name":"b"}}`).code)
+	const partial = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1"
+	now := func() string { return strconv.FormatInt(ts.srv.store.Revision(), 10) }
+	blueprint := func(ev watchEvent) map[string]any {
+		b64, _ := field(ev.Object, "metadata.annotations").(map[string]any)["kubernetes.io/initial-events-list-blueprint"].(string)
+		raw, err := base64.StdEncoding.DecodeString(b64)
+		require.NoError(t, err)
+		var list map[string]any
+		require.NoError(t, json.Unmarshal(raw, &list))
+		return list
+	}
+
+	t.Run("a metadata-only watch's bookmark is PartialObjectMetadata", func(t *testing.T) {
+		rv := now()
+		next, closeWatch := ts.openWatch(cmPath+"?watch=true&allowWatchBookmarks=true&resourceVersion="+rv, "Accept", partial)
+		defer closeWatch()
+		ev, _ := next()
+		require.Equal(t, "BOOKMARK", ev.Type)
+		assert.Equal(t, map[string]any{"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
+			"metadata": map[string]any{"resourceVersion": rv, "creationTimestamp": nil}}, ev.Object)
+	})
+	t.Run("a metadata-only streaming list ends with a PartialObjectMetadata bookmark and blueprint", func(t *testing.T) {
+		next, closeWatch := ts.openWatch(cmPath+"?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true",
+			"Accept", partial)
+		defer closeWatch()
+		ev, _ := next()
+		require.Equal(t, "ADDED", ev.Type)
+		assert.Equal(t, "PartialObjectMetadata", ev.Object["kind"])
+		ev, _ = next()
+		require.Equal(t, "BOOKMARK", ev.Type)
+		assert.Equal(t, "PartialObjectMetadata", ev.Object["kind"])
+		assert.Equal(t, "meta.k8s.io/v1", ev.Object["apiVersion"])
+		assert.Equal(t, "true", field(ev.Object, "metadata.annotations").(map[string]any)["k8s.io/initial-events-end"])
+		assert.Equal(t, map[string]any{"kind": "PartialObjectMetadataList", "apiVersion": "meta.k8s.io/v1",
+			"metadata": map[string]any{}, "items": nil}, blueprint(ev))
+	})
+	t.Run("a Table watch's bookmark is a Table", func(t *testing.T) {
+		next, closeWatch := ts.openWatch(cmPath+"?watch=true&allowWatchBookmarks=true&resourceVersion="+now(),
+			"Accept", "application/json;as=Table;g=meta.k8s.io;v=v1")
+		defer closeWatch()
+		ev, _ := next()
+		require.Equal(t, "BOOKMARK", ev.Type)
+		assert.Equal(t, "Table", ev.Object["kind"])
+	})
+	t.Run("a plain watch's bookmark is the watched kind", func(t *testing.T) {
+		next, closeWatch := ts.openWatch(cmPath + "?watch=true&allowWatchBookmarks=true&resourceVersion=" + now())
+		defer closeWatch()
+		ev, _ := next()
+		require.Equal(t, "BOOKMARK", ev.Type)
+		assert.Equal(t, "ConfigMap", ev.Object["kind"])
 	})
 }
 

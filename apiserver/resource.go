@@ -60,6 +60,33 @@ type Resource struct {
 	// ReturnDeletedObject makes DELETE answer with the deleted object instead
 	// of a Success Status, as kube-apiserver does for some types.
 	ReturnDeletedObject bool
+	// GenericDelete says that the kind's DELETE is the generic pipeline's
+	// alone: its strategy overrides neither PrepareForDelete nor Held and is
+	// neither a GracefulDeleter nor an Allocator. A deletecollection (and so
+	// a namespace's teardown) then removes the objects that have no
+	// finalizers and are not being deleted in bulk, without decoding them,
+	// when no admission plugin sees deletes and the options ask for nothing
+	// an object would have to be looked at for. A kind with the generic
+	// strategy itself (a nil Strategy) is one without saying so.
+	GenericDelete bool
+	// ConditionalUpdates refuses a PUT without metadata.resourceVersion, as
+	// custom resources do and kube's strategies that do not allow
+	// unconditional updates (APIService, CSINode): 422
+	// `metadata.resourceVersion: Invalid value: 0x0: must be specified for an
+	// update`.
+	ConditionalUpdates bool
+	// KeepsStatusOnCreate keeps the status a create sends although the kind
+	// has a status subresource, as kube's Node does (a kubelet registers its
+	// node with its capacity, addresses and conditions); Strategy.Validate
+	// sees it.
+	KeepsStatusOnCreate bool
+	// ValidatesCompletely says that Strategy.Validate and ValidateUpdate
+	// report all that kube's validation of the kind does, fields its schema
+	// requires included (kube has no schema check for built-in kinds): the
+	// schema's own findings (required fields, enums) are then not reported
+	// beside them. A value of the wrong type still refuses the body as a
+	// decoding error.
+	ValidatesCompletely bool
 	// WithoutGeneration leaves metadata.generation unset, as kube-apiserver
 	// does for types without a spec (ConfigMap, Secret, Namespace...).
 	WithoutGeneration bool

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -14,9 +13,6 @@ import (
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 )
-
-func goVersion() string { return runtime.Version() }
-func platform() string  { return runtime.GOOS + "/" + runtime.GOARCH }
 
 // Discovery documents, shaped like kube-apiserver's (field order included).
 type (

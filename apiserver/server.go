@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -18,7 +19,6 @@ import (
 	"github.com/kapi-dev/kapi/apiserver/metrics"
 	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/apiserver/webhook"
-
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
@@ -459,3 +459,7 @@ func (v VersionInfo) withDefaults(r Release) VersionInfo {
 	}
 	return def
 }
+
+func goVersion() string { return runtime.Version() }
+
+func platform() string { return runtime.GOOS + "/" + runtime.GOARCH }

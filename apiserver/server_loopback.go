@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver/authn"
+	"github.com/kapi-dev/kapi/apiserver/requestinfo"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
 )
@@ -49,9 +50,12 @@ func (s *Server) Do(ctx context.Context, method, path string, body any) (int, []
 	if err != nil {
 		return 0, nil, err
 	}
-	r := (&http.Request{Method: method, URL: u, RequestURI: path, Header: http.Header{}, Body: noClose{rd},
-		ContentLength: int64(rd.Len()), Host: "localhost", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}).
-		WithContext(authn.WithUser(ctx, loopbackUser))
+	r := &http.Request{Method: method, URL: u, RequestURI: path, Header: http.Header{}, Body: noClose{rd},
+		ContentLength: int64(rd.Len()), Host: "localhost", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
+	// ctx is often the context of the request being served (a Service's
+	// create writing its IPAddress), which carries that request's info:
+	// this request's own replaces it, or it would be served as that one.
+	r = r.WithContext(requestinfo.With(authn.WithUser(ctx, loopbackUser), requestinfo.Parse(r)))
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("Accept", "application/json")
 	r.Header.Set("User-Agent", loopbackUserAgent)
@@ -149,7 +153,12 @@ func (w *Write) Delete(gr meta.GroupResource, namespace, name string) error {
 	if err != nil {
 		return err
 	}
-	r := (&http.Request{}).WithContext(authn.WithUser(w.Context, loopbackUser))
+	u, err := url.Parse(res.path(namespace, name))
+	if err != nil {
+		return err
+	}
+	r := &http.Request{Method: http.MethodDelete, URL: u, Header: http.Header{}}
+	r = r.WithContext(requestinfo.With(authn.WithUser(w.Context, loopbackUser), requestinfo.Parse(r)))
 	_, _, err = w.s.deleteObject(r, res, namespace, name, deleteOptions{})
 	return err
 }

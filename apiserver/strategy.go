@@ -50,6 +50,14 @@ import (
 // Hooks run inside the store's guaranteed update and may run more than once
 // for one request (after a concurrent write): they must not have effects
 // outside the objects they are given, except AfterWrite.
+//
+// A strategy may also implement optional capabilities, all declared in
+// strategy_capabilities.go: Allocator (what its objects hold outside
+// themselves, taken and given back with the write), GracefulDeleter (a
+// grace period on DELETE), AdmissionValidator (an in-tree admission check
+// against other objects) and Repairer (a repair pass over its records).
+// What a kind only declares is a Resource field: GenericDelete,
+// ConditionalUpdates, KeepsStatusOnCreate, ValidatesCompletely.
 type Strategy interface {
 	// Default sets the kind's defaults beyond its schema's, on every write,
 	// as kube's defaulting functions do when a body is decoded.

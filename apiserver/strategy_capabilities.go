@@ -6,7 +6,11 @@ import (
 
 // The optional capabilities of a Strategy: interfaces a kind's strategy
 // implements beside Strategy's hooks, found with strategyAs (through the
-// Unwrap of a strategy that wraps another).
+// Unwrap of a strategy that wraps another): Allocator (with its
+// Allocation), GracefulDeleter, AdmissionValidator and Repairer. What a kind
+// only declares, with no code to run, is a Resource field instead
+// (GenericDelete, ConditionalUpdates, KeepsStatusOnCreate,
+// ValidatesCompletely, beside ReturnDeletedObject).
 
 // strategyAs finds an optional capability (Allocator, GracefulDeleter) of
 // a strategy, or of the strategy it wraps: a Strategy that wraps another
@@ -70,21 +74,6 @@ type GracefulDeleter interface {
 	GracePeriod(w *Write, obj meta.Object, requested *int64) int64
 }
 
-// GenericDeleter is implemented by a Strategy whose DELETE is the generic
-// pipeline's alone: it overrides neither PrepareForDelete nor Held, and is
-// neither a GracefulDeleter nor an Allocator. A deletecollection removes
-// such a kind's objects that have no finalizers and are not being deleted
-// in bulk (when no admission plugin sees deletes and the options ask for
-// nothing an object would have to be looked at for). A kind that embeds
-// GenericStrategy is not one unless it says so, since it may override
-// those hooks; the generic strategy itself (a nil Resource.Strategy) is
-// one. Found through Unwrap, as the other capabilities.
-type GenericDeleter interface {
-	Strategy
-	// GenericDelete declares the capability; it is never called.
-	GenericDelete()
-}
-
 // AdmissionValidator is implemented by a Strategy whose kind one of
 // kube-apiserver's in-tree validating admission plugins checks against
 // other objects (the Priority plugin allows one default PriorityClass):
@@ -118,37 +107,4 @@ type AdmissionValidator interface {
 // periodically, as kube-apiserver does.
 type Repairer interface {
 	Repair(w *Write) error
-}
-
-// CompleteValidator is a Strategy whose Validate and ValidateUpdate report
-// all that kube's validation of the kind does, fields its schema requires
-// included (kube has no schema check for built-in kinds): the schema's own
-// findings (required fields, enums) are then not reported beside them. A
-// value of the wrong type still refuses the body as a decoding error.
-type CompleteValidator interface {
-	// ValidatesCompletely marks the capability.
-	ValidatesCompletely()
-}
-
-// ConditionalUpdater is implemented by a Strategy whose kind refuses a PUT
-// without metadata.resourceVersion, as custom resources do and kube's
-// strategies that do not allow unconditional updates (APIService,
-// CSINode): 422 `metadata.resourceVersion: Invalid value: 0x0: must be
-// specified for an update`. Found through Unwrap, as the other
-// capabilities.
-type ConditionalUpdater interface {
-	Strategy
-	// ConditionalUpdates declares the capability; it is never called.
-	ConditionalUpdates()
-}
-
-// CreateStatusKeeper is implemented by a Strategy whose kind keeps the
-// status a create sends although it has a status subresource, as kube's
-// Node does (a kubelet registers its node with its capacity, addresses and
-// conditions); the kind's Validate sees it. Found through Unwrap, as the
-// other capabilities.
-type CreateStatusKeeper interface {
-	Strategy
-	// KeepsStatusOnCreate declares the capability; it is never called.
-	KeepsStatusOnCreate()
 }

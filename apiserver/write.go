@@ -325,8 +325,7 @@ func (q *request) prepareForCreate(obj meta.Object) {
 	}
 	// resourceVersion stays: a dry run shows the one sent, and a create
 	// refuses it (createObject); the store sets its own.
-	_, keepsStatus := strategyAs[CreateStatusKeeper](q.res.strategy())
-	if _, sent := obj["status"].(map[string]any); q.res.StatusSubresource && !(keepsStatus && sent) {
+	if _, sent := obj["status"].(map[string]any); q.res.StatusSubresource && !(q.res.KeepsStatusOnCreate && sent) {
 		delete(obj, "status")
 		// A typed kind's strategy resets its status to the zero struct,
 		// which reads back with its schema's defaults.
@@ -567,8 +566,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 			return nil, meta.ConflictModified(q.gr(), q.info.Name)
 		}
 	}
-	if _, conditional := strategyAs[ConditionalUpdater](q.res.strategy()); rv == "" && q.r.Method == http.MethodPut &&
-		(q.res.customResource || conditional) {
+	if rv == "" && q.r.Method == http.MethodPut && (q.res.customResource || q.res.ConditionalUpdates) {
 		// Custom resources, and the kinds whose strategy says so, do not
 		// allow unconditional updates.
 		return nil, meta.Invalid(meta.GroupKind{Group: q.res.Group, Kind: q.res.Plural}, q.info.Name, meta.FieldErrors{{

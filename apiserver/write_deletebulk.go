@@ -19,9 +19,10 @@ import (
 // Every other object goes through deleteObject, in list order.
 
 // genericDeletes reports whether a kind's deletes are the generic
-// pipeline's alone (see GenericDeleter).
-func genericDeletes(s Strategy) bool {
-	if _, ok := strategyAs[GenericDeleter](s); ok {
+// pipeline's alone (Resource.GenericDelete, or the generic strategy).
+func genericDeletes(res *Resource) bool {
+	s := res.strategy()
+	if res.GenericDelete {
 		_, graceful := strategyAs[GracefulDeleter](s)
 		_, allocates := strategyAs[Allocator](s)
 		return !graceful && !allocates
@@ -42,7 +43,7 @@ func genericDeletes(s Strategy) bool {
 // plainDeletes reports whether deleting res's objects with opts removes
 // each one that has no finalizers and is not being deleted, without
 // marking or changing anything first: the kind deletes generically
-// (GenericDeleter) and the options add no finalizer (Orphan and
+// (Resource.GenericDelete) and the options add no finalizer (Orphan and
 // Foreground add one, which keeps the object).
 func plainDeletes(res *Resource, opts deleteOptions) bool {
 	if opts.orphanDependents != nil && *opts.orphanDependents {
@@ -51,7 +52,7 @@ func plainDeletes(res *Resource, opts deleteOptions) bool {
 	if p := opts.propagationPolicy; p != nil && *p != propagationBackground {
 		return false
 	}
-	return genericDeletes(res.strategy())
+	return genericDeletes(res)
 }
 
 // removedAtOnce reports whether a DELETE of cur with opts removes it with

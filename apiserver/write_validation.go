@@ -212,7 +212,7 @@ func sortedKeys(m map[string]any) []string {
 // own: none when its strategy validates completely, otherwise those on
 // fields the kind's errors do not cover (withoutOverlaps).
 func (r *Resource) schemaErrorsBeside(schemaErrs, own meta.FieldErrors) meta.FieldErrors {
-	if _, ok := strategyAs[CompleteValidator](r.strategy()); ok {
+	if r.ValidatesCompletely {
 		return nil
 	}
 	return withoutOverlaps(schemaErrs, own)

@@ -51,7 +51,28 @@ type Options struct {
 	// it; a port seen leaked is freed by the third pass in a row, so the
 	// interval must stay well above the time a write takes.
 	RepairInterval time.Duration
+	// NamespaceDeletionDelay is how long the namespace controller waits
+	// after it sees a namespace marked for deletion (or, marked, listed at
+	// start; at most that long after its deletionTimestamp) before its
+	// first pass over it, as kube-controller-manager's
+	// waits (for other API servers and etcd members to see the deletion):
+	// meanwhile the namespace stays Terminating with its content and its
+	// "kubernetes" finalizer, so that a client may still read it and
+	// finalize it itself (controller-runtime's tests do; so does kubectl
+	// delete -k of manifests holding their own namespace). Zero means
+	// kube's 5 s (DefaultNamespaceDeletionDelay); a negative value means
+	// at once. WaitIdle does not wait it out: see there.
+	NamespaceDeletionDelay time.Duration
+	// Now is the clock NamespaceDeletionDelay is measured on; nil means
+	// the real time. kapitest passes its test clock, whose Advance then
+	// ends the wait.
+	Now func() time.Time
 }
+
+// DefaultNamespaceDeletionDelay is kube-controller-manager's wait before
+// it acts on a namespace marked for deletion (namespace_controller.go's
+// namespaceDeletionGracePeriod).
+const DefaultNamespaceDeletionDelay = 5 * time.Second
 
 // aliases are kube-controller-manager 1.33's canonical names of the
 // controllers, which it accepts besides the short names above.
@@ -142,6 +163,10 @@ type Manager struct {
 	names   []string
 	wg      sync.WaitGroup
 	done    chan struct{}
+	// now is the clock of the namespace controller's wait (Options.Now);
+	// fakeClock says it is a test's.
+	now       func() time.Time
+	fakeClock bool
 
 	changeMu sync.Mutex
 	change   chan struct{}
@@ -159,7 +184,11 @@ func Start(ctx context.Context, srv *apiserver.Server, opts Options) (*Manager, 
 	if err != nil {
 		return nil, err
 	}
-	m := &Manager{store: srv.Store(), names: names, change: make(chan struct{}), done: make(chan struct{})}
+	m := &Manager{store: srv.Store(), names: names, change: make(chan struct{}), done: make(chan struct{}),
+		now: opts.Now, fakeClock: opts.Now != nil}
+	if m.now == nil {
+		m.now = time.Now
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	for _, n := range names {
 		var c controller
@@ -168,7 +197,7 @@ func Start(ctx context.Context, srv *apiserver.Server, opts Options) (*Manager, 
 			m.repair = &repairLoop{srv: srv, interval: cmp.Or(opts.RepairInterval, DefaultRepairInterval)}
 			continue
 		case Namespace:
-			c = newNamespaceController(srv)
+			c = newNamespaceController(srv, m.now, namespaceDeletionDelay(opts.NamespaceDeletionDelay))
 		case GarbageCollector:
 			c = newGarbageCollector(srv)
 		case ServiceAccount:
@@ -207,6 +236,17 @@ func Start(ctx context.Context, srv *apiserver.Server, opts Options) (*Manager, 
 	return m, nil
 }
 
+// namespaceDeletionDelay reads Options.NamespaceDeletionDelay.
+func namespaceDeletionDelay(d time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return DefaultNamespaceDeletionDelay
+	case d < 0:
+		return 0
+	}
+	return d
+}
+
 // Running names the controllers the manager runs.
 func (m *Manager) Running() []string { return slices.Clone(m.names) }
 
@@ -220,7 +260,10 @@ func (m *Manager) Done() <-chan struct{} { return m.done }
 // after a write instead of sleeping: once it returns, a deleted owner's
 // dependents are gone, a deleted namespace is gone (or held by a finalizer
 // someone else must remove), a new namespace has its default
-// ServiceAccount. Writes from elsewhere keep it waiting, and so does a
+// ServiceAccount. A namespace deletion waiting out
+// Options.NamespaceDeletionDelay is started at once: WaitIdle asks for
+// what the writes so far call for, now, and stays as fast as without the
+// delay; clients that do not call it see kube's timing. Writes from elsewhere keep it waiting, and so does a
 // controller write that keeps failing (an admission plugin refusing it:
 // the controller retries, as kube's do); it returns ctx.Err() when ctx
 // ends first, or an error if the controllers stopped.
@@ -228,6 +271,9 @@ func (m *Manager) WaitIdle(ctx context.Context) error {
 	for {
 		ch := m.changed()
 		target := m.store.Revision()
+		for _, r := range m.runners {
+			r.q.hurry()
+		}
 		idle := true
 		for _, r := range m.runners {
 			if r.stopped() {

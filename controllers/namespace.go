@@ -30,20 +30,28 @@ const finalizerEstimateSeconds = 15
 // messages and reasons); once nothing remains its "kubernetes" finalizer
 // is removed through /finalize, which deletes it when it was the last one.
 //
-// Kube's controller waits 5 s after a deletion before its first pass, for
-// HA API servers and etcd members to see it, and then polls while content
-// remains; kapi is one process: it starts at once and passes again when
-// something in the namespace changes (an object held by a finalizer goes).
+// As kube's controller, it waits a while (Options.NamespaceDeletionDelay,
+// kube's 5 s) after it sees a deletion before its first pass: kube waits
+// for HA API servers and etcd members to see it, and clients rely on the
+// time it leaves them (reading the Terminating namespace, finalizing it
+// themselves). Kube then polls while content remains; kapi passes again
+// when something in the namespace changes (an object held by a finalizer
+// goes).
 type namespaceController struct {
 	srv    *apiserver.Server
 	client *client
 	// terminating are the namespaces being deleted, as observe saw them:
 	// a write in one of them queues it again.
 	terminating map[string]bool
+	// now and delay: a namespace first seen marked for deletion is worked
+	// on once now reads delay later.
+	now   func() time.Time
+	delay time.Duration
 }
 
-func newNamespaceController(srv *apiserver.Server) *namespaceController {
-	return &namespaceController{srv: srv, client: newClient(srv, "namespace-controller"), terminating: map[string]bool{}}
+func newNamespaceController(srv *apiserver.Server, now func() time.Time, delay time.Duration) *namespaceController {
+	return &namespaceController{srv: srv, client: newClient(srv, "namespace-controller"), terminating: map[string]bool{},
+		now: now, delay: delay}
 }
 
 func (c *namespaceController) workers() int { return 1 }
@@ -55,8 +63,9 @@ func (c *namespaceController) prefixes() []string {
 
 func (c *namespaceController) reset() { clear(c.terminating) }
 
-// observe queues a namespace being deleted, and again whenever something
-// in it changes.
+// observe queues a namespace being deleted, after the controller's delay
+// the first time it sees it so, and again whenever something in it
+// changes (nothing while it waits out the delay).
 func (c *namespaceController) observe(q *queue, events []store.Event) {
 	served := c.srv.Served()
 	queued := "" // the namespace this batch queued last: a teardown's events come by the thousand
@@ -67,8 +76,12 @@ func (c *namespaceController) observe(q *queue, events []store.Event) {
 		}
 		if r.Group == "" && r.Kind == namespaceKind.Kind {
 			if ev.Type != store.Deleted && ev.Object.Data().DeletionTimestamp() != "" {
+				if !c.terminating[name] && c.delay > 0 {
+					q.addAfter(name, c.waitUntil(ev.Object.Data()))
+				} else {
+					q.add(name)
+				}
 				c.terminating[name] = true
-				q.add(name)
 			} else {
 				delete(c.terminating, name)
 			}
@@ -79,6 +92,18 @@ func (c *namespaceController) observe(q *queue, events []store.Event) {
 			queued = ns
 		}
 	}
+}
+
+// waitUntil is when the first pass over a namespace marked for deletion
+// may start: the controller's delay after it sees the deletion, or after
+// the deletionTimestamp when that is earlier (a deletion seen late, or
+// the clock moved on before it was seen).
+func (c *namespaceController) waitUntil(ns meta.Object) time.Time {
+	at := c.now().Add(c.delay)
+	if deleted, err := time.Parse(time.RFC3339, ns.DeletionTimestamp()); err == nil && deleted.Add(c.delay).Before(at) {
+		at = deleted.Add(c.delay)
+	}
+	return at
 }
 
 // sync makes one pass over a namespace being deleted.

@@ -43,7 +43,9 @@ type runner struct {
 }
 
 func newRunner(name string, c controller, m *Manager) *runner {
-	return &runner{name: name, c: c, m: m, q: newQueue(m.notify)}
+	q := newQueue(m.notify)
+	q.now, q.fakeClock = m.now, m.fakeClock
+	return &runner{name: name, c: c, m: m, q: q}
 }
 
 // start lists what the controller needs, starts watching after that list
@@ -162,8 +164,16 @@ type queue struct {
 	state    map[any]itemState
 	failures map[any]int
 	// due holds the items waiting for a retry, with their time.
-	due    map[any]time.Time
-	closed bool
+	due map[any]time.Time
+	// waiting holds the items queued for later (addAfter), with the time
+	// of now's clock they wait for; hurry queues them at once.
+	waiting map[any]time.Time
+	// now is the clock waiting items wait on; fakeClock says it is not the
+	// real time (a test's), which moves without timers firing: the workers
+	// then look at it again every clockPoll.
+	now       func() time.Time
+	fakeClock bool
+	closed    bool
 	// wake has a token when ready may be non-empty or due changed.
 	wake   chan struct{}
 	notify func()
@@ -176,11 +186,45 @@ const (
 	running
 	runningDirty // queued again while running
 	retrying
+	delayed // queued for later (addAfter)
 )
+
+// clockPoll is how often the workers of a queue whose clock is a test's
+// look at it while items wait on it.
+const clockPoll = 50 * time.Millisecond
 
 func newQueue(notify func()) *queue {
 	return &queue{state: map[any]itemState{}, failures: map[any]int{}, due: map[any]time.Time{},
-		wake: make(chan struct{}, 1), notify: notify}
+		waiting: map[any]time.Time{}, now: time.Now, wake: make(chan struct{}, 1), notify: notify}
+}
+
+// addAfter queues item once the queue's clock reads at, unless it is
+// queued, running or waiting already. While it waits, add leaves it
+// waiting.
+func (q *queue) addAfter(item any, at time.Time) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed || q.state[item] != 0 {
+		return
+	}
+	q.state[item] = delayed
+	q.waiting[item] = at
+	q.wakeLocked()
+}
+
+// hurry queues every waiting item at once.
+func (q *queue) hurry() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed || len(q.waiting) == 0 {
+		return
+	}
+	for item := range q.waiting {
+		delete(q.waiting, item)
+		q.state[item] = queued
+		q.ready = append(q.ready, item)
+	}
+	q.wakeLocked()
 }
 
 // add queues item unless it is queued already.
@@ -195,7 +239,7 @@ func (q *queue) addLocked(item any) {
 		return
 	}
 	switch q.state[item] {
-	case queued, runningDirty:
+	case queued, runningDirty, delayed:
 		return
 	case running:
 		q.state[item] = runningDirty
@@ -231,6 +275,9 @@ func (q *queue) get(ctx context.Context) (any, bool) {
 			return nil, false
 		}
 		next := q.promoteLocked(time.Now())
+		if at := q.promoteWaitingLocked(); !at.IsZero() && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
 		if len(q.ready) > 0 {
 			item := q.ready[0]
 			q.ready[0] = nil
@@ -279,6 +326,35 @@ func (q *queue) promoteLocked(now time.Time) time.Time {
 	return next
 }
 
+// promoteWaitingLocked queues the waiting items whose time has come on the
+// queue's clock and returns the real time at which to look again (zero
+// when nothing waits).
+func (q *queue) promoteWaitingLocked() time.Time {
+	if len(q.waiting) == 0 {
+		return time.Time{}
+	}
+	now := q.now()
+	var next time.Duration = -1
+	for item, at := range q.waiting {
+		if !at.After(now) {
+			delete(q.waiting, item)
+			q.state[item] = queued
+			q.ready = append(q.ready, item)
+			continue
+		}
+		if d := at.Sub(now); next < 0 || d < next {
+			next = d
+		}
+	}
+	if next < 0 {
+		return time.Time{}
+	}
+	if q.fakeClock {
+		next = min(next, clockPoll)
+	}
+	return time.Now().Add(next)
+}
+
 // done ends the work on item: a failure (unless the controllers are
 // stopping) brings it back after a backoff; an item queued again while it
 // ran is queued now.
@@ -324,6 +400,6 @@ func (q *queue) shutdown() {
 		return
 	}
 	q.closed = true
-	q.ready, q.due = nil, nil
+	q.ready, q.due, q.waiting = nil, nil, nil
 	close(q.wake)
 }

@@ -203,3 +203,23 @@ func TestTheControllersStampTheServersClock(t *testing.T) {
 		assert.True(t, events.Items[0].LastTimestamp.Time.Equal(at), "%v", events.Items[0].LastTimestamp)
 	})
 }
+
+// TestWithControllersADeletedNamespaceWaitsOnTheServersClock: a deleted
+// namespace stays, Terminating and finalizable by the test, until the
+// server's Clock passes kube's wait.
+func TestWithControllersADeletedNamespaceWaitsOnTheServersClock(t *testing.T) {
+	srv := kapitest.Start(t, kapitest.WithControllers())
+	srv.Clock.Freeze()
+	cs := kubernetes.NewForConfigOrDie(srv.Config)
+	createNamespace(t, cs, "slow")
+	require.NoError(t, cs.CoreV1().Namespaces().Delete(t.Context(), "slow", metav1.DeleteOptions{}))
+	ns, err := cs.CoreV1().Namespaces().Get(t.Context(), "slow", metav1.GetOptions{})
+	require.NoError(t, err, "still there while the wait lasts")
+	assert.Equal(t, []corev1.FinalizerName{corev1.FinalizerKubernetes}, ns.Spec.Finalizers)
+
+	srv.Clock.Advance(controllers.DefaultNamespaceDeletionDelay)
+	assert.Eventually(t, func() bool {
+		_, err := cs.CoreV1().Namespaces().Get(t.Context(), "slow", metav1.GetOptions{})
+		return apierrors.IsNotFound(err)
+	}, 10*time.Second, 10*time.Millisecond, "gone once the clock passed the wait")
+}

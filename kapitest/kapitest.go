@@ -263,7 +263,7 @@ func (s *Server) KubeconfigFor(token string) ([]byte, error) {
 // closes; Close waits for every goroutine they started.
 func (s *Server) startControllers(ctx context.Context, names []string) error {
 	ctx, cancel := context.WithCancel(ctx)
-	m, err := controllers.Start(ctx, s.API, controllers.Options{Controllers: names, RootCA: loopbackCA()})
+	m, err := controllers.Start(ctx, s.API, controllers.Options{Controllers: names, RootCA: loopbackCA(), Now: s.Clock.Now})
 	if err != nil {
 		cancel()
 		return err

@@ -142,6 +142,13 @@ func WithWebhooks(opts apiserver.WebhookOptions) Option {
 // "garbagecollector", "serviceaccount", "root-ca-cert-publisher",
 // "service-repair", "*", "-name"); none means all of them.
 //
+// As kube-controller-manager's, the namespace controller waits 5 s
+// (controllers.DefaultNamespaceDeletionDelay) after a namespace's deletion
+// before it deletes its content, on the server's Clock: a test can read
+// the Terminating namespace and finalize it itself meanwhile, as against a
+// cluster; Clock.Advance past the wait (or WaitIdle) starts the teardown at
+// once, and a frozen Clock holds it until one of them.
+//
 // Without WithControllers no controller runs, as with envtest: a deleted
 // namespace stays Terminating and dependents outlive their owners.
 // Server.Controllers.WaitIdle waits until the controllers have done what

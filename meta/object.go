@@ -227,6 +227,42 @@ func AsMap(v any) (map[string]any, bool) {
 	return nil, false
 }
 
+// AsList reads a JSON list: nil when v is not one.
+func AsList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// AsString reads a JSON string: "" when v is not one.
+func AsString(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// AsStrings reads the strings of a JSON list, skipping the items that are
+// not strings: nil when there are none.
+func AsStrings(v any) []string {
+	var out []string
+	for _, e := range AsList(v) {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// AsMaps reads the objects of a JSON list, skipping the items that are not
+// objects: nil when there are none.
+func AsMaps(v any) []map[string]any {
+	var out []map[string]any
+	for _, e := range AsList(v) {
+		if m, ok := e.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // AsInt64 reads an integer from a JSON-shaped value of any numeric type.
 func AsInt64(v any) (int64, bool) {
 	switch n := v.(type) {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/hex"
+	"fmt"
 	"net"
 	"net/mail"
 	"net/url"
@@ -21,7 +22,7 @@ var formatCheckers = map[string]func(string) bool{
 	"uri":          isURI,
 	"email":        isEmail,
 	"hostname":     isHostname,
-	"ipv4":         func(s string) bool { return parseIPSloppy(s) != nil && strings.Contains(s, ".") },
+	"ipv4":         func(s string) bool { return ParseIPSloppy(s) != nil && strings.Contains(s, ".") },
 	"ipv6":         func(s string) bool { return net.ParseIP(s) != nil && strings.Contains(s, ":") },
 	"cidr":         isCIDR,
 	"mac":          func(s string) bool { _, err := net.ParseMAC(s); return err == nil },
@@ -122,14 +123,25 @@ func sloppyIPv4(s string) string {
 	return head + strings.Join(parts, ".")
 }
 
-func parseIPSloppy(s string) net.IP { return net.ParseIP(sloppyIPv4(s)) }
+// ParseIPSloppy reads an IP address as kube's netutils.ParseIPSloppy does
+// for fields that predate strict parsing (Go's net.ParseIP before 1.17): the
+// dotted-decimal part, alone or ending an IPv6 address, may have leading
+// zeros, read as decimal. nil when s is not an address.
+func ParseIPSloppy(s string) net.IP { return net.ParseIP(sloppyIPv4(s)) }
 
-func isCIDR(s string) bool {
+// ParseCIDRSloppy is kube's netutils.ParseCIDRSloppy: net.ParseCIDR with
+// ParseIPSloppy's address.
+func ParseCIDRSloppy(s string) (*net.IPNet, error) {
 	i := strings.IndexByte(s, '/')
 	if i < 0 {
-		return false
+		return nil, &net.ParseError{Type: "CIDR address", Text: s}
 	}
-	_, _, err := net.ParseCIDR(sloppyIPv4(s[:i]) + s[i:])
+	_, n, err := net.ParseCIDR(sloppyIPv4(s[:i]) + s[i:])
+	return n, err
+}
+
+func isCIDR(s string) bool {
+	_, err := ParseCIDRSloppy(s)
 	return err == nil
 }
 
@@ -227,23 +239,37 @@ var durationUnits = []struct {
 
 // isDuration accepts Go durations and strfmt's "<n> <unit>" forms.
 func isDuration(s string) bool {
-	if _, err := time.ParseDuration(s); err == nil {
-		return true
+	_, err := ParseDuration(s)
+	return err == nil
+}
+
+// ParseDuration reads a duration as kube's OpenAPI library (strfmt) does: a
+// Go duration, or "<n> <unit>" forms ("3 days", "1w2d") with the units of
+// durationUnits, a unit's longest name also read as a prefix ("hours").
+func ParseDuration(s string) (time.Duration, error) {
+	if d, err := time.ParseDuration(s); err == nil {
+		return d, nil
 	}
+	var d time.Duration
 	ok := false
 	for _, m := range rxDuration.FindAllStringSubmatch(s, -1) {
-		if _, err := strconv.Atoi(m[2]); err != nil {
-			return false
+		n, err := strconv.Atoi(m[2])
+		if err != nil {
+			return 0, err
 		}
 		unit := strings.ToLower(strings.TrimSpace(m[3]))
 		for _, u := range durationUnits {
 			last := len(u.variants) - 1
 			for i, v := range u.variants {
-				if (i == last && strings.HasPrefix(unit, v)) || strings.EqualFold(v, unit) {
+				if i == last && strings.HasPrefix(unit, v) || strings.EqualFold(v, unit) {
 					ok = true
+					d += time.Duration(n) * u.d
 				}
 			}
 		}
 	}
-	return ok
+	if !ok {
+		return 0, fmt.Errorf("unable to parse %s as duration", s)
+	}
+	return d, nil
 }

@@ -20,7 +20,7 @@ func TokenReview(ctx context.Context, a Authenticator, apiAudiences []string, ob
 	if token == "" {
 		return nil, meta.BadRequest("token is required for TokenReview in authentication")
 	}
-	auds := stringList(spec["audiences"])
+	auds := meta.AsStrings(spec["audiences"])
 	if len(auds) == 0 {
 		auds = apiAudiences
 	}

@@ -40,7 +40,7 @@ func (t *ServiceAccountTokens) TokenRequest(ctx context.Context, namespace, name
 		spec = map[string]any{}
 		out["spec"] = spec
 	}
-	auds := stringList(spec["audiences"])
+	auds := meta.AsStrings(spec["audiences"])
 	if len(auds) == 0 {
 		auds = t.APIAudiences()
 		spec["audiences"] = toAnyList(auds)
@@ -145,17 +145,6 @@ func WithWarnings(ctx context.Context, w *[]string) context.Context {
 func gvkString(gv meta.GroupVersion, kind string) string {
 	// kube prints schema.GroupVersionKind: "group/version, Kind=kind".
 	return fmt.Sprintf("%s/%s, Kind=%s", gv.Group, gv.Version, kind)
-}
-
-func stringList(v any) []string {
-	l, _ := v.([]any)
-	out := make([]string, 0, len(l))
-	for _, e := range l {
-		if s, ok := e.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 func toAnyList(s []string) []any {

@@ -192,7 +192,7 @@ func specUser(spec map[string]any) *authn.User {
 	u := &authn.User{}
 	u.Name, _ = spec["user"].(string)
 	u.UID, _ = spec["uid"].(string)
-	for _, g := range asList(spec["groups"]) {
+	for _, g := range meta.AsList(spec["groups"]) {
 		if s, ok := g.(string); ok {
 			u.Groups = append(u.Groups, s)
 		}
@@ -200,7 +200,7 @@ func specUser(spec map[string]any) *authn.User {
 	if extra, ok := spec["extra"].(map[string]any); ok {
 		u.Extra = map[string][]string{}
 		for k, v := range extra {
-			for _, e := range asList(v) {
+			for _, e := range meta.AsList(v) {
 				if s, ok := e.(string); ok {
 					u.Extra[k] = append(u.Extra[k], s)
 				}
@@ -209,8 +209,6 @@ func specUser(spec map[string]any) *authn.User {
 	}
 	return u
 }
-
-func asList(v any) []any { l, _ := v.([]any); return l }
 
 func anyStrings(s []string) []any {
 	out := make([]any, len(s))

@@ -13,7 +13,7 @@ import (
 func mutatingAdmissionPolicyResource() apiserver.Resource {
 	return apiserver.Resource{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicy",
 		Plural: "mutatingadmissionpolicies", Categories: []string{"api-extensions"},
-		PrinterColumns: mutatingAdmissionPolicyColumns, Strategy: mutatingAdmissionPolicyStrategy{}}
+		PrinterColumns: mutatingAdmissionPolicyColumns, GenericDelete: true, Strategy: mutatingAdmissionPolicyStrategy{}}
 }
 
 // mutatingAdmissionPolicyStrategy is what a MutatingAdmissionPolicy does

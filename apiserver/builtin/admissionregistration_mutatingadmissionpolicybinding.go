@@ -10,7 +10,7 @@ import (
 func mutatingAdmissionPolicyBindingResource() apiserver.Resource {
 	return apiserver.Resource{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyBinding",
 		Plural: "mutatingadmissionpolicybindings", Categories: []string{"api-extensions"},
-		PrinterColumns: mutatingAdmissionPolicyBindingColumns, Strategy: mutatingAdmissionPolicyBindingStrategy{}}
+		PrinterColumns: mutatingAdmissionPolicyBindingColumns, GenericDelete: true, Strategy: mutatingAdmissionPolicyBindingStrategy{}}
 }
 
 // mutatingAdmissionPolicyBindingStrategy is what a binding does

@@ -9,11 +9,12 @@ import (
 )
 
 // mutatingWebhookConfigurationResource is admissionregistration.k8s.io/v1
-// mutatingwebhookconfigurations.
+// mutatingwebhookconfigurations; the webhooks' checks cover what their
+// schema requires (ValidatesCompletely).
 func mutatingWebhookConfigurationResource() apiserver.Resource {
 	return apiserver.Resource{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingWebhookConfiguration",
 		Plural: "mutatingwebhookconfigurations", Categories: []string{"api-extensions"},
-		PrinterColumns: mutatingWebhookColumns, Strategy: webhookConfigurationStrategy{mutating: true}}
+		PrinterColumns: mutatingWebhookColumns, GenericDelete: true, ValidatesCompletely: true, Strategy: webhookConfigurationStrategy{mutating: true}}
 }
 
 // webhookConfigurationStrategy is what a webhook configuration does
@@ -54,10 +55,6 @@ func (s webhookConfigurationStrategy) Default(o meta.Object) {
 func (s webhookConfigurationStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
 	return policy.ValidateWebhooks(o, nil, s.mutating)
 }
-
-// ValidatesCompletely: the webhooks' checks cover what their schema
-// requires (apiserver.CompleteValidator).
-func (webhookConfigurationStrategy) ValidatesCompletely() {}
 
 // ValidateUpdate checks them again, relaxing what the stored
 // configuration already broke, as kube's update validation does.

@@ -14,7 +14,7 @@ import (
 func validatingAdmissionPolicyResource() apiserver.Resource {
 	return apiserver.Resource{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicy",
 		Plural: "validatingadmissionpolicies", Categories: []string{"api-extensions"}, StatusSubresource: true,
-		PrinterColumns: validatingAdmissionPolicyColumns, Strategy: validatingAdmissionPolicyStrategy{}}
+		PrinterColumns: validatingAdmissionPolicyColumns, GenericDelete: true, Strategy: validatingAdmissionPolicyStrategy{}}
 }
 
 // validatingAdmissionPolicyStrategy is what a ValidatingAdmissionPolicy

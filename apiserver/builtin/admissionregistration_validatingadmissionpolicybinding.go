@@ -13,7 +13,7 @@ import (
 func validatingAdmissionPolicyBindingResource() apiserver.Resource {
 	return apiserver.Resource{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicyBinding",
 		Plural: "validatingadmissionpolicybindings", Categories: []string{"api-extensions"},
-		PrinterColumns: validatingAdmissionPolicyBindingColumns, Strategy: validatingAdmissionPolicyBindingStrategy{}}
+		PrinterColumns: validatingAdmissionPolicyBindingColumns, GenericDelete: true, Strategy: validatingAdmissionPolicyBindingStrategy{}}
 }
 
 // validatingAdmissionPolicyBindingStrategy is what a binding does

@@ -8,11 +8,12 @@ import (
 )
 
 // validatingWebhookConfigurationResource is admissionregistration.k8s.io/v1
-// validatingwebhookconfigurations.
+// validatingwebhookconfigurations; the webhooks' checks cover what their
+// schema requires (ValidatesCompletely).
 func validatingWebhookConfigurationResource() apiserver.Resource {
 	return apiserver.Resource{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration",
 		Plural: "validatingwebhookconfigurations", Categories: []string{"api-extensions"},
-		PrinterColumns: validatingWebhookColumns, Strategy: webhookConfigurationStrategy{}}
+		PrinterColumns: validatingWebhookColumns, GenericDelete: true, ValidatesCompletely: true, Strategy: webhookConfigurationStrategy{}}
 }
 
 var validatingWebhookColumns = []apiserver.PrinterColumn{

@@ -8,11 +8,12 @@ import (
 )
 
 // apiServiceResource is apiregistration.k8s.io/v1 apiservices: the served
-// group versions of the aggregation layer.
+// group versions of the aggregation layer. kube refuses an update without a
+// resourceVersion (ConditionalUpdates).
 func apiServiceResource() apiserver.Resource {
 	return apiserver.Resource{Group: "apiregistration.k8s.io", Version: "v1", Kind: "APIService", Plural: "apiservices",
 		Categories: []string{"api-extensions"}, StatusSubresource: true, WithoutGeneration: true,
-		PrinterColumns: apiServiceColumns, Strategy: apiServiceStrategy{}, Scheme: "kube-aggregator"}
+		PrinterColumns: apiServiceColumns, GenericDelete: true, ConditionalUpdates: true, Strategy: apiServiceStrategy{}, Scheme: "kube-aggregator"}
 }
 
 // apiServiceStrategy is what an APIService does differently.

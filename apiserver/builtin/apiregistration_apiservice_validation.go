@@ -76,7 +76,3 @@ func (s apiServiceStrategy) ValidateUpdate(w *apiserver.Write, o, _ meta.Object)
 	}
 	return s.Validate(w, o)
 }
-
-// ConditionalUpdates: kube refuses an APIService update without a
-// resourceVersion.
-func (apiServiceStrategy) ConditionalUpdates() {}

@@ -12,7 +12,7 @@ import (
 func controllerRevisionResource() apiserver.Resource {
 	return apiserver.Resource{Group: "apps", Version: "v1", Kind: "ControllerRevision", Plural: "controllerrevisions",
 		Namespaced: true, WithoutGeneration: true, PrinterColumns: controllerRevisionColumns,
-		Strategy: controllerRevisionStrategy{}}
+		GenericDelete: true, Strategy: controllerRevisionStrategy{}}
 }
 
 var controllerRevisionColumns = []apiserver.PrinterColumn{

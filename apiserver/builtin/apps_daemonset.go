@@ -12,7 +12,7 @@ import (
 func daemonSetResource() apiserver.Resource {
 	return apiserver.Resource{Group: "apps", Version: "v1", Kind: "DaemonSet", Plural: "daemonsets", Namespaced: true,
 		ShortNames: []string{"ds"}, Categories: []string{"all"}, StatusSubresource: true,
-		PrinterColumns: daemonSetColumns, Strategy: daemonSetStrategy{}}
+		PrinterColumns: daemonSetColumns, GenericDelete: true, Strategy: daemonSetStrategy{}}
 }
 
 // daemonSetStrategy is what a DaemonSet does differently.

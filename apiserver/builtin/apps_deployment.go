@@ -12,7 +12,7 @@ import (
 func deploymentResource() apiserver.Resource {
 	return apiserver.Resource{Group: "apps", Version: "v1", Kind: "Deployment", Plural: "deployments", Namespaced: true,
 		ShortNames: []string{"deploy"}, Categories: []string{"all"}, StatusSubresource: true,
-		AnnotationsBumpGeneration: true, PrinterColumns: deploymentColumns, Strategy: deploymentStrategy{},
+		AnnotationsBumpGeneration: true, PrinterColumns: deploymentColumns, GenericDelete: true, Strategy: deploymentStrategy{},
 		Scale:       workloadScale,
 		ResetFields: map[string][]string{"": {"status"}, "status": {"metadata.labels", "spec"}}}
 }

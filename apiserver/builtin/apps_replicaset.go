@@ -11,7 +11,7 @@ import (
 func replicaSetResource() apiserver.Resource {
 	return apiserver.Resource{Group: "apps", Version: "v1", Kind: "ReplicaSet", Plural: "replicasets", Namespaced: true,
 		ShortNames: []string{"rs"}, Categories: []string{"all"}, StatusSubresource: true,
-		PrinterColumns: replicaSetColumns, Strategy: replicaSetStrategy{},
+		PrinterColumns: replicaSetColumns, GenericDelete: true, Strategy: replicaSetStrategy{},
 		SelectableFields: []string{"status.replicas"}, FieldValues: replicasFieldValues, Scale: workloadScale}
 }
 

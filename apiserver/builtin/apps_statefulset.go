@@ -12,7 +12,7 @@ import (
 func statefulSetResource() apiserver.Resource {
 	return apiserver.Resource{Group: "apps", Version: "v1", Kind: "StatefulSet", Plural: "statefulsets", Namespaced: true,
 		ShortNames: []string{"sts"}, Categories: []string{"all"}, StatusSubresource: true,
-		PrinterColumns: statefulSetColumns, Strategy: statefulSetStrategy{}, Scale: workloadScale}
+		PrinterColumns: statefulSetColumns, GenericDelete: true, Strategy: statefulSetStrategy{}, Scale: workloadScale}
 }
 
 // statefulSetStrategy is what a StatefulSet does differently.

@@ -15,7 +15,7 @@ import (
 func horizontalPodAutoscalerResource() apiserver.Resource {
 	return apiserver.Resource{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler", Plural: "horizontalpodautoscalers",
 		Namespaced: true, ShortNames: []string{"hpa"}, Categories: []string{"all"}, StatusSubresource: true,
-		WithoutGeneration: true, PrinterColumns: hpaColumns, Strategy: hpaStrategy{}}
+		WithoutGeneration: true, PrinterColumns: hpaColumns, GenericDelete: true, Strategy: hpaStrategy{}}
 }
 
 // hpaStrategy is what a HorizontalPodAutoscaler does differently.

@@ -17,7 +17,7 @@ import (
 func horizontalPodAutoscalerV1Resource() apiserver.Resource {
 	return apiserver.Resource{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler", Plural: "horizontalpodautoscalers",
 		Namespaced: true, ShortNames: []string{"hpa"}, Categories: []string{"all"}, StatusSubresource: true,
-		WithoutGeneration: true, PrinterColumns: hpaV1Columns, Strategy: hpaV1Strategy{},
+		WithoutGeneration: true, PrinterColumns: hpaV1Columns, GenericDelete: true, Strategy: hpaV1Strategy{},
 		Storage: &apiserver.Storage{Resource: meta.GroupResource{Group: "autoscaling", Resource: "horizontalpodautoscalers"},
 			Kind:      meta.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"},
 			ToStorage: hpaV1ToV2, FromStorage: hpaV2ToV1}}

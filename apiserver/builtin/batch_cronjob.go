@@ -11,7 +11,7 @@ import (
 func cronJobResource() apiserver.Resource {
 	return apiserver.Resource{Group: "batch", Version: "v1", Kind: "CronJob", Plural: "cronjobs", Namespaced: true,
 		ShortNames: []string{"cj"}, Categories: []string{"all"}, StatusSubresource: true,
-		PrinterColumns: cronJobColumns, Strategy: cronJobStrategy{}}
+		PrinterColumns: cronJobColumns, GenericDelete: true, Strategy: cronJobStrategy{}}
 }
 
 // cronJobStrategy is what a CronJob does differently.

@@ -12,7 +12,7 @@ import (
 // jobResource is batch/v1 jobs.
 func jobResource() apiserver.Resource {
 	return apiserver.Resource{Group: "batch", Version: "v1", Kind: "Job", Plural: "jobs", Namespaced: true,
-		Categories: []string{"all"}, StatusSubresource: true, PrinterColumns: jobColumns, Strategy: jobStrategy{},
+		Categories: []string{"all"}, StatusSubresource: true, PrinterColumns: jobColumns, GenericDelete: true, Strategy: jobStrategy{},
 		SelectableFields: []string{"status.successful"},
 		FieldValues: func(o meta.Object) map[string]string {
 			return map[string]string{"status.successful": strconv.FormatInt(integer(o, "status", "succeeded"), 10)}

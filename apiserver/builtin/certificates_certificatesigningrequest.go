@@ -12,7 +12,7 @@ import (
 func certificateSigningRequestResource() apiserver.Resource {
 	return apiserver.Resource{Group: "certificates.k8s.io", Version: "v1", Kind: "CertificateSigningRequest",
 		Plural: "certificatesigningrequests", ShortNames: []string{"csr"}, StatusSubresource: true, WithoutGeneration: true,
-		PrinterColumns: csrColumns, Strategy: csrStrategy{}, SelectableFields: []string{"spec.signerName"},
+		PrinterColumns: csrColumns, GenericDelete: true, Strategy: csrStrategy{}, SelectableFields: []string{"spec.signerName"},
 		// kube's CSR strategies reset the spec on every endpoint: a writer
 		// owns none of it.
 		ResetFields: map[string][]string{"": {"spec", "status"}, "status": {"spec", "status.conditions"},

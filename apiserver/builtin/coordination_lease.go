@@ -10,7 +10,7 @@ import (
 // leaseResource is coordination.k8s.io/v1 leases.
 func leaseResource() apiserver.Resource {
 	return apiserver.Resource{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", Plural: "leases", Namespaced: true,
-		PrinterColumns: leaseColumns, WithoutGeneration: true, AllowCreateOnUpdate: true, Strategy: leaseStrategy{}}
+		PrinterColumns: leaseColumns, WithoutGeneration: true, AllowCreateOnUpdate: true, GenericDelete: true, Strategy: leaseStrategy{}}
 }
 
 var leaseColumns = []apiserver.PrinterColumn{

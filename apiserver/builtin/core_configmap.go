@@ -16,7 +16,7 @@ import (
 // configMapResource is core/v1 configmaps.
 func configMapResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "ConfigMap", Plural: "configmaps", Namespaced: true, ShortNames: []string{"cm"},
-		PrinterColumns: configMapColumns, WithoutGeneration: true, Strategy: configMapStrategy{}}
+		PrinterColumns: configMapColumns, WithoutGeneration: true, GenericDelete: true, Strategy: configMapStrategy{}}
 }
 
 // configMapStrategy validates a ConfigMap as kube's ValidateConfigMap and

@@ -13,7 +13,7 @@ import (
 // of EndpointSlices (every request carries kube's warning).
 func endpointsResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "Endpoints", Plural: "endpoints", Singular: "endpoints", Namespaced: true,
-		ShortNames: []string{"ep"}, WithoutGeneration: true, PrinterColumns: endpointsColumns, Strategy: endpointsStrategy{},
+		ShortNames: []string{"ep"}, WithoutGeneration: true, PrinterColumns: endpointsColumns, GenericDelete: true, Strategy: endpointsStrategy{},
 		Deprecated: "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"}
 }
 

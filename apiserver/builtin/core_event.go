@@ -13,7 +13,7 @@ import (
 // share (eventsEventResource).
 func eventResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "Event", Plural: "events", Namespaced: true, ShortNames: []string{"ev"},
-		PrinterColumns: eventColumns, WithoutGeneration: true, AllowCreateOnUpdate: true, Strategy: eventStrategy{},
+		PrinterColumns: eventColumns, WithoutGeneration: true, AllowCreateOnUpdate: true, GenericDelete: true, Strategy: eventStrategy{},
 		SelectableFields: []string{"involvedObject.kind", "involvedObject.namespace", "involvedObject.name",
 			"involvedObject.uid", "involvedObject.apiVersion", "involvedObject.resourceVersion",
 			"involvedObject.fieldPath", "reason", "reportingComponent", "source", "type"},

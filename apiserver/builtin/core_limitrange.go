@@ -9,7 +9,7 @@ import (
 // default "Created At" column).
 func limitRangeResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "LimitRange", Plural: "limitranges", Namespaced: true,
-		ShortNames: []string{"limits"}, WithoutGeneration: true, Strategy: limitRangeStrategy{}}
+		ShortNames: []string{"limits"}, WithoutGeneration: true, GenericDelete: true, Strategy: limitRangeStrategy{}}
 }
 
 // limitRangeStrategy is what a LimitRange does differently.
@@ -27,18 +27,13 @@ func (limitRangeStrategy) Default(o meta.Object) {
 		def, req := obj(item, "default"), obj(item, "defaultRequest")
 		for _, from := range []struct {
 			src, dst map[string]any
-		}{{mapOf(item["max"]), def}, {def, req}, {mapOf(item["min"]), req}} {
+		}{{asMap(item["max"]), def}, {def, req}, {asMap(item["min"]), req}} {
 			for k, v := range from.src {
 				setDefault(from.dst, k, v)
 			}
 		}
 		dropEmptyMaps(item, "default", "defaultRequest") // omitempty
 	}
-}
-
-func mapOf(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	return m
 }
 
 // dropEmptyMaps removes the named fields holding empty maps, as omitempty

@@ -9,10 +9,11 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// nodeResource is core/v1 nodes.
+// nodeResource is core/v1 nodes. kube's node strategy keeps the status a
+// node is created with, and validates it (KeepsStatusOnCreate).
 func nodeResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "Node", Plural: "nodes", ShortNames: []string{"no"},
-		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: nodeColumns, Strategy: nodeStrategy{},
+		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: nodeColumns, GenericDelete: true, KeepsStatusOnCreate: true, Strategy: nodeStrategy{},
 		SelectableFields: []string{"spec.unschedulable"},
 		FieldValues: func(o meta.Object) map[string]string {
 			if flag(field(o, "spec", "unschedulable"), false) {

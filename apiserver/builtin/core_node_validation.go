@@ -144,7 +144,3 @@ func nodeSchema(r apiserver.Release) *schema.Schema {
 	return schemaEdited(SchemaFor(r, meta.GroupVersionKind{Version: "v1", Kind: "Node"}), []string{"spec", "taints", "[]", "effect"},
 		func(s *schema.Schema) { s.Enum = nil })
 }
-
-// KeepsStatusOnCreate: kube's node strategy keeps the status a node is
-// created with, and validates it.
-func (nodeStrategy) KeepsStatusOnCreate() {}

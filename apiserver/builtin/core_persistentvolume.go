@@ -11,7 +11,7 @@ import (
 // persistentVolumeResource is core/v1 persistentvolumes.
 func persistentVolumeResource() apiserver.Resource {
 	return apiserver.Resource{ReturnDeletedObject: true, Version: "v1", Kind: "PersistentVolume", Plural: "persistentvolumes", ShortNames: []string{"pv"},
-		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: persistentVolumeColumns, Strategy: persistentVolumeStrategy{}}
+		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: persistentVolumeColumns, GenericDelete: true, Strategy: persistentVolumeStrategy{}}
 }
 
 // persistentVolumeStrategy is what a PersistentVolume does differently.
@@ -68,13 +68,6 @@ func phaseOrTerminating(o meta.Object) string {
 		return "Terminating"
 	}
 	return str(o, "status", "phase")
-}
-
-func stringOr(v any, def string) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	return def
 }
 
 var persistentVolumeColumns = []apiserver.PrinterColumn{

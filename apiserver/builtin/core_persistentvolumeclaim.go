@@ -11,7 +11,7 @@ import (
 func persistentVolumeClaimResource() apiserver.Resource {
 	return apiserver.Resource{ReturnDeletedObject: true, Version: "v1", Kind: "PersistentVolumeClaim", Plural: "persistentvolumeclaims", Namespaced: true,
 		ShortNames: []string{"pvc"}, StatusSubresource: true, WithoutGeneration: true,
-		PrinterColumns: persistentVolumeClaimColumns, Strategy: persistentVolumeClaimStrategy{}}
+		PrinterColumns: persistentVolumeClaimColumns, GenericDelete: true, Strategy: persistentVolumeClaimStrategy{}}
 }
 
 // persistentVolumeClaimStrategy is what a PersistentVolumeClaim does

@@ -206,17 +206,9 @@ func pdbsOf(w *apiserver.Write, pod meta.Object) ([]meta.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	labels := map[string]string{}
-	for k, v := range asMap(pod.Metadata()["labels"]) {
-		labels[k], _ = v.(string)
-	}
 	var out []meta.Object
 	for _, o := range list {
-		sel := field(o.Data(), "spec", "selector")
-		if sel == nil {
-			continue
-		}
-		if s, ok := parseLabelSelector(sel); ok && s.Matches(labels) {
+		if selectorMatches(field(o.Data(), "spec", "selector"), pod.Metadata()["labels"]) {
 			out = append(out, o.Data())
 		}
 	}
@@ -431,22 +423,6 @@ func setCondition(status map[string]any, value, reason, message string, now time
 	status["conditions"] = append(list, cond)
 }
 
-// parseLabelSelector reads a metav1.LabelSelector; an empty one selects
-// everything.
-func parseLabelSelector(v any) (selectors.LabelSelector, bool) {
-	m := asMap(v)
-	if len(asMap(m["matchLabels"])) == 0 && len(asList(m["matchExpressions"])) == 0 {
-		s, err := selectors.ParseLabelSelector("")
-		return s, err == nil
-	}
-	s := labelSelectorString(v)
-	if s == "" {
-		return selectors.LabelSelector{}, false
-	}
-	parsed, err := selectors.ParseLabelSelector(s)
-	return parsed, err == nil
-}
-
 // podsOf lists the pods of a namespace a label selector (in its
 // metav1.LabelSelector form) selects; a nil selector selects none, an empty
 // one all, as a policy/v1 PodDisruptionBudget's.
@@ -454,8 +430,8 @@ func podsOf(w *apiserver.Write, namespace string, selector any) ([]*store.Object
 	if selector == nil {
 		return nil, nil
 	}
-	sel, ok := parseLabelSelector(selector)
-	if !ok {
+	sel, err := selectors.LabelSelectorFromObject(selector)
+	if err != nil {
 		return nil, nil
 	}
 	pods, err := w.List(podsGR, namespace)

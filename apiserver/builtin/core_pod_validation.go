@@ -88,11 +88,3 @@ func tolerationsAdded(next, old []any) bool {
 	}
 	return true
 }
-
-func setOrDelete(m map[string]any, key string, v any) {
-	if v == nil {
-		delete(m, key)
-		return
-	}
-	m[key] = v
-}

@@ -10,7 +10,7 @@ import (
 // podTemplateResource is core/v1 podtemplates.
 func podTemplateResource() apiserver.Resource {
 	return apiserver.Resource{ReturnDeletedObject: true, Version: "v1", Kind: "PodTemplate", Plural: "podtemplates", Namespaced: true,
-		PrinterColumns: podTemplateColumns, Strategy: podTemplateStrategy{}}
+		PrinterColumns: podTemplateColumns, GenericDelete: true, Strategy: podTemplateStrategy{}}
 }
 
 // podTemplateStrategy is what a PodTemplate does differently.

@@ -12,7 +12,7 @@ import (
 func replicationControllerResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "ReplicationController", Plural: "replicationcontrollers", Namespaced: true,
 		ShortNames: []string{"rc"}, Categories: []string{"all"}, StatusSubresource: true,
-		PrinterColumns: replicationControllerColumns, Strategy: replicationControllerStrategy{},
+		PrinterColumns: replicationControllerColumns, GenericDelete: true, Strategy: replicationControllerStrategy{},
 		SelectableFields: []string{"status.replicas"}, FieldValues: replicasFieldValues,
 		Scale: &apiserver.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas",
 			Selector: func(o meta.Object) string {
@@ -40,7 +40,7 @@ func (replicationControllerStrategy) Default(o meta.Object) {
 		return
 	}
 	if labels, ok := field(template, "metadata", "labels").(map[string]any); ok {
-		if len(mapOf(spec["selector"])) == 0 {
+		if len(asMap(spec["selector"])) == 0 {
 			spec["selector"] = meta.DeepCopyValue(labels)
 		}
 		if len(o.Labels()) == 0 {

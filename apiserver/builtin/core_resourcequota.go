@@ -14,7 +14,7 @@ import (
 func resourceQuotaResource() apiserver.Resource {
 	return apiserver.Resource{ReturnDeletedObject: true, Version: "v1", Kind: "ResourceQuota", Plural: "resourcequotas", Namespaced: true,
 		ShortNames: []string{"quota"}, StatusSubresource: true, WithoutGeneration: true,
-		PrinterColumns: resourceQuotaColumns, Strategy: resourceQuotaStrategy{}}
+		PrinterColumns: resourceQuotaColumns, GenericDelete: true, Strategy: resourceQuotaStrategy{}}
 }
 
 // resourceQuotaStrategy is what a ResourceQuota does differently.
@@ -28,8 +28,8 @@ func (resourceQuotaStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object)
 // quotaCells are the Request and Limit cells: used/hard of each resource
 // of the status, limits.* in the second.
 func quotaCells(o meta.Object) (request, limit string) {
-	hard := mapOf(field(o, "status", "hard"))
-	used := mapOf(field(o, "status", "used"))
+	hard := asMap(field(o, "status", "hard"))
+	used := asMap(field(o, "status", "used"))
 	names := make([]string, 0, len(hard))
 	for k := range hard {
 		names = append(names, k)

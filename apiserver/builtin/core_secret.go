@@ -12,8 +12,8 @@ import (
 func secretResource() apiserver.Resource {
 	return apiserver.Resource{Version: "v1", Kind: "Secret", Plural: "secrets", Namespaced: true,
 		PrinterColumns: secretColumns, WithoutGeneration: true, SelectableFields: []string{"type"},
-		FieldValues: func(o meta.Object) map[string]string { return map[string]string{"type": str(o, "type")} },
-		Strategy:    secretStrategy{}}
+		FieldValues:   func(o meta.Object) map[string]string { return map[string]string{"type": str(o, "type")} },
+		GenericDelete: true, Strategy: secretStrategy{}}
 }
 
 // secretStrategy is what a Secret does differently.

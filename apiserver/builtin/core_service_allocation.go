@@ -772,15 +772,6 @@ func nodePortsOf(spec map[string]any) []int {
 	return out
 }
 
-func stringList(v any) []string {
-	var out []string
-	for _, s := range asList(v) {
-		str, _ := s.(string)
-		out = append(out, str)
-	}
-	return out
-}
-
 // randInt is a uniform random number in [0, n).
 func randInt(n int) int {
 	var b [8]byte

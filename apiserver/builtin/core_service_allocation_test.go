@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/apiserver/authn"
+	"github.com/kapi-dev/kapi/apiserver/authz"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
 	"github.com/kapi-dev/kapi/store"
 )
@@ -31,6 +33,10 @@ func newClusterServer(t *testing.T, o builtin.Options) *apiserver.Server {
 }
 
 // newClusterServerOn is newClusterServer over st (nil: a store of its own).
+// Its requests pass the authentication and authorization filters, as a
+// served server's do (the example server's, kapitest's): the request info
+// those filters put in the context must not leak into the requests an
+// allocation sends itself (a Service's IPAddress).
 func newClusterServerOn(t *testing.T, o builtin.Options, st store.Store) *apiserver.Server {
 	t.Helper()
 	rs, err := builtin.ResourcesWith(o)
@@ -46,7 +52,7 @@ func newClusterServerOn(t *testing.T, o builtin.Options, st store.Store) *apiser
 	hooks, err := builtin.PostStartHooks(o)
 	require.NoError(t, err)
 	srv, err := apiserver.New(apiserver.Config{Resources: rs, OpenAPIComponents: builtin.OpenAPIComponents(), PostStartHooks: hooks,
-		Store: st})
+		Store: st, Authenticator: authn.New(true), Authorizer: authz.AlwaysAllow()})
 	require.NoError(t, err)
 	return srv
 }
@@ -378,5 +384,32 @@ func TestOptionsAreChecked(t *testing.T) {
 	} {
 		_, err := builtin.ResourcesWith(o)
 		assert.Error(t, err, "%+v", o)
+	}
+}
+
+// TestAServiceIsCreatedByEveryWrite: a Service that needs a cluster IP is
+// created by a POST, by a server-side apply and by a PUT that creates, each
+// allocating its IPAddress (the allocation's own request is served as a
+// create of an IPAddress whatever the write that sends it).
+func TestAServiceIsCreatedByEveryWrite(t *testing.T) {
+	cases := []struct{ name, method, path, contentType, body string }{
+		{name: "a create", method: "POST", path: services, contentType: "application/json",
+			body: `{"metadata":{"name":"s"},"spec":{"ports":[{"port":80}]}}`},
+		{name: "a create with its cluster IP", method: "POST", path: services, contentType: "application/json",
+			body: `{"metadata":{"name":"s"},"spec":{"clusterIP":"10.96.0.50","ports":[{"port":80}]}}`},
+		{name: "a server-side apply", method: "PATCH", path: services + "/s?fieldManager=kubectl", contentType: "application/apply-patch+yaml",
+			body: `{"apiVersion":"v1","kind":"Service","metadata":{"name":"s"},"spec":{"ports":[{"port":80}]}}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := newClusterServer(t, builtin.Options{})
+			code, out := serve(t, srv, c.method, c.path, c.contentType, c.body)
+			require.Equal(t, http.StatusCreated, code, out)
+			ip := spec(out)["clusterIP"].(string)
+			assert.Contains(t, ipAddressNames(t, srv), ip)
+			code, _ = serve(t, srv, "DELETE", services+"/s", "", "")
+			require.Equal(t, http.StatusOK, code)
+			assert.NotContains(t, ipAddressNames(t, srv), ip, "deleting the Service frees its address")
+		})
 	}
 }

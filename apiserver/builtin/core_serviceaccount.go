@@ -10,7 +10,7 @@ import (
 // serviceAccountResource is core/v1 serviceaccounts.
 func serviceAccountResource() apiserver.Resource {
 	return apiserver.Resource{ReturnDeletedObject: true, Version: "v1", Kind: "ServiceAccount", Plural: "serviceaccounts", Namespaced: true,
-		ShortNames: []string{"sa"}, PrinterColumns: serviceAccountColumns, WithoutGeneration: true, Strategy: serviceAccountStrategy{}}
+		ShortNames: []string{"sa"}, PrinterColumns: serviceAccountColumns, WithoutGeneration: true, GenericDelete: true, Strategy: serviceAccountStrategy{}}
 }
 
 // serviceAccountStrategy is what a ServiceAccount does differently.

@@ -33,7 +33,7 @@ type tokenStrategy struct {
 }
 
 // Unwrap is the ServiceAccount's own strategy, whose capabilities
-// (GenericDeleter) apiserver finds through it.
+// apiserver finds through it.
 func (s tokenStrategy) Unwrap() apiserver.Strategy { return s.Strategy }
 
 func (s tokenStrategy) Subresources() []apiserver.Subresource {

@@ -229,3 +229,11 @@ func keepStatusOnlyMetadata(o, old meta.Object) {
 	}
 	o["metadata"] = md
 }
+
+func setOrDelete(m map[string]any, key string, v any) {
+	if v == nil {
+		delete(m, key)
+		return
+	}
+	m[key] = v
+}

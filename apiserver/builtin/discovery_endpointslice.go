@@ -11,7 +11,7 @@ import (
 // endpointSliceResource is discovery.k8s.io/v1 endpointslices.
 func endpointSliceResource() apiserver.Resource {
 	return apiserver.Resource{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice", Plural: "endpointslices",
-		Namespaced: true, PrinterColumns: endpointSliceColumns, Strategy: endpointSliceStrategy{}}
+		Namespaced: true, PrinterColumns: endpointSliceColumns, GenericDelete: true, Strategy: endpointSliceStrategy{}}
 }
 
 // endpointSliceStrategy is what an EndpointSlice does differently.

@@ -94,7 +94,7 @@ func (e *fieldErrs) endpoint(path string, ep map[string]any, addressType string)
 		case "IP":
 			e.ipAddress(p, address, nil)
 		case "IPv4", "IPv6":
-			ip := parseIPSloppy(address)
+			ip := schema.ParseIPSloppy(address)
 			if ip == nil {
 				e.ipAddress(p, address, nil)
 				continue

@@ -13,7 +13,7 @@ import (
 func eventsEventResource() apiserver.Resource {
 	return apiserver.Resource{Group: "events.k8s.io", Version: "v1", Kind: "Event", Plural: "events", Namespaced: true,
 		ShortNames: []string{"ev"}, WithoutGeneration: true, AllowCreateOnUpdate: true, PrinterColumns: eventsEventColumns,
-		Strategy: eventsEventStrategy{},
+		GenericDelete: true, Strategy: eventsEventStrategy{},
 		SelectableFields: []string{"regarding.kind", "regarding.namespace", "regarding.name", "regarding.uid",
 			"regarding.apiVersion", "regarding.resourceVersion", "regarding.fieldPath", "reason", "reportingController", "type"},
 		Storage: &apiserver.Storage{Resource: meta.GroupResource{Resource: "events"},

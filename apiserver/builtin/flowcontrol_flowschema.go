@@ -15,7 +15,7 @@ import (
 func flowSchemaResource() apiserver.Resource {
 	return apiserver.Resource{Group: flowcontrol.Group, Version: "v1", Kind: "FlowSchema", Plural: "flowschemas",
 		StatusSubresource: true, PrinterColumns: flowSchemaColumns, TableOrder: flowcontrol.CompareFlowSchemas,
-		Strategy:    flowSchemaStrategy{},
+		GenericDelete: true, Strategy: flowSchemaStrategy{},
 		ResetFields: map[string][]string{"": {"status"}, "status": {"metadata", "spec"}}}
 }
 

@@ -15,7 +15,7 @@ import (
 func priorityLevelConfigurationResource() apiserver.Resource {
 	return apiserver.Resource{Group: flowcontrol.Group, Version: "v1", Kind: "PriorityLevelConfiguration",
 		Plural: "prioritylevelconfigurations", StatusSubresource: true, PrinterColumns: priorityLevelColumns,
-		Strategy:    priorityLevelStrategy{},
+		GenericDelete: true, Strategy: priorityLevelStrategy{},
 		ResetFields: map[string][]string{"": {"status"}, "status": {"metadata", "spec"}}}
 }
 

@@ -5,8 +5,11 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/kapi-dev/kapi/apiserver"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,16 +20,16 @@ import (
 // Allocator capabilities.
 var deleteHooks = []string{"PrepareForDelete", "Held", "GracePeriod", "Release"}
 
-// TestGenericDeletersOverrideNoDeleteHook reads this package's strategies:
-// one that declares GenericDelete must embed apiserver.GenericStrategy and
-// override no delete hook, and one that could declare it does.
-func TestGenericDeletersOverrideNoDeleteHook(t *testing.T) {
+// TestGenericDeletesOverrideNoDeleteHook reads this package's strategies: a
+// kind whose Resource says GenericDelete has a strategy that embeds
+// apiserver.GenericStrategy and overrides no delete hook (nor does any
+// strategy wrapping it), and a kind whose strategy could say it does.
+func TestGenericDeletesOverrideNoDeleteHook(t *testing.T) {
 	fset := token.NewFileSet()
 	entries, err := os.ReadDir(".")
 	require.NoError(t, err)
 	methods := map[string]map[string]bool{}
 	embedsGeneric := map[string]bool{}
-	var strategies []string
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
 			continue
@@ -52,14 +55,13 @@ func TestGenericDeletersOverrideNoDeleteHook(t *testing.T) {
 			case *ast.GenDecl:
 				for _, s := range d.Specs {
 					ts, ok := s.(*ast.TypeSpec)
-					if !ok || !strings.HasSuffix(ts.Name.Name, "Strategy") {
+					if !ok {
 						continue
 					}
 					st, ok := ts.Type.(*ast.StructType)
 					if !ok {
 						continue
 					}
-					strategies = append(strategies, ts.Name.Name)
 					for _, field := range st.Fields.List {
 						if sel, ok := field.Type.(*ast.SelectorExpr); ok && len(field.Names) == 0 &&
 							sel.Sel.Name == "GenericStrategy" {
@@ -70,20 +72,33 @@ func TestGenericDeletersOverrideNoDeleteHook(t *testing.T) {
 			}
 		}
 	}
-	require.NotEmpty(t, strategies)
-	for _, name := range strategies {
+	rs := Resources()
+	require.NotEmpty(t, rs)
+	for _, r := range rs {
+		if r.Strategy == nil {
+			continue // the generic strategy, generic without saying so
+		}
 		var overrides []string
-		for _, h := range deleteHooks {
-			if methods[name][h] {
-				overrides = append(overrides, h)
+		s, name := r.Strategy, ""
+		for s != nil {
+			name = reflect.TypeOf(s).Name()
+			for _, h := range deleteHooks {
+				if methods[name][h] {
+					overrides = append(overrides, name+"."+h)
+				}
 			}
+			u, ok := s.(interface{ Unwrap() apiserver.Strategy })
+			if !ok {
+				break
+			}
+			s = u.Unwrap()
 		}
 		generic := embedsGeneric[name] && len(overrides) == 0
-		if methods[name]["GenericDelete"] {
-			assert.True(t, generic, "%s declares GenericDelete but embeds GenericStrategy: %v, overrides %v",
-				name, embedsGeneric[name], overrides)
+		if r.GenericDelete {
+			assert.True(t, generic, "%s says GenericDelete but %s embeds GenericStrategy: %v, overrides %v",
+				r.Kind, name, embedsGeneric[name], overrides)
 		} else {
-			assert.False(t, generic, "%s deletes as the generic pipeline does: declare GenericDelete in generic_delete.go", name)
+			assert.False(t, generic, "%s deletes as the generic pipeline does: set GenericDelete in its Resource", r.Kind)
 		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 // ingressResource is networking.k8s.io/v1 ingresses.
 func ingressResource() apiserver.Resource {
 	return apiserver.Resource{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress", Plural: "ingresses", Namespaced: true,
-		ShortNames: []string{"ing"}, StatusSubresource: true, PrinterColumns: ingressColumns, Strategy: ingressStrategy{}}
+		ShortNames: []string{"ing"}, StatusSubresource: true, PrinterColumns: ingressColumns, GenericDelete: true, Strategy: ingressStrategy{}}
 }
 
 // ingressStrategy is what an Ingress does differently.

@@ -81,7 +81,7 @@ func (e *fieldErrs) ingressSpec(path string, spec map[string]any, opts ingressOp
 		host, _ := rule["host"].(string)
 		wildcard := false
 		if host != "" {
-			if parseIPSloppy(host) != nil {
+			if schema.ParseIPSloppy(host) != nil {
 				e.invalid(p+".host", host, "must be a DNS name, not an IP address")
 			}
 			wildcard = strings.Contains(host, "*")
@@ -225,7 +225,7 @@ func (e *fieldErrs) ingressLoadBalancer(path string, status, old map[string]any)
 		}
 		if host, _ := lb["hostname"].(string); host != "" {
 			e.invalidAll(p+".hostname", host, schema.DNS1123Subdomain(host))
-			if parseIPSloppy(host) != nil {
+			if schema.ParseIPSloppy(host) != nil {
 				e.invalid(p+".hostname", host, "must be a DNS name, not an IP address")
 			}
 		}

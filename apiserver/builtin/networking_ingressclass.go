@@ -10,7 +10,7 @@ import (
 // ingressClassResource is networking.k8s.io/v1 ingressclasses.
 func ingressClassResource() apiserver.Resource {
 	return apiserver.Resource{Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass", Plural: "ingressclasses",
-		PrinterColumns: ingressClassColumns, Strategy: ingressClassStrategy{}}
+		PrinterColumns: ingressClassColumns, GenericDelete: true, Strategy: ingressClassStrategy{}}
 }
 
 // ingressClassStrategy is what an IngressClass does differently.

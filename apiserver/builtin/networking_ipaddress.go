@@ -13,7 +13,7 @@ import (
 func ipAddressResource() apiserver.Resource {
 	return apiserver.Resource{StoredVersion: "v1beta1", Group: "networking.k8s.io", Version: "v1", Kind: "IPAddress", Plural: "ipaddresses",
 		ShortNames: []string{"ip"}, WithoutGeneration: true, PrinterColumns: append(ipAddressColumns, ageColumn("")),
-		Strategy: ipAddressStrategy{}}
+		GenericDelete: true, Strategy: ipAddressStrategy{}}
 }
 
 var ipAddressColumns = []apiserver.PrinterColumn{

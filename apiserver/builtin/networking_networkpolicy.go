@@ -10,7 +10,7 @@ import (
 // networkPolicyResource is networking.k8s.io/v1 networkpolicies.
 func networkPolicyResource() apiserver.Resource {
 	return apiserver.Resource{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy", Plural: "networkpolicies",
-		Namespaced: true, ShortNames: []string{"netpol"}, PrinterColumns: networkPolicyColumns, Strategy: networkPolicyStrategy{}}
+		Namespaced: true, ShortNames: []string{"netpol"}, PrinterColumns: networkPolicyColumns, GenericDelete: true, Strategy: networkPolicyStrategy{}}
 }
 
 // networkPolicyStrategy is what a NetworkPolicy does differently.

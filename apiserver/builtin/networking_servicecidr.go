@@ -11,7 +11,7 @@ import (
 // serviceCIDRResource is networking.k8s.io/v1 servicecidrs.
 func serviceCIDRResource() apiserver.Resource {
 	return apiserver.Resource{StoredVersion: "v1beta1", Group: "networking.k8s.io", Version: "v1", Kind: "ServiceCIDR", Plural: "servicecidrs",
-		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: serviceCIDRColumns, Strategy: serviceCIDRStrategy{}}
+		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: serviceCIDRColumns, GenericDelete: true, Strategy: serviceCIDRStrategy{}}
 }
 
 // serviceCIDRStrategy is what a ServiceCIDR does differently.

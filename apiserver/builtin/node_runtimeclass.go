@@ -10,7 +10,7 @@ import (
 // runtimeClassResource is node.k8s.io/v1 runtimeclasses.
 func runtimeClassResource() apiserver.Resource {
 	return apiserver.Resource{Group: "node.k8s.io", Version: "v1", Kind: "RuntimeClass", Plural: "runtimeclasses",
-		WithoutGeneration: true, PrinterColumns: runtimeClassColumns, Strategy: runtimeClassStrategy{}}
+		WithoutGeneration: true, PrinterColumns: runtimeClassColumns, GenericDelete: true, Strategy: runtimeClassStrategy{}}
 }
 
 var runtimeClassColumns = []apiserver.PrinterColumn{

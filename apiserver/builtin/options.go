@@ -30,6 +30,12 @@ type Options struct {
 	// Service: the port the API server listens on (kube's secure port);
 	// 0 means 6443.
 	KubernetesServicePort int
+	// AdvertiseAddress is the IP the API server is reached at
+	// (kube-apiserver's --advertise-address): the address of the
+	// default/kubernetes Endpoints and EndpointSlice, with
+	// KubernetesServicePort, as kube's endpoint reconciler writes them.
+	// Empty means none, as with kube's --endpoint-reconciler-type=none.
+	AdvertiseAddress string
 }
 
 // serviceRanges are parsed Options: what a Service is allocated from.
@@ -116,9 +122,9 @@ type wrapper interface {
 // PostStartHooks are the start-up work of a cluster the built-in kinds
 // need, as kube-apiserver's post-start hooks do it: the bootstrap
 // controller's default/kubernetes Service, its cluster IP the first of the
-// range (kube runs its endpoint reconciler besides; the reference server,
-// with --endpoint-reconciler-type=none, has no Endpoints for it, and
-// neither has kapi); the system PriorityClasses; the autoregistration's APIService for each served
+// range, and the default ServiceCIDR "kubernetes" of the range; the
+// Endpoints and EndpointSlice of default/kubernetes, as kube's endpoint
+// reconciler writes them, when o.AdvertiseAddress is set; the system PriorityClasses; the autoregistration's APIService for each served
 // group version, when APIServices are served. Pass them as apiserver.Config.PostStartHooks with the resources
 // of ResourcesWith(o).
 func PostStartHooks(o Options) ([]apiserver.PostStartHook, error) {
@@ -130,8 +136,24 @@ func PostStartHooks(o Options) ([]apiserver.PostStartHook, error) {
 	if port == 0 {
 		port = 6443
 	}
+	var advertise netip.Addr
+	if o.AdvertiseAddress != "" {
+		if advertise, err = netip.ParseAddr(o.AdvertiseAddress); err != nil {
+			return nil, fmt.Errorf("builtin: advertise address %q: %w", o.AdvertiseAddress, err)
+		}
+	}
 	return []apiserver.PostStartHook{{Name: "bootstrap-controller", Run: func(ctx context.Context, s *apiserver.Server) error {
-		return bootstrapKubernetesService(s, ranges, int64(port))
+		if err := bootstrapKubernetesService(s, ranges, int64(port)); err != nil {
+			return err
+		}
+		now := meta.FormatTime(s.Now())
+		if err := bootstrapServiceCIDR(s, ranges, now); err != nil {
+			return err
+		}
+		if advertise.IsValid() {
+			return bootstrapKubernetesEndpoints(s, advertise, int64(port), now)
+		}
+		return nil
 	}}, {Name: "scheduling/bootstrap-system-priority-classes", Run: bootstrapSystemPriorityClasses},
 		{Name: "kube-apiserver-autoregistration", Run: autoregistration}}, nil
 }

@@ -11,7 +11,7 @@ import (
 func podDisruptionBudgetResource() apiserver.Resource {
 	return apiserver.Resource{Group: "policy", Version: "v1", Kind: "PodDisruptionBudget", Plural: "poddisruptionbudgets",
 		Namespaced: true, ShortNames: []string{"pdb"}, StatusSubresource: true, PrinterColumns: podDisruptionBudgetColumns,
-		Strategy: podDisruptionBudgetStrategy{}}
+		GenericDelete: true, Strategy: podDisruptionBudgetStrategy{}}
 }
 
 // podDisruptionBudgetStrategy is what a PodDisruptionBudget does

@@ -100,35 +100,11 @@ func orNone(s string) string {
 // requirements sorted by key, values sorted ("app=d,tier in (api,web),!x").
 // A selector that does not parse renders as "".
 func labelSelectorString(v any) string {
-	sel, _ := v.(map[string]any)
-	var parts []string
-	for k, val := range asMap(sel["matchLabels"]) {
-		parts = append(parts, fmt.Sprintf("%s=%v", k, val))
-	}
-	for _, e := range asList(sel["matchExpressions"]) {
-		m, _ := e.(map[string]any)
-		key, _ := m["key"].(string)
-		var values []string
-		for _, v := range asList(m["values"]) {
-			s, _ := v.(string)
-			values = append(values, s)
-		}
-		switch m["operator"] {
-		case "In":
-			parts = append(parts, fmt.Sprintf("%s in (%s)", key, strings.Join(values, ",")))
-		case "NotIn":
-			parts = append(parts, fmt.Sprintf("%s notin (%s)", key, strings.Join(values, ",")))
-		case "Exists":
-			parts = append(parts, key)
-		case "DoesNotExist":
-			parts = append(parts, "!"+key)
-		}
-	}
-	parsed, err := selectors.ParseLabelSelector(strings.Join(parts, ","))
+	sel, err := selectors.LabelSelectorFromObject(v)
 	if err != nil {
 		return ""
 	}
-	return parsed.String()
+	return sel.String()
 }
 
 func asMap(v any) map[string]any {
@@ -228,4 +204,20 @@ func quantityString(v any) string {
 		return "0"
 	}
 	return intOrString(v)
+}
+
+func stringOr(v any, def string) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return def
+}
+
+func stringList(v any) []string {
+	var out []string
+	for _, s := range asList(v) {
+		str, _ := s.(string)
+		out = append(out, str)
+	}
+	return out
 }

@@ -8,5 +8,5 @@ import (
 // prints them with the default "Created At" column).
 func clusterRoleResource() apiserver.Resource {
 	return apiserver.Resource{Group: rbacGroup, Version: "v1", Kind: "ClusterRole", Plural: "clusterroles",
-		WithoutGeneration: true, Strategy: roleStrategy{}}
+		WithoutGeneration: true, GenericDelete: true, Strategy: roleStrategy{}}
 }

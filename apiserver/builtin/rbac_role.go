@@ -14,7 +14,7 @@ import (
 // with the default "Created At" column).
 func roleResource() apiserver.Resource {
 	return apiserver.Resource{Group: rbacGroup, Version: "v1", Kind: "Role", Plural: "roles",
-		Namespaced: true, WithoutGeneration: true, Strategy: roleStrategy{namespaced: true}}
+		Namespaced: true, WithoutGeneration: true, GenericDelete: true, Strategy: roleStrategy{namespaced: true}}
 }
 
 // roleStrategy validates Roles and ClusterRoles as kube does: every rule

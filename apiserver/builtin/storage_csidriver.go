@@ -11,7 +11,7 @@ import (
 // csiDriverResource is storage.k8s.io/v1 csidrivers.
 func csiDriverResource() apiserver.Resource {
 	return apiserver.Resource{ReturnDeletedObject: true, Group: "storage.k8s.io", Version: "v1", Kind: "CSIDriver", Plural: "csidrivers",
-		WithoutGeneration: true, PrinterColumns: csiDriverColumns, Strategy: csiDriverStrategy{}}
+		WithoutGeneration: true, PrinterColumns: csiDriverColumns, GenericDelete: true, Strategy: csiDriverStrategy{}}
 }
 
 // csiDriverStrategy is what a CSIDriver does differently.

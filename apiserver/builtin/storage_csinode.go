@@ -7,10 +7,11 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 )
 
-// csiNodeResource is storage.k8s.io/v1 csinodes.
+// csiNodeResource is storage.k8s.io/v1 csinodes. kube refuses an update
+// without a resourceVersion (ConditionalUpdates).
 func csiNodeResource() apiserver.Resource {
 	return apiserver.Resource{ReturnDeletedObject: true, Group: "storage.k8s.io", Version: "v1", Kind: "CSINode", Plural: "csinodes",
-		WithoutGeneration: true, PrinterColumns: csiNodeColumns, Strategy: csiNodeStrategy{}}
+		WithoutGeneration: true, PrinterColumns: csiNodeColumns, GenericDelete: true, ConditionalUpdates: true, Strategy: csiNodeStrategy{}}
 }
 
 var csiNodeColumns = []apiserver.PrinterColumn{

@@ -81,7 +81,3 @@ func goCSINodeDriver(d map[string]any) goValue {
 	return goValue(fmt.Sprintf("storage.CSINodeDriver{Name:%q, NodeID:%q, TopologyKeys:%s, Allocatable:%s}",
 		name, id, goStrings(stringList(d["topologyKeys"])), alloc))
 }
-
-// ConditionalUpdates: kube refuses a CSINode update without a
-// resourceVersion.
-func (csiNodeStrategy) ConditionalUpdates() {}

@@ -10,7 +10,7 @@ import (
 // storageClassResource is storage.k8s.io/v1 storageclasses.
 func storageClassResource() apiserver.Resource {
 	return apiserver.Resource{ReturnDeletedObject: true, Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass", Plural: "storageclasses",
-		ShortNames: []string{"sc"}, WithoutGeneration: true, Strategy: storageClassStrategy{},
+		ShortNames: []string{"sc"}, WithoutGeneration: true, GenericDelete: true, Strategy: storageClassStrategy{},
 		PrinterColumns: append([]apiserver.PrinterColumn{storageClassName}, storageClassColumns...)}
 }
 

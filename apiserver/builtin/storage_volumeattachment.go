@@ -10,7 +10,7 @@ import (
 // volumeAttachmentResource is storage.k8s.io/v1 volumeattachments.
 func volumeAttachmentResource() apiserver.Resource {
 	return apiserver.Resource{ReturnDeletedObject: true, Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttachment", Plural: "volumeattachments",
-		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: volumeAttachmentColumns, Strategy: volumeAttachmentStrategy{},
+		StatusSubresource: true, WithoutGeneration: true, PrinterColumns: volumeAttachmentColumns, GenericDelete: true, Strategy: volumeAttachmentStrategy{},
 		ResetFields: map[string][]string{"": {"status"}, "status": {"metadata", "spec"}}}
 }
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-	"strconv"
-	"strings"
+
+	"github.com/kapi-dev/kapi/schema"
 )
 
 // IP addresses and CIDRs as kube 1.33 checks them: apimachinery's IsValidIP
@@ -24,7 +24,7 @@ const (
 func kubeIPErrors(s string, canonical bool) []string {
 	addr, err := netip.ParseAddr(s)
 	if err != nil || addr.Zone() != "" {
-		if sloppyIPv4(s) {
+		if schema.ParseIPSloppy(s) != nil {
 			return []string{"must not have leading 0s"}
 		}
 		return []string{invalidIPDetail}
@@ -36,25 +36,6 @@ func kubeIPErrors(s string, canonical bool) []string {
 		return []string{fmt.Sprintf("must be in canonical form (%q)", addr.String())}
 	}
 	return nil
-}
-
-// sloppyIPv4 reports whether s is a dotted-quad IPv4 address once leading
-// zeros are allowed in its parts, as Go's net.ParseIP did before 1.17.
-func sloppyIPv4(s string) bool {
-	parts := strings.Split(s, ".")
-	if len(parts) != 4 {
-		return false
-	}
-	for _, p := range parts {
-		if p == "" || len(p) > 3 {
-			return false
-		}
-		n, err := strconv.Atoi(p)
-		if err != nil || n > 255 || p[0] == '+' || p[0] == '-' {
-			return false
-		}
-	}
-	return true
 }
 
 // kubeCIDRErrors is kube's IsValidCIDR (strict): parseable, no leading
@@ -78,45 +59,29 @@ func kubeCIDRErrors(s string) []string {
 	return nil
 }
 
-// legacyCIDR is kube's lenient CIDR parse (netutils.ParseCIDRSloppy): an
-// address, '/', a decimal prefix length within the family's bits; leading
-// zeros allowed in both.
+// legacyCIDR is kube's lenient CIDR parse (schema.ParseCIDRSloppy).
 func legacyCIDR(s string) bool {
-	ip, bits, ok := strings.Cut(s, "/")
-	if !ok || bits == "" || len(bits) > 3 {
-		return false
-	}
-	n, err := strconv.Atoi(bits)
-	if err != nil || n < 0 || bits[0] == '+' || bits[0] == '-' {
-		return false
-	}
-	if sloppyIPv4(ip) {
-		return n <= 32
-	}
-	addr, err := netip.ParseAddr(ip)
-	if err != nil || addr.Zone() != "" {
-		return false
-	}
-	if addr.Is4() {
-		return n <= 32
-	}
-	return n <= 128
+	_, err := schema.ParseCIDRSloppy(s)
+	return err == nil
 }
 
-// cidrFamily is 4 or 6 for a CIDR legacyCIDR accepts, 0 otherwise.
+// cidrFamily is 4 or 6 for a CIDR legacyCIDR accepts (kube's
+// IPFamilyOfCIDR), 0 otherwise.
 func cidrFamily(s string) int {
-	ip, _, _ := strings.Cut(s, "/")
-	if sloppyIPv4(ip) {
-		return 4
-	}
-	addr, err := netip.ParseAddr(ip)
+	n, err := schema.ParseCIDRSloppy(s)
 	switch {
 	case err != nil:
 		return 0
-	case addr.Is4():
+	case n.IP.To4() != nil:
 		return 4
 	}
 	return 6
+}
+
+// parseLegacyIP reads an IP as kube's ParseIPSloppy does
+// (schema.ParseIPSloppy).
+func parseLegacyIP(s string) (netip.Addr, bool) {
+	return netip.AddrFromSlice(schema.ParseIPSloppy(s))
 }
 
 // legacyIP is kube's IsValidIPForLegacyField: an IP, IPv4 octets
@@ -149,79 +114,10 @@ func (e *fieldErrs) nonSpecialIP(path, ip string) {
 	}
 }
 
-// parseLegacyIP reads an IP as kube's ParseIPSloppy does: IPv4 octets may
-// have leading zeros (read as decimal).
-func parseLegacyIP(s string) (netip.Addr, bool) {
-	if a, err := netip.ParseAddr(s); err == nil && a.Zone() == "" {
-		return a, true
-	}
-	parts := strings.Split(s, ".")
-	if len(parts) != 4 {
-		return netip.Addr{}, false
-	}
-	var b [4]byte
-	for i, p := range parts {
-		if p == "" || len(p) > 3 || strings.Trim(p, "0123456789") != "" {
-			return netip.Addr{}, false
-		}
-		n, _ := strconv.Atoi(p)
-		if n > 255 {
-			return netip.Addr{}, false
-		}
-		b[i] = byte(n)
-	}
-	return netip.AddrFrom4(b), true
-}
-
-// parseIPSloppy parses an IP as kube's legacy fields do: IPv4 octets may
-// have leading zeros (read as decimal).
-func parseIPSloppy(s string) net.IP {
-	if ip := net.ParseIP(s); ip != nil {
-		return ip
-	}
-	if strings.Contains(s, ":") {
-		return nil
-	}
-	parts := strings.Split(s, ".")
-	if len(parts) != 4 {
-		return nil
-	}
-	for i, p := range parts {
-		if t := strings.TrimLeft(p, "0"); len(p) > 1 && len(p) <= 3 {
-			if t == "" {
-				t = "0"
-			}
-			parts[i] = t
-		}
-	}
-	return net.ParseIP(strings.Join(parts, "."))
-}
-
-// parseCIDRSloppy is net.ParseCIDR with parseIPSloppy's address.
-func parseCIDRSloppy(s string) (*net.IPNet, bool) {
-	i := strings.IndexByte(s, '/')
-	if i < 0 {
-		return nil, false
-	}
-	ip := parseIPSloppy(s[:i])
-	if ip == nil {
-		return nil, false
-	}
-	text := ip.String()
-	if ip.To4() == nil && !strings.Contains(s[:i], ":") {
-		return nil, false
-	}
-	_, n, err := net.ParseCIDR(text + s[i:])
-	if err != nil {
-		return nil, false
-	}
-	return n, true
-}
-
 // ipAddress is kube's IsValidIPForLegacyField for a set value: any value
 // the old version held is kept.
 func (e *fieldErrs) ipAddress(path, v string, existing map[string]bool) {
-	if existing[v] || parseIPSloppy(v) != nil {
+	if existing[v] || schema.ParseIPSloppy(v) != nil {
 		return
 	}
 	e.invalid(path, v, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")
@@ -229,7 +125,8 @@ func (e *fieldErrs) ipAddress(path, v string, existing map[string]bool) {
 
 // cidr is kube's IsValidCIDRForLegacyField for a set value.
 func (e *fieldErrs) cidr(path, v string) (*net.IPNet, bool) {
-	n, ok := parseCIDRSloppy(v)
+	n, err := schema.ParseCIDRSloppy(v)
+	ok := err == nil
 	if !ok {
 		e.invalid(path, v, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)")
 	}

@@ -163,8 +163,8 @@ func selectorMatches(sel any, labels any) bool {
 	if sel == nil {
 		return false
 	}
-	s, ok := parseLabelSelector(sel)
-	if !ok {
+	s, err := selectors.LabelSelectorFromObject(sel)
+	if err != nil {
 		return false
 	}
 	l := map[string]string{}

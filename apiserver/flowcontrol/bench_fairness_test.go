@@ -1,6 +1,6 @@
 package flowcontrol
 
-// Issue 16's fairness targets, measured at the filter with handlers that
+// Fairness between flows and levels, measured at the filter with handlers that
 // sleep (a request holding its seat the way one waiting for storage does,
 // without using the CPU, so that only flow control's queuing is measured):
 //

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
+	"github.com/kapi-dev/kapi/meta"
 )
 
 // runtimeCostBudgetMatchConditions is kube's budget for a webhook's
@@ -22,7 +23,7 @@ type Conditions struct {
 // CompileConditions compiles JSON-shaped matchConditions, as a webhook
 // configuration holds them.
 func CompileConditions(v any) *Conditions {
-	conds := asMaps(v)
+	conds := meta.AsMaps(v)
 	if len(conds) == 0 {
 		return nil
 	}

@@ -22,10 +22,10 @@ type Rule struct {
 // ParseRules reads a list of JSON-shaped rules.
 func ParseRules(v any) []Rule {
 	var out []Rule
-	for _, m := range asMaps(v) {
-		out = append(out, Rule{Operations: strs(m["operations"]), APIGroups: strs(m["apiGroups"]),
-			APIVersions: strs(m["apiVersions"]), Resources: strs(m["resources"]), Scope: str(m, "scope"),
-			ResourceNames: strs(m["resourceNames"])})
+	for _, m := range meta.AsMaps(v) {
+		out = append(out, Rule{Operations: meta.AsStrings(m["operations"]), APIGroups: meta.AsStrings(m["apiGroups"]),
+			APIVersions: meta.AsStrings(m["apiVersions"]), Resources: meta.AsStrings(m["resources"]), Scope: str(m, "scope"),
+			ResourceNames: meta.AsStrings(m["resourceNames"])})
 	}
 	return out
 }

@@ -96,7 +96,7 @@ func TypeCheck(obj map[string]any, schemas Schemas) []ExpressionWarning {
 		if err != nil {
 			continue
 		}
-		for _, v := range asMaps(spec["variables"]) {
+		for _, v := range meta.AsMaps(spec["variables"]) {
 			var out *cel.Type
 			if ast, iss := venv.Compile(str(v, "expression")); iss == nil || iss.Err() == nil {
 				out = ast.OutputType()
@@ -121,7 +121,7 @@ func TypeCheck(obj map[string]any, schemas Schemas) []ExpressionWarning {
 		return strings.Join(msgs, "\n")
 	}
 	var warnings []ExpressionWarning
-	for i, v := range asMaps(spec["validations"]) {
+	for i, v := range meta.AsMaps(spec["validations"]) {
 		if w := check(str(v, "expression")); w != "" {
 			warnings = append(warnings, ExpressionWarning{FieldRef: fmt.Sprintf("spec.validations[%d].expression", i), Warning: w})
 		}

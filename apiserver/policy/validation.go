@@ -47,7 +47,7 @@ func ValidatePolicy(obj map[string]any) meta.FieldErrors {
 		e.add(meta.ErrorRequired, "spec.matchConstraints", nil, "")
 	} else {
 		validateMatchResources(&e, mc, "spec.matchConstraints")
-		if len(asList(mc["resourceRules"])) == 0 {
+		if len(meta.AsList(mc["resourceRules"])) == 0 {
 			e.add(meta.ErrorRequired, "spec.matchConstraints.resourceRules", nil, "")
 		}
 	}
@@ -62,7 +62,7 @@ func ValidatePolicy(obj map[string]any) meta.FieldErrors {
 		return compileExpr(conditionsEnv, expr, cel.BoolType)
 	})
 	var fields []variableField
-	for i, v := range asMaps(spec["variables"]) {
+	for i, v := range meta.AsMaps(spec["variables"]) {
 		at := fmt.Sprintf("spec.variables[%d]", i)
 		vname, expr := str(v, "name"), str(v, "expression")
 		if strings.TrimSpace(vname) == "" {
@@ -81,7 +81,7 @@ func ValidatePolicy(obj map[string]any) meta.FieldErrors {
 		fields = append(fields, variableField{name: vname, t: declaredType(c.out)})
 		venv, _ = variablesEnv(env, fields)
 	}
-	validations, audits := asMaps(spec["validations"]), asMaps(spec["auditAnnotations"])
+	validations, audits := meta.AsMaps(spec["validations"]), meta.AsMaps(spec["auditAnnotations"])
 	if len(validations) == 0 && len(audits) == 0 {
 		e.add(meta.ErrorRequired, "spec.validations", nil, "validations or auditAnnotations must contain at least one item")
 		e.add(meta.ErrorRequired, "spec.auditAnnotations", nil, "validations or auditAnnotations must contain at least one item")
@@ -188,7 +188,7 @@ func ValidateBinding(obj map[string]any) meta.FieldErrors {
 	if mr, ok := spec["matchResources"].(map[string]any); ok {
 		validateMatchResources(&e, mr, "spec.matchResources")
 	}
-	actions := strs(spec["validationActions"])
+	actions := meta.AsStrings(spec["validationActions"])
 	seen := map[string]bool{}
 	for i, a := range actions {
 		at := fmt.Sprintf("spec.validationActions[%d]", i)
@@ -265,7 +265,7 @@ func validateMatchResources(e *errs, mr map[string]any, at string) {
 		}
 	}
 	for _, list := range []string{"resourceRules", "excludeResourceRules"} {
-		for i, r := range asMaps(mr[list]) {
+		for i, r := range meta.AsMaps(mr[list]) {
 			validateRule(e, r, fmt.Sprintf("%s.%s[%d]", at, list, i))
 		}
 	}
@@ -273,7 +273,7 @@ func validateMatchResources(e *errs, mr map[string]any, at string) {
 
 func validateRule(e *errs, r map[string]any, at string) {
 	names := map[string]bool{}
-	for i, n := range strs(r["resourceNames"]) {
+	for i, n := range meta.AsStrings(r["resourceNames"]) {
 		for _, m := range schema.PathSegmentName(n, false) {
 			e.add(meta.ErrorInvalid, fmt.Sprintf("%s.resourceNames[%d]", at, i), n, m)
 		}
@@ -282,14 +282,14 @@ func validateRule(e *errs, r map[string]any, at string) {
 		}
 		names[n] = true
 	}
-	validateOperations(e, strs(r["operations"]), at)
-	if len(strs(r["apiGroups"])) == 0 {
+	validateOperations(e, meta.AsStrings(r["operations"]), at)
+	if len(meta.AsStrings(r["apiGroups"])) == 0 {
 		e.add(meta.ErrorRequired, at+".apiGroups", nil, "")
 	}
-	if len(strs(r["apiVersions"])) == 0 {
+	if len(meta.AsStrings(r["apiVersions"])) == 0 {
 		e.add(meta.ErrorRequired, at+".apiVersions", nil, "")
 	}
-	if len(strs(r["resources"])) == 0 {
+	if len(meta.AsStrings(r["resources"])) == 0 {
 		e.add(meta.ErrorRequired, at+".resources", nil, "")
 	}
 	if s, ok := r["scope"].(string); ok {
@@ -317,7 +317,7 @@ func asMapAny(v any) map[string]any { m, _ := v.(map[string]any); return m }
 // validateMatchConditions checks matchConditions (at most 64, named,
 // unique, boolean expressions).
 func validateMatchConditions(e *errs, v any, at string, compile func(string) compiled) {
-	conds := asMaps(v)
+	conds := meta.AsMaps(v)
 	if len(conds) > 64 {
 		e.add(meta.ErrorTooMany, at, len(conds), "must have at most 64 items")
 	}

@@ -109,7 +109,7 @@ func CompilePolicy(obj map[string]any) *Policy {
 		p.configErr = err
 		return p
 	}
-	for _, v := range asMaps(spec["variables"]) {
+	for _, v := range meta.AsMaps(spec["variables"]) {
 		c := compileExpr(venv, str(v, "expression"))
 		p.variables = append(p.variables, namedCompiled{name: str(v, "name"), compiled: c})
 		fields = append(fields, variableField{name: str(v, "name"), t: declaredType(c.out)})
@@ -118,10 +118,10 @@ func CompilePolicy(obj map[string]any) *Policy {
 			return p
 		}
 	}
-	for _, mc := range asMaps(spec["matchConditions"]) {
+	for _, mc := range meta.AsMaps(spec["matchConditions"]) {
 		p.conditions = append(p.conditions, namedCompiled{name: str(mc, "name"), compiled: compileExpr(venv, str(mc, "expression"), cel.BoolType)})
 	}
-	for _, v := range asMaps(spec["validations"]) {
+	for _, v := range meta.AsMaps(spec["validations"]) {
 		val := validation{compiled: compileExpr(venv, str(v, "expression"), cel.BoolType), message: str(v, "message"),
 			reason: str(v, "reason")}
 		if me := str(v, "messageExpression"); me != "" {
@@ -130,7 +130,7 @@ func CompilePolicy(obj map[string]any) *Policy {
 		}
 		p.validations = append(p.validations, val)
 	}
-	for _, a := range asMaps(spec["auditAnnotations"]) {
+	for _, a := range meta.AsMaps(spec["auditAnnotations"]) {
 		p.audits = append(p.audits, auditAnnotation{key: str(a, "key"),
 			compiled: compileExpr(venv, str(a, "valueExpression"), cel.StringType, cel.NullType)})
 	}
@@ -183,7 +183,7 @@ func declaredType(t *cel.Type) *cel.Type {
 func CompileBinding(obj map[string]any) *Binding {
 	md, _ := obj["metadata"].(map[string]any)
 	spec, _ := obj["spec"].(map[string]any)
-	b := &Binding{Name: str(md, "name"), PolicyName: str(spec, "policyName"), actions: strs(spec["validationActions"]),
+	b := &Binding{Name: str(md, "name"), PolicyName: str(spec, "policyName"), actions: meta.AsStrings(spec["validationActions"]),
 		resourceVer: str(md, "resourceVersion")}
 	b.match, b.matchErr = ParseMatchResources(spec["matchResources"])
 	if pr, ok := spec["paramRef"].(map[string]any); ok {

@@ -39,11 +39,11 @@ type webhookOptions struct {
 func ValidateWebhooks(obj, old map[string]any, mutating bool) meta.FieldErrors {
 	var opts webhookOptions
 	if old != nil {
-		opts = relaxedWebhookOptions(asMaps(obj["webhooks"]), asMaps(old["webhooks"]))
+		opts = relaxedWebhookOptions(meta.AsMaps(obj["webhooks"]), meta.AsMaps(old["webhooks"]))
 	}
 	var e errs
 	names := map[string]bool{}
-	for i, w := range asMaps(obj["webhooks"]) {
+	for i, w := range meta.AsMaps(obj["webhooks"]) {
 		at := fmt.Sprintf("webhooks[%d]", i)
 		validateWebhook(&e, w, at, mutating, opts)
 		validateReviewVersions(&e, w["admissionReviewVersions"], at+".admissionReviewVersions", !opts.anyReviewVersions)
@@ -73,7 +73,7 @@ func relaxedWebhookOptions(hooks, oldHooks []map[string]any) webhookOptions {
 		default:
 			opts.anySideEffects = true
 		}
-		if versions := strs(w["admissionReviewVersions"]); len(versions) > 0 && !knownReviewVersion(versions) {
+		if versions := meta.AsStrings(w["admissionReviewVersions"]); len(versions) > 0 && !knownReviewVersion(versions) {
 			opts.anyReviewVersions = true
 		}
 		if names[str(w, "name")] {
@@ -102,7 +102,7 @@ func knownReviewVersion(versions []string) bool {
 
 func validateWebhook(e *errs, w map[string]any, at string, mutating bool, opts webhookOptions) {
 	validateFullyQualifiedName(e, str(w, "name"), at+".name")
-	for i, r := range asMaps(w["rules"]) {
+	for i, r := range meta.AsMaps(w["rules"]) {
 		validateWebhookRule(e, r, fmt.Sprintf("%s.rules[%d]", at, i))
 	}
 	if fp, ok := w["failurePolicy"].(string); ok && fp != "Fail" && fp != "Ignore" {
@@ -244,7 +244,7 @@ func validateWebhookService(e *errs, svc map[string]any, at string) {
 // DNS-1035 label, and (unless the stored webhooks already lacked one) one
 // that kube knows.
 func validateReviewVersions(e *errs, v any, at string, requireKnown bool) {
-	versions := strs(v)
+	versions := meta.AsStrings(v)
 	if len(versions) == 0 {
 		e.add(meta.ErrorRequired, at, nil, "must specify one of "+strings.Join(admissionReviewVersions, ", "))
 		return
@@ -269,15 +269,15 @@ func validateReviewVersions(e *errs, v any, at string, requireKnown bool) {
 // validateWebhookRule checks one rule: operations, then the group,
 // version and resource lists (subresources allowed), then the scope.
 func validateWebhookRule(e *errs, r map[string]any, at string) {
-	validateOperations(e, strs(r["operations"]), at)
-	groups := strs(r["apiGroups"])
+	validateOperations(e, meta.AsStrings(r["operations"]), at)
+	groups := meta.AsStrings(r["apiGroups"])
 	if len(groups) == 0 {
 		e.add(meta.ErrorRequired, at+".apiGroups", nil, "")
 	}
 	if len(groups) > 1 && contains(groups, "*") {
 		e.add(meta.ErrorInvalid, at+".apiGroups", groups, "if '*' is present, must not specify other API groups")
 	}
-	versions := strs(r["apiVersions"])
+	versions := meta.AsStrings(r["apiVersions"])
 	if len(versions) == 0 {
 		e.add(meta.ErrorRequired, at+".apiVersions", nil, "")
 	}
@@ -289,7 +289,7 @@ func validateWebhookRule(e *errs, r map[string]any, at string) {
 			e.add(meta.ErrorRequired, fmt.Sprintf("%s.apiVersions[%d]", at, i), nil, "")
 		}
 	}
-	validateRuleResources(e, strs(r["resources"]), at+".resources")
+	validateRuleResources(e, meta.AsStrings(r["resources"]), at+".resources")
 	if s, ok := r["scope"].(string); ok {
 		switch s {
 		case "*", "Cluster", "Namespaced":
@@ -356,9 +356,9 @@ func validateLabelSelectorValues(e *errs, v any, at string, checkValues bool) {
 			e.add(meta.ErrorInvalid, at+".matchLabels", s, msg)
 		}
 	}
-	for i, x := range asMaps(m["matchExpressions"]) {
+	for i, x := range meta.AsMaps(m["matchExpressions"]) {
 		xat := fmt.Sprintf("%s.matchExpressions[%d]", at, i)
-		vals := strs(x["values"])
+		vals := meta.AsStrings(x["values"])
 		switch op := str(x, "operator"); op {
 		case "In", "NotIn":
 			if len(vals) == 0 {

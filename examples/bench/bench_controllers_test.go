@@ -2,7 +2,7 @@
 
 package bench
 
-// Benchmarks of issue 14's targets (what a cluster does on its own), each
+// Benchmarks of what a cluster does on its own (its controllers), each
 // with its baseline in the same run:
 //
 //   - BenchmarkNamespaceTeardown: a namespace of 10,000 objects deleted by

@@ -1,8 +1,8 @@
 package bench
 
-// Issue 13: the GET, create and LIST rows for a Deployment-sized object
+// The GET, create and LIST rows for a Deployment-sized object
 // (~4 KiB of JSON, the size of a real workload with a pod template), beside
-// the ConfigMap rows of issue 8: the built-in kinds' defaults, schema and
+// the ConfigMap rows: the built-in kinds' defaults, schema and
 // encoding rules run on every write of it.
 
 import (

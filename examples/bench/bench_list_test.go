@@ -1,6 +1,6 @@
 package bench
 
-// Issue 8, item 2 in protobuf: LIST 10,000 ConfigMaps of ~1 KiB as
+// LIST in protobuf: 10,000 ConfigMaps of ~1 KiB as
 // application/vnd.kubernetes.protobuf, whole and in pages of 500, against
 // a bare handler writing the same bytes. (JSON: BenchmarkList in apiserver.)
 

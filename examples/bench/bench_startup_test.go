@@ -1,6 +1,6 @@
 package bench
 
-// Issue 8, item 6 with the example server's exact configuration: from
+// Start-up with the example server's exact configuration: from
 // nothing to the first answered request, alone and 100 at once.
 
 import (

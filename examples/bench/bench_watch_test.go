@@ -1,6 +1,6 @@
 package bench
 
-// Issue 8, item 4 with both media types: the encodings made per event when
+// Watch with both media types: the encodings made per event when
 // JSON and protobuf watchers watch one collection. (Fan-out throughput and
 // the stalled watcher: BenchmarkWatchFanout and BenchmarkWatchStalled in
 // apiserver.)

@@ -1,6 +1,6 @@
 package bench
 
-// Issue 8, item 3: create, update and patch through client-go's typed
+// Create, update and patch through client-go's typed
 // clientset over HTTP (JSON and protobuf) against client-go's fake
 // clientset doing the same in-process; and kapi's store against the fake
 // clientset's object tracker.

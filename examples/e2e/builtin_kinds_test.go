@@ -1,6 +1,6 @@
 package e2e
 
-// Issue 13: every built-in kind of kube-apiserver 1.33, held to what the
+// Every built-in kind of kube-apiserver 1.33, held to what the
 // reference server stored and printed for the same manifests
 // (docs/kube-behaviour/builtin, recorded by its record.sh).
 

@@ -1,6 +1,6 @@
 package e2e
 
-// Issue 13: every built-in kind through client-go's typed machinery in
+// Every built-in kind through client-go's typed machinery in
 // protobuf, and `kubectl explain` of every kind.
 
 import (

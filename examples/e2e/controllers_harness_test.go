@@ -63,12 +63,16 @@ func metricsOff() metricsserver.Options { return metricsserver.Options{BindAddre
 
 // startSecureControlledCluster is the example server as `go run ./server`
 // runs it by default: HTTPS, RBAC, and the controllers, whose root CA is
-// the one clients trust the serving certificate with.
-func startSecureControlledCluster(t *testing.T) (*controlledCluster, *kapiserver.Secure) {
+// the one clients trust the serving certificate with. adjust, if any,
+// change its configuration first (a shorter bookmark interval, say).
+func startSecureControlledCluster(t *testing.T, adjust ...func(*apiserver.Config)) (*controlledCluster, *kapiserver.Secure) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	sec, err := kapiserver.NewSecure(ctx, kapiserver.Options{})
 	require.NoError(t, err)
+	for _, a := range adjust {
+		a(&sec.Config)
+	}
 	handler, err := apiserver.New(sec.Config)
 	require.NoError(t, err)
 	m, err := controllers.Start(ctx, handler, controllers.Options{RootCA: sec.CAData})

@@ -1,6 +1,7 @@
 package e2e
 
-// Acceptance tests of issue 14 (what a cluster does on its own) through
+// What a cluster does on its own (namespace teardown, garbage collection,
+// default ServiceAccounts, the root CA ConfigMap) through
 // real clients: kubectl, client-go, Kubernetes' e2e framework's namespace
 // set-up and controller-runtime, against the example server with its
 // in-process controllers. What kube-apiserver and kube-controller-manager

@@ -1,6 +1,6 @@
 package e2e
 
-// API Priority and Fairness (issue 16) through real clients: kubectl's
+// API Priority and Fairness through real clients: kubectl's
 // tables, client-go's writes of both kinds, kube's 429 and client-go
 // honouring its Retry-After, and fairness between flows over HTTP.
 

@@ -123,6 +123,9 @@ func main() {
 		}
 		cfg.FlowControl = flowControl
 		cfg.Webhooks.ServiceResolver = services.Resolver()
+		if err := kapiserver.Advertise(&cfg, ln.Addr().String()); err != nil {
+			log.Fatal(err)
+		}
 		if server, err = apiserver.New(cfg); err != nil {
 			log.Fatal(err)
 		}
@@ -141,6 +144,9 @@ func main() {
 		}
 		sec.Config.FlowControl = flowControl
 		sec.Config.Webhooks.ServiceResolver = services.Resolver()
+		if err := kapiserver.Advertise(&sec.Config, ln.Addr().String()); err != nil {
+			log.Fatal(err)
+		}
 		if server, err = apiserver.New(sec.Config); err != nil {
 			log.Fatal(err)
 		}

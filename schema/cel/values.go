@@ -101,7 +101,7 @@ func valueOf(v any, s *schema.Schema) ref.Val {
 		}
 		switch s.Format {
 		case "duration":
-			d, err := parseDuration(str)
+			d, err := schema.ParseDuration(str)
 			if err != nil {
 				return types.NewErr("Invalid duration %s: %v", str, err)
 			}

@@ -1,6 +1,6 @@
 package memory_test
 
-// Issue 8, item 7 at store level: kube-apiserver's watch-cache list
+// At store level, kube-apiserver's watch-cache list
 // benchmark shape (k8s.io/apiserver/pkg/storage/cacher BenchmarkStoreList,
 // "Namespaces=50/Pods=150000/Nodes=5000"), which lists from kube's cache
 // into objects without serializing them, run on memory.Store.List. The

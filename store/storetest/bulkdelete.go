@@ -5,8 +5,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/kapi-dev/kapi/store/storetest/internal/check"
+	"github.com/kapi-dev/kapi/store/storetest/internal/require"
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
@@ -42,19 +42,19 @@ func testBulkDelete(t *testing.T, newStore Factory) {
 		require.Len(t, out, len(items))
 		for i, o := range out {
 			require.NotNil(t, o, "item %d", i)
-			assert.Equal(t, items[i].Key(), o.Key())
-			assert.Equal(t, before+int64(i)+1, o.Revision())
-			assert.Equal(t, rv(before+int64(i)+1), o.Data().ResourceVersion())
-			assert.Equal(t, dataOf(items[i], "i"), dataOf(o, "i"), "the deleted state is the last one")
-			assert.Equal(t, items[i].Data().UID(), o.Data().UID())
+			check.Equal(t, items[i].Key(), o.Key())
+			check.Equal(t, before+int64(i)+1, o.Revision())
+			check.Equal(t, rv(before+int64(i)+1), o.Data().ResourceVersion())
+			check.Equal(t, dataOf(items[i], "i"), dataOf(o, "i"), "the deleted state is the last one")
+			check.Equal(t, items[i].Data().UID(), o.Data().UID())
 			_, err := s.Get(t.Context(), items[i].Key())
-			assert.ErrorIs(t, err, store.ErrNotFound)
+			check.ErrorIs(t, err, store.ErrNotFound)
 		}
-		assert.Equal(t, before+int64(len(items)), s.Revision())
+		check.Equal(t, before+int64(len(items)), s.Revision())
 		res := mustList(t, s, "/", store.ListOptions{})
-		assert.Equal(t, []string{"/b/" + name(0)}, keys(res.Items))
-		assert.Equal(t, int64(1), res.Total)
-		assert.Equal(t, int64(0), mustList(t, s, "/a/", store.ListOptions{}).Total)
+		check.Equal(t, []string{"/b/" + name(0)}, keys(res.Items))
+		check.Equal(t, int64(1), res.Total)
+		check.Equal(t, int64(0), mustList(t, s, "/a/", store.ListOptions{}).Total)
 	})
 
 	t.Run("DeleteVersions leaves a version written or deleted since it was read, and says so", func(t *testing.T) {
@@ -66,15 +66,15 @@ func testBulkDelete(t *testing.T, newStore Factory) {
 		out, err := b.DeleteVersions(t.Context(), items)
 		require.NoError(t, err)
 		require.Len(t, out, 4)
-		assert.NotNil(t, out[0])
-		assert.Nil(t, out[1], "written since read")
-		assert.Nil(t, out[2], "deleted since read")
-		assert.NotNil(t, out[3])
-		assert.Equal(t, before+1, out[0].Revision())
-		assert.Equal(t, before+2, out[3].Revision(), "skipped objects take no revision")
+		check.NotNil(t, out[0])
+		check.Nil(t, out[1], "written since read")
+		check.Nil(t, out[2], "deleted since read")
+		check.NotNil(t, out[3])
+		check.Equal(t, before+1, out[0].Revision())
+		check.Equal(t, before+2, out[3].Revision(), "skipped objects take no revision")
 		got, err := s.Get(t.Context(), items[1].Key())
 		require.NoError(t, err)
-		assert.Equal(t, versionOf(updated), versionOf(got))
+		check.Equal(t, versionOf(updated), versionOf(got))
 	})
 
 	t.Run("watchers see one Deleted event per object, in order, with the version deleted", func(t *testing.T) {
@@ -88,10 +88,10 @@ func testBulkDelete(t *testing.T, newStore Factory) {
 		evs := collect(t, w, s.Revision())
 		require.Len(t, evs, len(items))
 		for i, ev := range evs {
-			assert.Equal(t, store.Deleted, ev.Type)
-			assert.Equal(t, out[i].Revision(), ev.Revision)
-			assert.Equal(t, versionOf(out[i]), versionOf(ev.Object))
-			assert.Equal(t, versionOf(items[i]), versionOf(ev.Prev))
+			check.Equal(t, store.Deleted, ev.Type)
+			check.Equal(t, out[i].Revision(), ev.Revision)
+			check.Equal(t, versionOf(out[i]), versionOf(ev.Object))
+			check.Equal(t, versionOf(items[i]), versionOf(ev.Prev))
 		}
 	})
 
@@ -102,8 +102,8 @@ func testBulkDelete(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		for i, o := range out {
 			res := listAll(t, s, "/a/", o.Revision())
-			assert.Equal(t, keys(items[i+1:]), keys(res.Items), "at revision %d", o.Revision())
-			assert.Equal(t, int64(len(items)-i-1), res.Total)
+			check.Equal(t, keys(items[i+1:]), keys(res.Items), "at revision %d", o.Revision())
+			check.Equal(t, int64(len(items)-i-1), res.Total)
 		}
 	})
 
@@ -128,7 +128,7 @@ func testBulkDelete(t *testing.T, newStore Factory) {
 					return dataOf(o, "node") == "n2"
 				}, Index: "node", IndexValue: "n2"}
 				res, err := s.List(context.Background(), "/a/", opts)
-				if !assert.NoError(t, err) {
+				if !check.NoError(t, err) {
 					return
 				}
 				var want []string
@@ -137,8 +137,8 @@ func testBulkDelete(t *testing.T, newStore Factory) {
 						want = append(want, o.Key())
 					}
 				}
-				assert.Equal(t, want, nonNil(keys(res.Items)), "at revision %d", out[i].Revision())
-				assert.Equal(t, int64(len(items)-i-1), res.Total)
+				check.Equal(t, want, nonNil(keys(res.Items)), "at revision %d", out[i].Revision())
+				check.Equal(t, int64(len(items)-i-1), res.Total)
 			}()
 		}
 		wg.Wait()
@@ -168,8 +168,8 @@ func testBulkDelete(t *testing.T, newStore Factory) {
 			}
 		}
 		require.Equal(t, s2.Revision(), s1.Revision())
-		assert.Equal(t, events(collect(t, w2, s2.Revision())), events(collect(t, w1, s1.Revision())))
-		assert.Equal(t, versions(listAll(t, s2, "/", 0).Items), versions(listAll(t, s1, "/", 0).Items))
+		check.Equal(t, events(collect(t, w2, s2.Revision())), events(collect(t, w1, s1.Revision())))
+		check.Equal(t, versions(listAll(t, s2, "/", 0).Items), versions(listAll(t, s1, "/", 0).Items))
 	})
 
 	t.Run("a done context deletes nothing", func(t *testing.T) {
@@ -179,8 +179,8 @@ func testBulkDelete(t *testing.T, newStore Factory) {
 		ctx, cancel := context.WithCancel(t.Context())
 		cancel()
 		_, err := b.DeleteVersions(ctx, items)
-		assert.ErrorIs(t, err, context.Canceled)
-		assert.Equal(t, before, s.Revision())
+		check.ErrorIs(t, err, context.Canceled)
+		check.Equal(t, before, s.Revision())
 	})
 
 	t.Run("concurrent updates are never lost: each object is either deleted or keeps its update", func(t *testing.T) {
@@ -204,12 +204,12 @@ func testBulkDelete(t *testing.T, newStore Factory) {
 		for i, o := range out {
 			cur, getErr := s.Get(t.Context(), items[i].Key())
 			if o != nil {
-				assert.ErrorIs(t, getErr, store.ErrNotFound, "deleted: %s", items[i].Key())
+				check.ErrorIs(t, getErr, store.ErrNotFound, "deleted: %s", items[i].Key())
 				continue
 			}
 			require.NoError(t, getErr, "kept: %s", items[i].Key())
-			assert.True(t, updated[i])
-			assert.Equal(t, "updated", dataOf(cur, "k"))
+			check.True(t, updated[i])
+			check.Equal(t, "updated", dataOf(cur, "k"))
 		}
 	})
 }

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/kapi-dev/kapi/store/storetest/internal/check"
+	"github.com/kapi-dev/kapi/store/storetest/internal/require"
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
@@ -84,12 +84,12 @@ func checkHistory(t *testing.T, s store.Store, cfg historyCheck) {
 		w, err := s.Watch(ctx, prefix, store.WatchOptions{Revision: rev})
 		if err != nil {
 			var ee *store.ExpiredError
-			assert.ErrorAs(t, err, &ee, "watch %s from %d", prefix, rev)
+			check.ErrorAs(t, err, &ee, "watch %s from %d", prefix, rev)
 			return
 		}
 		ob := &observed{start: w.Revision(), prefix: prefix}
 		if rev != 0 {
-			assert.Equal(t, rev, ob.start)
+			check.Equal(t, rev, ob.start)
 		}
 		if res, err := s.List(ctx, prefix, store.ListOptions{Revision: ob.start, Match: store.Exact}); err == nil {
 			ob.initial = res.Items
@@ -138,7 +138,7 @@ func checkHistory(t *testing.T, s store.Store, cfg historyCheck) {
 		mu.Lock()
 		defer mu.Unlock()
 		_, dup := written[o.Revision()]
-		assert.False(t, dup, "two writes returned revision %d", o.Revision())
+		check.False(t, dup, "two writes returned revision %d", o.Revision())
 		written[o.Revision()] = change{Type: typ, Revision: o.Revision(), Object: versionOf(o)}
 	}
 	var writers sync.WaitGroup
@@ -158,14 +158,14 @@ func checkHistory(t *testing.T, s store.Store, cfg historyCheck) {
 					if err == nil {
 						record(store.Added, o)
 					} else {
-						assert.ErrorIs(t, err, store.ErrExists)
+						check.ErrorIs(t, err, store.ErrExists)
 					}
 				case 1:
 					o, err := s.Delete(ctx, k, store.Preconditions{}, nil)
 					if err == nil {
 						record(store.Deleted, o)
 					} else {
-						assert.ErrorIs(t, err, store.ErrNotFound)
+						check.ErrorIs(t, err, store.ErrNotFound)
 					}
 				default:
 					created := false
@@ -182,7 +182,7 @@ func checkHistory(t *testing.T, s store.Store, cfg historyCheck) {
 					case err == nil:
 						record(store.Modified, o)
 					default:
-						assert.ErrorIs(t, err, store.ErrNotFound)
+						check.ErrorIs(t, err, store.ErrNotFound)
 					}
 				}
 			}
@@ -287,9 +287,9 @@ func checkHistory(t *testing.T, s store.Store, cfg historyCheck) {
 		require.Equal(t, nilIfEmpty(finals[ob.prefix]), nilIfEmpty(replayed), "replaying watch %s from %d", ob.prefix, ob.start)
 	}
 	if cfg.slow {
-		assert.GreaterOrEqual(t, complete, 3, "the watchers started after the writes complete")
+		check.GreaterOrEqual(t, complete, 3, "the watchers started after the writes complete")
 	} else {
-		assert.Equal(t, len(watches), complete, "every watcher completes")
+		check.Equal(t, len(watches), complete, "every watcher completes")
 	}
 	t.Logf("%d revisions, %d watchers complete, %d expired", end, complete, expired)
 }

@@ -4,8 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/kapi-dev/kapi/store/storetest/internal/check"
+	"github.com/kapi-dev/kapi/store/storetest/internal/require"
 
 	"github.com/kapi-dev/kapi/store"
 )
@@ -74,7 +74,7 @@ func testIndexes(t *testing.T, newStore Factory) {
 				for _, limit := range []int{0, 1, 3} {
 					want := walk(t, s, prefix, rev, limit, store.ListOptions{Filter: onNode(node)})
 					got := walk(t, s, prefix, rev, limit, store.ListOptions{Filter: onNode(node), Index: "node", IndexValue: node})
-					assert.Equal(t, want, got, "prefix %s node %s limit %d", prefix, node, limit)
+					check.Equal(t, want, got, "prefix %s node %s limit %d", prefix, node, limit)
 				}
 			}
 		}
@@ -89,16 +89,16 @@ func testIndexes(t *testing.T, newStore Factory) {
 		mustDelete(t, s, "/pods/a/q")
 		onN1 := store.ListOptions{Filter: onNode("n1"), Index: "node", IndexValue: "n1"}
 		onN2 := store.ListOptions{Filter: onNode("n2"), Index: "node", IndexValue: "n2"}
-		assert.Equal(t, []string{"/pods/a/p", "/pods/a/q"}, walk(t, s, "/pods/", before, 0, onN1))
-		assert.Empty(t, walk(t, s, "/pods/", before, 0, onN2))
-		assert.Empty(t, walk(t, s, "/pods/", s.Revision(), 0, onN1))
-		assert.Equal(t, []string{"/pods/a/p"}, walk(t, s, "/pods/", s.Revision(), 0, onN2))
+		check.Equal(t, []string{"/pods/a/p", "/pods/a/q"}, walk(t, s, "/pods/", before, 0, onN1))
+		check.Empty(t, walk(t, s, "/pods/", before, 0, onN2))
+		check.Empty(t, walk(t, s, "/pods/", s.Revision(), 0, onN1))
+		check.Equal(t, []string{"/pods/a/p"}, walk(t, s, "/pods/", s.Revision(), 0, onN2))
 	})
 
 	t.Run("an index name is added once", func(t *testing.T) {
 		_, ix := indexer(t)
 		require.NoError(t, ix.AddIndex("node", byNode))
-		assert.Error(t, ix.AddIndex("node", byNode))
+		check.Error(t, ix.AddIndex("node", byNode))
 	})
 
 	t.Run("a List naming an index the store does not keep reads through its Filter", func(t *testing.T) {
@@ -106,6 +106,6 @@ func testIndexes(t *testing.T, newStore Factory) {
 		mustCreate(t, s, "/pods/a/p", "node", "n1")
 		mustCreate(t, s, "/pods/a/q", "node", "n2")
 		got := walk(t, s, "/pods/", s.Revision(), 0, store.ListOptions{Filter: onNode("n1"), Index: "none", IndexValue: "n1"})
-		assert.Equal(t, []string{"/pods/a/p"}, got)
+		check.Equal(t, []string{"/pods/a/p"}, got)
 	})
 }

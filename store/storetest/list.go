@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/kapi-dev/kapi/store/storetest/internal/check"
+	"github.com/kapi-dev/kapi/store/storetest/internal/require"
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
@@ -37,10 +37,10 @@ func testList(t *testing.T, newStore Factory) {
 		}
 		for _, tt := range tests {
 			res := mustList(t, s, tt.prefix, store.ListOptions{})
-			assert.Equal(t, tt.want, nilIfEmpty(keys(res.Items)), "prefix %q", tt.prefix)
-			assert.Equal(t, int64(len(tt.want)), res.Total, "total under %q", tt.prefix)
-			assert.Empty(t, res.Next, "prefix %q", tt.prefix)
-			assert.Equal(t, s.Revision(), res.Revision)
+			check.Equal(t, tt.want, nilIfEmpty(keys(res.Items)), "prefix %q", tt.prefix)
+			check.Equal(t, int64(len(tt.want)), res.Total, "total under %q", tt.prefix)
+			check.Empty(t, res.Next, "prefix %q", tt.prefix)
+			check.Equal(t, s.Revision(), res.Revision)
 		}
 	})
 
@@ -52,7 +52,7 @@ func testList(t *testing.T, newStore Factory) {
 		y, err := s.Get(t.Context(), "/a/y")
 		require.NoError(t, err)
 		res := mustList(t, s, "/a/", store.ListOptions{})
-		assert.Equal(t, []version{versionOf(x), versionOf(y)}, versions(res.Items))
+		check.Equal(t, []version{versionOf(x), versionOf(y)}, versions(res.Items))
 	})
 
 	t.Run("Limit and Next page through one revision while writes continue", func(t *testing.T) {
@@ -97,7 +97,7 @@ func testList(t *testing.T, newStore Factory) {
 		for {
 			res := mustList(t, s, "/p/", opts)
 			if pages == 0 {
-				assert.GreaterOrEqual(t, res.Revision, want.Revision)
+				check.GreaterOrEqual(t, res.Revision, want.Revision)
 				opts.Revision, opts.Match = res.Revision, store.Exact
 				// The first page may already see concurrent writes: read the
 				// reference state at its revision after the fact.
@@ -106,7 +106,7 @@ func testList(t *testing.T, newStore Factory) {
 			pages++
 			require.Equal(t, opts.Revision, res.Revision, "every page comes from the first page's revision")
 			require.LessOrEqual(t, len(res.Items), 7)
-			assert.Equal(t, want.Total, res.Total)
+			check.Equal(t, want.Total, res.Total)
 			got = append(got, res.Items...)
 			if res.Next == "" {
 				break
@@ -117,8 +117,8 @@ func testList(t *testing.T, newStore Factory) {
 		}
 		close(stop)
 		wg.Wait()
-		assert.Equal(t, versions(want.Items), versions(got))
-		assert.Equal(t, (len(want.Items)+6)/7, pages)
+		check.Equal(t, versions(want.Items), versions(got))
+		check.Equal(t, (len(want.Items)+6)/7, pages)
 	})
 
 	t.Run("a page ending on the last object has no Next", func(t *testing.T) {
@@ -128,11 +128,11 @@ func testList(t *testing.T, newStore Factory) {
 		}
 		mustCreate(t, s, "/q/after")
 		res := mustList(t, s, "/p/", store.ListOptions{Limit: 6})
-		assert.Len(t, res.Items, 6)
-		assert.Empty(t, res.Next)
+		check.Len(t, res.Items, 6)
+		check.Empty(t, res.Next)
 		res = mustList(t, s, "/p/", store.ListOptions{Limit: 3})
-		assert.Equal(t, []string{"/p/k000", "/p/k001", "/p/k002"}, keys(res.Items))
-		assert.Equal(t, "/p/k003", res.Next)
+		check.Equal(t, []string{"/p/k000", "/p/k001", "/p/k002"}, keys(res.Items))
+		check.Equal(t, "/p/k003", res.Next)
 	})
 
 	t.Run("Start resumes at the given key, inclusive, and must lie under the prefix", func(t *testing.T) {
@@ -141,14 +141,14 @@ func testList(t *testing.T, newStore Factory) {
 			mustCreate(t, s, "/p/"+name(i))
 		}
 		res := mustList(t, s, "/p/", store.ListOptions{Start: "/p/k002"})
-		assert.Equal(t, []string{"/p/k002", "/p/k003", "/p/k004"}, keys(res.Items))
-		assert.Equal(t, int64(5), res.Total, "Total ignores Start")
+		check.Equal(t, []string{"/p/k002", "/p/k003", "/p/k004"}, keys(res.Items))
+		check.Equal(t, int64(5), res.Total, "Total ignores Start")
 		res = mustList(t, s, "/p/", store.ListOptions{Start: "/p/k0025"})
-		assert.Equal(t, []string{"/p/k003", "/p/k004"}, keys(res.Items))
+		check.Equal(t, []string{"/p/k003", "/p/k004"}, keys(res.Items))
 		_, err := s.List(t.Context(), "/p/", store.ListOptions{Start: "/q/k000"})
-		assert.Error(t, err)
+		check.Error(t, err)
 		_, err = s.List(t.Context(), "/p/", store.ListOptions{Start: "/a/"})
-		assert.Error(t, err)
+		check.Error(t, err)
 	})
 
 	t.Run("Filter keeps only accepted objects and Limit counts only them", func(t *testing.T) {
@@ -170,16 +170,16 @@ func testList(t *testing.T, newStore Factory) {
 			require.Less(t, pages, 30, "paging does not end")
 			res := mustList(t, s, "/p/", opts)
 			require.LessOrEqual(t, len(res.Items), 4)
-			assert.Equal(t, int64(30), res.Total, "Total ignores Filter and Limit")
+			check.Equal(t, int64(30), res.Total, "Total ignores Filter and Limit")
 			got = append(got, keys(res.Items)...)
 			if res.Next == "" {
 				break
 			}
 			require.Len(t, res.Items, 4, "a page with a Next holds Limit matches")
-			assert.Greater(t, res.Next, keys(res.Items)[3], "Next must be after the page")
+			check.Greater(t, res.Next, keys(res.Items)[3], "Next must be after the page")
 			opts.Revision, opts.Match, opts.Start = res.Revision, store.Exact, res.Next
 		}
-		assert.Equal(t, want, got)
+		check.Equal(t, want, got)
 	})
 
 	t.Run("Exact reads the snapshot at an old revision", func(t *testing.T) {
@@ -202,9 +202,9 @@ func testList(t *testing.T, newStore Factory) {
 		}
 		for _, tt := range tests {
 			res := mustList(t, s, "/a/", store.ListOptions{Revision: tt.rev, Match: store.Exact})
-			assert.Equal(t, tt.rev, res.Revision)
-			assert.Equal(t, versions(tt.want), versions(res.Items), "revision %d", tt.rev)
-			assert.Equal(t, int64(len(tt.want)), res.Total, "total at revision %d", tt.rev)
+			check.Equal(t, tt.rev, res.Revision)
+			check.Equal(t, versions(tt.want), versions(res.Items), "revision %d", tt.rev)
+			check.Equal(t, int64(len(tt.want)), res.Total, "total at revision %d", tt.rev)
 		}
 	})
 
@@ -213,8 +213,8 @@ func testList(t *testing.T, newStore Factory) {
 		mustCreate(t, s, "/a/a")
 		mustCreate(t, s, "/a/b")
 		res := mustList(t, s, "/a/", store.ListOptions{Revision: 2, Match: store.NotOlderThan})
-		assert.Equal(t, int64(3), res.Revision)
-		assert.Len(t, res.Items, 2)
+		check.Equal(t, int64(3), res.Revision)
+		check.Len(t, res.Items, 2)
 	})
 
 	t.Run("Exact below the history kept is ExpiredError", func(t *testing.T) {
@@ -225,15 +225,15 @@ func testList(t *testing.T, newStore Factory) {
 		_, err := s.List(t.Context(), "/a/", store.ListOptions{Revision: 2, Match: store.Exact})
 		var ee *store.ExpiredError
 		require.ErrorAs(t, err, &ee)
-		assert.Equal(t, int64(2), ee.Requested)
-		assert.Greater(t, ee.Oldest, int64(2))
-		assert.LessOrEqual(t, ee.Oldest, s.Revision())
+		check.Equal(t, int64(2), ee.Requested)
+		check.Greater(t, ee.Oldest, int64(2))
+		check.LessOrEqual(t, ee.Oldest, s.Revision())
 		// The current revision stays readable by Exact, and so does the
 		// oldest the error reports.
 		res := mustList(t, s, "/a/", store.ListOptions{Revision: s.Revision(), Match: store.Exact})
-		assert.Len(t, res.Items, 10)
+		check.Len(t, res.Items, 10)
 		res = mustList(t, s, "/a/", store.ListOptions{Revision: ee.Oldest, Match: store.Exact})
-		assert.Len(t, res.Items, int(ee.Oldest-1))
+		check.Len(t, res.Items, int(ee.Oldest-1))
 	})
 
 	t.Run("a future revision fails with FutureRevisionError once ctx is done", func(t *testing.T) {
@@ -246,9 +246,9 @@ func testList(t *testing.T, newStore Factory) {
 			cancel()
 			var fe *store.FutureRevisionError
 			require.ErrorAs(t, err, &fe, "match %d", match)
-			assert.Equal(t, int64(7), fe.Requested)
-			assert.Equal(t, int64(2), fe.Current)
-			assert.Less(t, time.Since(began), waitLong/2, "the wait must end with ctx")
+			check.Equal(t, int64(7), fe.Requested)
+			check.Equal(t, int64(2), fe.Current)
+			check.Less(t, time.Since(began), waitLong/2, "the wait must end with ctx")
 		}
 	})
 
@@ -267,10 +267,10 @@ func testList(t *testing.T, newStore Factory) {
 			cancel()
 			require.NoError(t, err, "match %d", match)
 			if match == store.Exact {
-				assert.Equal(t, int64(4), res.Revision)
-				assert.Equal(t, []string{"/a/x", "/a/y", "/a/z"}, keys(res.Items))
+				check.Equal(t, int64(4), res.Revision)
+				check.Equal(t, []string{"/a/x", "/a/y", "/a/z"}, keys(res.Items))
 			} else {
-				assert.GreaterOrEqual(t, res.Revision, int64(4))
+				check.GreaterOrEqual(t, res.Revision, int64(4))
 			}
 		}
 	})
@@ -300,8 +300,8 @@ func testList(t *testing.T, newStore Factory) {
 				}
 			}
 			res := mustList(t, s, p, store.ListOptions{Limit: 1, Filter: func(*store.Object) bool { return false }})
-			assert.Equal(t, want, res.Total, "prefix %q", p)
-			assert.Empty(t, res.Items)
+			check.Equal(t, want, res.Total, "prefix %q", p)
+			check.Empty(t, res.Items)
 		}
 	})
 }
@@ -374,17 +374,17 @@ func testSnapshots(t *testing.T, newStore Factory) {
 						}
 					}
 					old, err := s.List(t.Context(), "/s/", store.ListOptions{Revision: base.Revision, Match: store.Exact})
-					if !assert.NoError(t, err) || !assert.Equal(t, versions(base.Items), versions(old.Items)) {
+					if !check.NoError(t, err) || !check.Equal(t, versions(base.Items), versions(old.Items)) {
 						return
 					}
 					now, err := s.List(t.Context(), "/s/", store.ListOptions{})
-					if !assert.NoError(t, err) {
+					if !check.NoError(t, err) {
 						return
 					}
 					for _, o := range now.Items {
-						assert.LessOrEqual(t, o.Revision(), now.Revision, "an object newer than its list")
+						check.LessOrEqual(t, o.Revision(), now.Revision, "an object newer than its list")
 					}
-					assert.Equal(t, now.Total, int64(len(now.Items)))
+					check.Equal(t, now.Total, int64(len(now.Items)))
 					results[r] = append(results[r], seen{now.Revision, versions(now.Items)})
 				}
 			}()
@@ -400,10 +400,10 @@ func testSnapshots(t *testing.T, newStore Factory) {
 				checked++
 			}
 		}
-		assert.Positive(t, checked)
+		check.Positive(t, checked)
 		old := mustList(t, s, "/s/", store.ListOptions{Revision: base.Revision, Match: store.Exact})
-		assert.Equal(t, versions(base.Items), versions(old.Items))
-		assert.Equal(t, int64(100), old.Total)
+		check.Equal(t, versions(base.Items), versions(old.Items))
+		check.Equal(t, int64(100), old.Total)
 	})
 
 	t.Run("objects returned earlier never change", func(t *testing.T) {
@@ -414,9 +414,9 @@ func testSnapshots(t *testing.T, newStore Factory) {
 		require.NoError(t, err)
 		mustSet(t, s, "/a/x", "k", "2")
 		mustDelete(t, s, "/a/x")
-		assert.Equal(t, snap, versionOf(v1))
-		assert.Equal(t, snap, versionOf(got))
-		assert.Equal(t, "1", dataOf(got, "k"))
-		assert.Equal(t, "2", got.Data().ResourceVersion())
+		check.Equal(t, snap, versionOf(v1))
+		check.Equal(t, snap, versionOf(got))
+		check.Equal(t, "1", dataOf(got, "k"))
+		check.Equal(t, "2", got.Data().ResourceVersion())
 	})
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/kapi-dev/kapi/store/storetest/internal/check"
+	"github.com/kapi-dev/kapi/store/storetest/internal/require"
 
 	"github.com/kapi-dev/kapi/store"
 )
@@ -62,10 +62,10 @@ func testWatch(t *testing.T, newStore Factory) {
 			for _, prefix := range []string{"/", "/a/", "/b/", "/c/"} {
 				w, err := s.Watch(t.Context(), prefix, store.WatchOptions{Revision: rev})
 				require.NoError(t, err, "watch %s from %d", prefix, rev)
-				assert.Equal(t, rev, w.Revision(), "a new watcher has scanned up to its start")
+				check.Equal(t, rev, w.Revision(), "a new watcher has scanned up to its start")
 				got := collect(t, w, end)
 				w.Stop()
-				assert.Equal(t, nilIfEmpty(after(log, rev, prefix)), nilIfEmpty(changes(got)), "watch %s from %d", prefix, rev)
+				check.Equal(t, nilIfEmpty(after(log, rev, prefix)), nilIfEmpty(changes(got)), "watch %s from %d", prefix, rev)
 			}
 		}
 	})
@@ -81,26 +81,26 @@ func testWatch(t *testing.T, newStore Factory) {
 		evs := collect(t, w, deleted.Revision())
 		require.Len(t, evs, 3)
 
-		assert.Equal(t, store.Added, evs[0].Type)
-		assert.Equal(t, versionOf(created), versionOf(evs[0].Object))
-		assert.Nil(t, evs[0].Prev)
+		check.Equal(t, store.Added, evs[0].Type)
+		check.Equal(t, versionOf(created), versionOf(evs[0].Object))
+		check.Nil(t, evs[0].Prev)
 
-		assert.Equal(t, store.Modified, evs[1].Type)
-		assert.Equal(t, versionOf(updated), versionOf(evs[1].Object))
-		assert.Equal(t, versionOf(created), versionOf(evs[1].Prev))
+		check.Equal(t, store.Modified, evs[1].Type)
+		check.Equal(t, versionOf(updated), versionOf(evs[1].Object))
+		check.Equal(t, versionOf(created), versionOf(evs[1].Prev))
 
-		assert.Equal(t, store.Deleted, evs[2].Type)
-		assert.Equal(t, int64(4), evs[2].Revision)
-		assert.Equal(t, versionOf(deleted), versionOf(evs[2].Object))
-		assert.Equal(t, int64(4), evs[2].Object.Revision(), "DELETED carries the deletion revision")
-		assert.Equal(t, "4", evs[2].Object.Data().ResourceVersion())
-		assert.Equal(t, "2", dataOf(evs[2].Object, "k"), "DELETED carries the last state")
-		assert.Equal(t, versionOf(updated), versionOf(evs[2].Prev))
-		assert.Equal(t, "3", evs[2].Prev.Data().ResourceVersion())
+		check.Equal(t, store.Deleted, evs[2].Type)
+		check.Equal(t, int64(4), evs[2].Revision)
+		check.Equal(t, versionOf(deleted), versionOf(evs[2].Object))
+		check.Equal(t, int64(4), evs[2].Object.Revision(), "DELETED carries the deletion revision")
+		check.Equal(t, "4", evs[2].Object.Data().ResourceVersion())
+		check.Equal(t, "2", dataOf(evs[2].Object, "k"), "DELETED carries the last state")
+		check.Equal(t, versionOf(updated), versionOf(evs[2].Prev))
+		check.Equal(t, "3", evs[2].Prev.Data().ResourceVersion())
 		for i, e := range evs {
-			assert.Equal(t, int64(i+2), e.Revision)
-			assert.Equal(t, e.Revision, e.Object.Revision())
-			assert.Equal(t, rv(e.Revision), e.Object.Data().ResourceVersion())
+			check.Equal(t, int64(i+2), e.Revision)
+			check.Equal(t, e.Revision, e.Object.Revision())
+			check.Equal(t, rv(e.Revision), e.Object.Data().ResourceVersion())
 		}
 	})
 
@@ -110,11 +110,11 @@ func testWatch(t *testing.T, newStore Factory) {
 		w, err := s.Watch(t.Context(), "/", store.WatchOptions{})
 		require.NoError(t, err)
 		defer w.Stop()
-		assert.Equal(t, s.Revision(), w.Revision())
+		check.Equal(t, s.Revision(), w.Revision())
 		o := mustCreate(t, s, "/c/new")
 		evs := collect(t, w, o.Revision())
 		require.Len(t, evs, 1)
-		assert.Equal(t, versionOf(o), versionOf(evs[0].Object))
+		check.Equal(t, versionOf(o), versionOf(evs[0].Object))
 	})
 
 	t.Run("a prefix watch skips other keys but reports progress past them", func(t *testing.T) {
@@ -127,14 +127,14 @@ func testWatch(t *testing.T, newStore Factory) {
 		mustCreate(t, s, "/a/b")
 		z := mustCreate(t, s, "/a/b/z")
 		evs := collect(t, w, z.Revision())
-		assert.Equal(t, []string{x.Key(), z.Key()}, eventKeys(evs))
+		check.Equal(t, []string{x.Key(), z.Key()}, eventKeys(evs))
 		last := mustCreate(t, s, "/a/other")
 		// No event will come, yet the watcher scans past the write.
 		deadline := time.Now().Add(waitLong)
 		for w.Revision() < last.Revision() && time.Now().Before(deadline) {
 			requireNoEvent(t, w)
 		}
-		assert.Equal(t, last.Revision(), w.Revision())
+		check.Equal(t, last.Revision(), w.Revision())
 	})
 
 	t.Run("resuming from the last revision seen yields exactly the rest", func(t *testing.T) {
@@ -159,7 +159,7 @@ func testWatch(t *testing.T, newStore Factory) {
 		rest := collect(t, resumed, s.Revision())
 		all := append(changes(seen), changes(rest)...)
 		want := append(after(log, 1, "/a/"), more...)
-		assert.Equal(t, want, all)
+		check.Equal(t, want, all)
 	})
 
 	t.Run("a start revision older than the history kept is ExpiredError", func(t *testing.T) {
@@ -170,8 +170,8 @@ func testWatch(t *testing.T, newStore Factory) {
 		_, err := s.Watch(t.Context(), "/", store.WatchOptions{Revision: 2})
 		var ee *store.ExpiredError
 		require.ErrorAs(t, err, &ee)
-		assert.Equal(t, int64(2), ee.Requested)
-		assert.Greater(t, ee.Oldest, int64(3))
+		check.Equal(t, int64(2), ee.Requested)
+		check.Greater(t, ee.Oldest, int64(3))
 		w, err := s.Watch(t.Context(), "/", store.WatchOptions{Revision: s.Revision()})
 		require.NoError(t, err, "the current revision is always a valid start")
 		w.Stop()
@@ -199,13 +199,13 @@ func testWatch(t *testing.T, newStore Factory) {
 			got = append(got, evs...)
 			require.Less(t, len(got), 21, "the watcher never expired")
 		}
-		assert.Greater(t, ee.Oldest, ee.Requested+1, "expired means the next event is gone")
+		check.Greater(t, ee.Oldest, ee.Requested+1, "expired means the next event is gone")
 		for i, e := range got {
-			assert.Equal(t, int64(i+2), e.Revision, "events before the expiry are in order")
+			check.Equal(t, int64(i+2), e.Revision, "events before the expiry are in order")
 		}
 		evs, err := w.Next(ctx)
-		assert.Error(t, err, "an expired watcher is finished")
-		assert.Empty(t, evs)
+		check.Error(t, err, "an expired watcher is finished")
+		check.Empty(t, evs)
 	})
 
 	t.Run("a future start revision waits, then fails with FutureRevisionError", func(t *testing.T) {
@@ -216,8 +216,8 @@ func testWatch(t *testing.T, newStore Factory) {
 		_, err := s.Watch(ctx, "/", store.WatchOptions{Revision: 10})
 		var fe *store.FutureRevisionError
 		require.ErrorAs(t, err, &fe)
-		assert.Equal(t, int64(10), fe.Requested)
-		assert.Equal(t, int64(2), fe.Current)
+		check.Equal(t, int64(10), fe.Requested)
+		check.Equal(t, int64(2), fe.Current)
 	})
 
 	t.Run("a future start revision reached while waiting starts there", func(t *testing.T) {
@@ -235,8 +235,8 @@ func testWatch(t *testing.T, newStore Factory) {
 		defer w.Stop()
 		evs := collect(t, w, 6)
 		require.NotEmpty(t, evs)
-		assert.Equal(t, int64(5), evs[0].Revision)
-		assert.Equal(t, []string{"/a/k003", "/a/k004"}, eventKeys(evs))
+		check.Equal(t, int64(5), evs[0].Revision)
+		check.Equal(t, []string{"/a/k003", "/a/k004"}, eventKeys(evs))
 	})
 
 	t.Run("a watcher blocked in Next wakes for every write", func(t *testing.T) {
@@ -279,11 +279,11 @@ func testWatch(t *testing.T, newStore Factory) {
 		ctx, cancel := context.WithCancel(t.Context())
 		time.AfterFunc(10*time.Millisecond, cancel)
 		_, err = w.Next(ctx)
-		assert.ErrorIs(t, err, context.Canceled)
+		check.ErrorIs(t, err, context.Canceled)
 		// The watcher still works with a live context.
 		o := mustCreate(t, s, "/a/x")
 		evs := collect(t, w, o.Revision())
-		assert.Len(t, evs, 1)
+		check.Len(t, evs, 1)
 	})
 
 	t.Run("a done ctx still gets the events already available, then ctx.Err()", func(t *testing.T) {
@@ -302,9 +302,9 @@ func testWatch(t *testing.T, newStore Factory) {
 				got = append(got, ev.Revision)
 			}
 		}
-		assert.Equal(t, []int64{a.Revision(), b.Revision()}, got)
+		check.Equal(t, []int64{a.Revision(), b.Revision()}, got)
 		_, err = w.Next(done)
-		assert.ErrorIs(t, err, context.Canceled)
+		check.ErrorIs(t, err, context.Canceled)
 	})
 
 	t.Run("Stop makes Next return ErrWatcherStopped, also when blocked in it", func(t *testing.T) {
@@ -320,13 +320,13 @@ func testWatch(t *testing.T, newStore Factory) {
 		w.Stop()
 		select {
 		case err := <-errc:
-			assert.ErrorIs(t, err, store.ErrWatcherStopped)
+			check.ErrorIs(t, err, store.ErrWatcherStopped)
 		case <-time.After(waitLong):
 			t.Fatal("Stop did not unblock Next")
 		}
 		mustCreate(t, s, "/a/x")
 		_, err = w.Next(t.Context())
-		assert.ErrorIs(t, err, store.ErrWatcherStopped)
+		check.ErrorIs(t, err, store.ErrWatcherStopped)
 		w.Stop() // idempotent
 	})
 
@@ -352,9 +352,9 @@ func testWatch(t *testing.T, newStore Factory) {
 		case <-time.After(waitLong):
 			t.Fatal("writers blocked on watchers that never read")
 		}
-		assert.Equal(t, int64(501), s.Revision())
+		check.Equal(t, int64(501), s.Revision())
 		evs := collect(t, ws[0], s.Revision())
-		assert.Len(t, evs, 500)
+		check.Len(t, evs, 500)
 		for _, w := range ws {
 			w.Stop()
 		}

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
+	"github.com/kapi-dev/kapi/store/storetest/internal/check"
+	"github.com/kapi-dev/kapi/store/storetest/internal/require"
 
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/store"
@@ -16,27 +16,27 @@ import (
 func testRevisions(t *testing.T, newStore Factory) {
 	t.Run("an empty store is at revision 1", func(t *testing.T) {
 		s := newStore(t, Options{})
-		assert.Equal(t, int64(1), s.Revision())
+		check.Equal(t, int64(1), s.Revision())
 		res := mustList(t, s, "/", store.ListOptions{})
-		assert.Equal(t, int64(1), res.Revision)
-		assert.Empty(t, res.Items)
-		assert.Zero(t, res.Total)
+		check.Equal(t, int64(1), res.Revision)
+		check.Empty(t, res.Items)
+		check.Zero(t, res.Total)
 	})
 
 	t.Run("each create, update and delete adds exactly one revision", func(t *testing.T) {
 		s := newStore(t, Options{})
 		created := mustCreate(t, s, "/a/x")
-		assert.Equal(t, int64(2), created.Revision())
-		assert.Equal(t, int64(2), s.Revision())
+		check.Equal(t, int64(2), created.Revision())
+		check.Equal(t, int64(2), s.Revision())
 		updated := mustSet(t, s, "/a/x", "k", "v")
-		assert.Equal(t, int64(3), updated.Revision())
-		assert.Equal(t, int64(3), s.Revision())
+		check.Equal(t, int64(3), updated.Revision())
+		check.Equal(t, int64(3), s.Revision())
 		other := mustCreate(t, s, "/a/y")
-		assert.Equal(t, int64(4), other.Revision())
+		check.Equal(t, int64(4), other.Revision())
 		deleted := mustDelete(t, s, "/a/x")
-		assert.Equal(t, int64(5), deleted.Revision())
-		assert.Equal(t, int64(5), s.Revision())
-		assert.Equal(t, int64(5), mustList(t, s, "/", store.ListOptions{}).Revision)
+		check.Equal(t, int64(5), deleted.Revision())
+		check.Equal(t, int64(5), s.Revision())
+		check.Equal(t, int64(5), mustList(t, s, "/", store.ListOptions{}).Revision)
 	})
 
 	t.Run("failed and empty writes do not advance the revision", func(t *testing.T) {
@@ -91,10 +91,10 @@ func testRevisions(t *testing.T, newStore Factory) {
 				before := mustCreate(t, s, "/a/x")
 				rev := s.Revision()
 				_ = tt.write(s)
-				assert.Equal(t, rev, s.Revision())
+				check.Equal(t, rev, s.Revision())
 				got, err := s.Get(t.Context(), "/a/x")
 				require.NoError(t, err)
-				assert.Equal(t, versionOf(before), versionOf(got))
+				check.Equal(t, versionOf(before), versionOf(got))
 			})
 		}
 	})
@@ -106,12 +106,12 @@ func testCreateGet(t *testing.T, newStore Factory) {
 		mustCreate(t, s, "/a/first")
 		o, err := s.Create(t.Context(), "/a/x", object("x", "k", "v"))
 		require.NoError(t, err)
-		assert.Equal(t, "/a/x", o.Key())
-		assert.Equal(t, int64(3), o.Revision())
-		assert.Equal(t, "3", o.Data().ResourceVersion())
-		assert.Equal(t, "x", o.Data().Name())
-		assert.Equal(t, "uid-x", o.Data().UID())
-		assert.Equal(t, "v", dataOf(o, "k"))
+		check.Equal(t, "/a/x", o.Key())
+		check.Equal(t, int64(3), o.Revision())
+		check.Equal(t, "3", o.Data().ResourceVersion())
+		check.Equal(t, "x", o.Data().Name())
+		check.Equal(t, "uid-x", o.Data().UID())
+		check.Equal(t, "v", dataOf(o, "k"))
 	})
 
 	t.Run("Get returns the newest version", func(t *testing.T) {
@@ -121,8 +121,8 @@ func testCreateGet(t *testing.T, newStore Factory) {
 		want := mustSet(t, s, "/a/x", "k", "2")
 		got, err := s.Get(t.Context(), "/a/x")
 		require.NoError(t, err)
-		assert.Equal(t, versionOf(want), versionOf(got))
-		assert.Equal(t, "2", dataOf(got, "k"))
+		check.Equal(t, versionOf(want), versionOf(got))
+		check.Equal(t, "2", dataOf(got, "k"))
 	})
 
 	t.Run("Get of a missing key is ErrNotFound", func(t *testing.T) {
@@ -130,7 +130,7 @@ func testCreateGet(t *testing.T, newStore Factory) {
 		mustCreate(t, s, "/a/x")
 		for _, key := range []string{"/a/y", "/a/", "/a", "/a/x/", "/a/xx"} {
 			_, err := s.Get(t.Context(), key)
-			assert.ErrorIs(t, err, store.ErrNotFound, key)
+			check.ErrorIs(t, err, store.ErrNotFound, key)
 		}
 	})
 
@@ -141,7 +141,7 @@ func testCreateGet(t *testing.T, newStore Factory) {
 		require.ErrorIs(t, err, store.ErrExists)
 		got, err := s.Get(t.Context(), "/a/x")
 		require.NoError(t, err)
-		assert.Equal(t, versionOf(first), versionOf(got))
+		check.Equal(t, versionOf(first), versionOf(got))
 	})
 
 	t.Run("a deleted key is gone and can be created again", func(t *testing.T) {
@@ -151,10 +151,10 @@ func testCreateGet(t *testing.T, newStore Factory) {
 		_, err := s.Get(t.Context(), "/a/x")
 		require.ErrorIs(t, err, store.ErrNotFound)
 		again := mustCreate(t, s, "/a/x", "k", "2")
-		assert.Equal(t, int64(4), again.Revision())
+		check.Equal(t, int64(4), again.Revision())
 		got, err := s.Get(t.Context(), "/a/x")
 		require.NoError(t, err)
-		assert.Equal(t, "2", dataOf(got, "k"))
+		check.Equal(t, "2", dataOf(got, "k"))
 	})
 }
 
@@ -173,12 +173,12 @@ func testUpdate(t *testing.T, newStore Factory) {
 			return withData(cur, "k", "2"), nil
 		})
 		require.NoError(t, err)
-		assert.Equal(t, versionOf(v1), versionOf(seen))
-		assert.Equal(t, int64(3), o.Revision())
-		assert.Equal(t, "3", o.Data().ResourceVersion())
-		assert.Equal(t, "2", dataOf(o, "k"))
-		assert.Equal(t, "1", dataOf(v1, "k"), "the previous version must not change")
-		assert.Equal(t, "2", v1.Data().ResourceVersion(), "the previous version must not change")
+		check.Equal(t, versionOf(v1), versionOf(seen))
+		check.Equal(t, int64(3), o.Revision())
+		check.Equal(t, "3", o.Data().ResourceVersion())
+		check.Equal(t, "2", dataOf(o, "k"))
+		check.Equal(t, "1", dataOf(v1, "k"), "the previous version must not change")
+		check.Equal(t, "2", v1.Data().ResourceVersion(), "the previous version must not change")
 	})
 
 	t.Run("preconditions are checked against the current version", func(t *testing.T) {
@@ -204,13 +204,13 @@ func testUpdate(t *testing.T, newStore Factory) {
 					func(cur *store.Object) (meta.Object, error) { return withData(cur, "k", "2"), nil })
 				if tt.wantField == "" {
 					require.NoError(t, err)
-					assert.Equal(t, int64(4), o.Revision())
+					check.Equal(t, int64(4), o.Revision())
 					return
 				}
 				var pe *store.PreconditionError
 				require.ErrorAs(t, err, &pe)
-				assert.Equal(t, tt.wantField, pe.Field)
-				assert.Equal(t, int64(3), s.Revision())
+				check.Equal(t, tt.wantField, pe.Field)
+				check.Equal(t, int64(3), s.Revision())
 			})
 		}
 	})
@@ -225,12 +225,12 @@ func testUpdate(t *testing.T, newStore Factory) {
 			return nil, store.ErrNoChange
 		})
 		require.NoError(t, err)
-		assert.Equal(t, versionOf(cur), versionOf(o))
-		assert.Equal(t, int64(2), s.Revision())
+		check.Equal(t, versionOf(cur), versionOf(o))
+		check.Equal(t, int64(2), s.Revision())
 		next := mustSet(t, s, "/a/x", "k", "2")
 		evs := collect(t, w, next.Revision())
 		require.Len(t, evs, 1, "the empty update must not produce an event")
-		assert.Equal(t, next.Revision(), evs[0].Revision)
+		check.Equal(t, next.Revision(), evs[0].Revision)
 	})
 
 	t.Run("Update of a missing key is ErrNotFound without calling tryUpdate", func(t *testing.T) {
@@ -241,7 +241,7 @@ func testUpdate(t *testing.T, newStore Factory) {
 			return object("x"), nil
 		})
 		require.ErrorIs(t, err, store.ErrNotFound)
-		assert.False(t, called)
+		check.False(t, called)
 	})
 
 	t.Run("Update with AllowCreate creates a missing key from tryUpdate(nil)", func(t *testing.T) {
@@ -255,13 +255,13 @@ func testUpdate(t *testing.T, newStore Factory) {
 			return object("x", "k", "new"), nil
 		})
 		require.NoError(t, err)
-		assert.Equal(t, []*store.Object{nil}, seen)
-		assert.Equal(t, int64(2), o.Revision())
-		assert.Equal(t, "2", o.Data().ResourceVersion())
+		check.Equal(t, []*store.Object{nil}, seen)
+		check.Equal(t, int64(2), o.Revision())
+		check.Equal(t, "2", o.Data().ResourceVersion())
 		evs := collect(t, w, 2)
 		require.Len(t, evs, 1)
-		assert.Equal(t, store.Added, evs[0].Type)
-		assert.Nil(t, evs[0].Prev)
+		check.Equal(t, store.Added, evs[0].Type)
+		check.Nil(t, evs[0].Prev)
 
 		// With the key present, AllowCreate is a plain update.
 		o, err = s.Update(t.Context(), "/a/x", store.UpdateOptions{AllowCreate: true}, func(cur *store.Object) (meta.Object, error) {
@@ -269,10 +269,10 @@ func testUpdate(t *testing.T, newStore Factory) {
 			return withData(cur, "k", "updated"), nil
 		})
 		require.NoError(t, err)
-		assert.Equal(t, "updated", dataOf(o, "k"))
+		check.Equal(t, "updated", dataOf(o, "k"))
 		evs = collect(t, w, 3)
 		require.Len(t, evs, 1)
-		assert.Equal(t, store.Modified, evs[0].Type)
+		check.Equal(t, store.Modified, evs[0].Type)
 	})
 
 	t.Run("tryUpdate's error is returned unchanged", func(t *testing.T) {
@@ -284,8 +284,8 @@ func testUpdate(t *testing.T, newStore Factory) {
 		})
 		var got *wrappedError
 		require.ErrorAs(t, err, &got)
-		assert.Same(t, cause, got)
-		assert.Equal(t, "validating: admission denied", err.Error())
+		check.Same(t, cause, got)
+		check.Equal(t, "validating: admission denied", err.Error())
 	})
 
 	t.Run("a write landing while tryUpdate runs makes Update retry on the newer version", func(t *testing.T) {
@@ -300,9 +300,9 @@ func testUpdate(t *testing.T, newStore Factory) {
 			return withData(cur, "k", dataOf(cur, "k")+"+"), nil
 		})
 		require.NoError(t, err)
-		assert.Equal(t, []string{"0", "1"}, seen)
-		assert.Equal(t, "1+", dataOf(o, "k"))
-		assert.Equal(t, int64(4), o.Revision())
+		check.Equal(t, []string{"0", "1"}, seen)
+		check.Equal(t, "1+", dataOf(o, "k"))
+		check.Equal(t, int64(4), o.Revision())
 	})
 
 	t.Run("preconditions are checked again when Update retries", func(t *testing.T) {
@@ -318,11 +318,11 @@ func testUpdate(t *testing.T, newStore Factory) {
 			})
 		var pe *store.PreconditionError
 		require.ErrorAs(t, err, &pe)
-		assert.Equal(t, "ResourceVersion", pe.Field)
-		assert.Equal(t, 1, calls)
+		check.Equal(t, "ResourceVersion", pe.Field)
+		check.Equal(t, 1, calls)
 		got, err := s.Get(t.Context(), "/a/x")
 		require.NoError(t, err)
-		assert.Equal(t, "1", dataOf(got, "k"))
+		check.Equal(t, "1", dataOf(got, "k"))
 	})
 
 	t.Run("concurrent Updates lose no increment", func(t *testing.T) {
@@ -342,7 +342,7 @@ func testUpdate(t *testing.T, newStore Factory) {
 						}
 						return withData(cur, "n", fmt.Sprint(n+1)), nil
 					})
-					if !assert.NoError(t, err) {
+					if !check.NoError(t, err) {
 						return
 					}
 				}
@@ -351,9 +351,9 @@ func testUpdate(t *testing.T, newStore Factory) {
 		wg.Wait()
 		got, err := s.Get(t.Context(), "/a/counter")
 		require.NoError(t, err)
-		assert.Equal(t, fmt.Sprint(goroutines*increments), dataOf(got, "n"))
-		assert.Equal(t, start.Revision()+goroutines*increments, got.Revision())
-		assert.Equal(t, got.Revision(), s.Revision())
+		check.Equal(t, fmt.Sprint(goroutines*increments), dataOf(got, "n"))
+		check.Equal(t, start.Revision()+goroutines*increments, got.Revision())
+		check.Equal(t, got.Revision(), s.Revision())
 	})
 }
 
@@ -365,20 +365,20 @@ func testDelete(t *testing.T, newStore Factory) {
 		mustCreate(t, s, "/a/y")
 		o, err := s.Delete(t.Context(), "/a/x", store.Preconditions{}, nil)
 		require.NoError(t, err)
-		assert.Equal(t, "/a/x", o.Key())
-		assert.Equal(t, int64(5), o.Revision())
-		assert.Equal(t, "5", o.Data().ResourceVersion())
-		assert.Equal(t, "2", dataOf(o, "k"))
-		assert.Equal(t, "uid-x", o.Data().UID())
-		assert.Equal(t, "3", last.Data().ResourceVersion(), "the deleted version must not change")
+		check.Equal(t, "/a/x", o.Key())
+		check.Equal(t, int64(5), o.Revision())
+		check.Equal(t, "5", o.Data().ResourceVersion())
+		check.Equal(t, "2", dataOf(o, "k"))
+		check.Equal(t, "uid-x", o.Data().UID())
+		check.Equal(t, "3", last.Data().ResourceVersion(), "the deleted version must not change")
 		_, err = s.Get(t.Context(), "/a/x")
-		assert.ErrorIs(t, err, store.ErrNotFound)
+		check.ErrorIs(t, err, store.ErrNotFound)
 	})
 
 	t.Run("Delete of a missing key is ErrNotFound", func(t *testing.T) {
 		s := newStore(t, Options{})
 		_, err := s.Delete(t.Context(), "/a/x", store.Preconditions{}, nil)
-		assert.ErrorIs(t, err, store.ErrNotFound)
+		check.ErrorIs(t, err, store.ErrNotFound)
 	})
 
 	t.Run("Delete checks preconditions against the version deleted", func(t *testing.T) {
@@ -400,13 +400,13 @@ func testDelete(t *testing.T, newStore Factory) {
 				_, getErr := s.Get(t.Context(), "/a/x")
 				if tt.wantField == "" {
 					require.NoError(t, err)
-					assert.ErrorIs(t, getErr, store.ErrNotFound)
+					check.ErrorIs(t, getErr, store.ErrNotFound)
 					return
 				}
 				var pe *store.PreconditionError
 				require.ErrorAs(t, err, &pe)
-				assert.Equal(t, tt.wantField, pe.Field)
-				assert.NoError(t, getErr, "the object must still exist")
+				check.Equal(t, tt.wantField, pe.Field)
+				check.NoError(t, getErr, "the object must still exist")
 			})
 		}
 	})
@@ -422,10 +422,10 @@ func testDelete(t *testing.T, newStore Factory) {
 		})
 		var got *wrappedError
 		require.ErrorAs(t, err, &got)
-		assert.Same(t, cause, got)
-		assert.Equal(t, versionOf(v), versionOf(seen))
+		check.Same(t, cause, got)
+		check.Equal(t, versionOf(v), versionOf(seen))
 		_, err = s.Get(t.Context(), "/a/x")
-		assert.NoError(t, err)
+		check.NoError(t, err)
 	})
 
 	t.Run("validate sees the exact version deleted, even when a write lands during it", func(t *testing.T) {
@@ -443,12 +443,12 @@ func testDelete(t *testing.T, newStore Factory) {
 			return nil
 		})
 		require.NoError(t, err)
-		assert.Equal(t, []string{"0", "1"}, seen)
-		assert.Equal(t, "1", dataOf(o, "k"))
+		check.Equal(t, []string{"0", "1"}, seen)
+		check.Equal(t, "1", dataOf(o, "k"))
 		evs := collect(t, w, o.Revision())
 		require.Len(t, evs, 2)
-		assert.Equal(t, store.Deleted, evs[1].Type)
-		assert.Equal(t, "1", dataOf(evs[1].Prev, "k"))
-		assert.Equal(t, evs[0].Revision, evs[1].Prev.Revision())
+		check.Equal(t, store.Deleted, evs[1].Type)
+		check.Equal(t, "1", dataOf(evs[1].Prev, "k"))
+		check.Equal(t, evs[0].Revision, evs[1].Prev.Revision())
 	})
 }

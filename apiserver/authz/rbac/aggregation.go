@@ -116,7 +116,7 @@ func aggregatedRules(target *role, roles []*role) []Rule {
 	rules := []Rule{}
 	for _, sel := range target.selectors {
 		for _, r := range roles {
-			if r.name == target.name || !sel.matches(r.labels) {
+			if r.name == target.name || !sel.Matches(r.labels) {
 				continue
 			}
 			for _, rule := range r.rules {

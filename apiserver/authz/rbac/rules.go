@@ -6,6 +6,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver/authz"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/selectors"
 )
 
 // Rule is an rbac.authorization.k8s.io/v1 PolicyRule.
@@ -34,7 +35,7 @@ type role struct {
 	rules           []Rule
 	// selectors are a ClusterRole's aggregationRule.clusterRoleSelectors;
 	// nil without an aggregationRule.
-	selectors []labelSelector
+	selectors []selectors.LabelSelector
 	// annotations keep what the bootstrap reconciliation reads.
 	autoupdate bool
 }
@@ -56,11 +57,15 @@ func parseRole(obj meta.Object) *role {
 	r.autoupdate = obj.Annotations()[autoupdateAnnotation] == "true"
 	r.rules = parseRules(obj["rules"])
 	if ar, ok := obj["aggregationRule"].(map[string]any); ok {
-		r.selectors = []labelSelector{}
+		r.selectors = []selectors.LabelSelector{}
 		sels, _ := ar["clusterRoleSelectors"].([]any)
 		for _, s := range sels {
 			if m, ok := s.(map[string]any); ok {
-				r.selectors = append(r.selectors, parseLabelSelector(m))
+				sel, err := selectors.LabelSelectorFromObject(m)
+				if err != nil { // an invalid selector matches nothing
+					sel = selectors.NothingLabels()
+				}
+				r.selectors = append(r.selectors, sel)
 			}
 		}
 	}
@@ -73,11 +78,11 @@ func parseRules(v any) []Rule {
 	for _, e := range list {
 		m, _ := e.(map[string]any)
 		rules = append(rules, Rule{
-			Verbs:           strings_(m["verbs"]),
-			APIGroups:       strings_(m["apiGroups"]),
-			Resources:       strings_(m["resources"]),
-			ResourceNames:   strings_(m["resourceNames"]),
-			NonResourceURLs: strings_(m["nonResourceURLs"]),
+			Verbs:           meta.AsStrings(m["verbs"]),
+			APIGroups:       meta.AsStrings(m["apiGroups"]),
+			Resources:       meta.AsStrings(m["resources"]),
+			ResourceNames:   meta.AsStrings(m["resourceNames"]),
+			NonResourceURLs: meta.AsStrings(m["nonResourceURLs"]),
 		})
 	}
 	return rules
@@ -130,20 +135,6 @@ func parseBinding(obj meta.Object) *binding {
 
 // RoleRefOf reads a binding object's roleRef.
 func RoleRefOf(obj meta.Object) RoleRef { return parseBinding(obj).roleRef }
-
-func strings_(v any) []string {
-	l, ok := v.([]any)
-	if !ok {
-		return nil
-	}
-	out := make([]string, 0, len(l))
-	for _, e := range l {
-		if s, ok := e.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
 
 func anyList(s []string) []any {
 	out := make([]any, len(s))

@@ -5,7 +5,9 @@ package kapiserver
 
 import (
 	"fmt"
+	"net"
 	"os"
+	"strconv"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
@@ -45,6 +47,27 @@ func ConfigFor(r apiserver.Release) apiserver.Config {
 		Codecs:                    append(codec.Default(), protobuf.New(kubeproto.Resolver())),
 		PostStartHooks:            hooks,
 	}
+}
+
+// Advertise makes cfg's server bootstrap the Endpoints and EndpointSlice
+// of default/kubernetes at addr (host:port, the address it serves on, as
+// kube-apiserver's --advertise-address and secure port), and point the
+// kubernetes Service's targetPort at that port.
+func Advertise(cfg *apiserver.Config, addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil {
+		return err
+	}
+	hooks, err := builtin.PostStartHooks(builtin.Options{AdvertiseAddress: host, KubernetesServicePort: n})
+	if err != nil {
+		return err
+	}
+	cfg.PostStartHooks = hooks
+	return nil
 }
 
 // ServeFlowControlV1beta3 adds flowcontrol.apiserver.k8s.io/v1beta3 to a
