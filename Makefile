@@ -1,6 +1,6 @@
 # The README's commands. `make test` is what CI runs (.ci/run, which runs each target below on its own and times it).
 
-.PHONY: test fmt test-library test-examples test-store-etcd test-kapitest test-hack bench server
+.PHONY: test fmt test-library test-examples test-store-etcd test-kapitest test-kapitest-range test-hack bench server
 
 # Each module's tests run under the race detector, then one iteration of every benchmark (so none can rot) without it:
 # benchmarks fill stores of thousands of objects, which the race detector makes several times slower. -timeout is per test binary (package) and sized for two cores that other work keeps busy: Go's default of
@@ -17,7 +17,7 @@ TIMEOUT_HACK ?= 15m
 # Every test of every module: gofmt, vet, the race detector on all but hack (the examples run real kubectl and
 # client-go against in-process servers), fuzz seed corpora, benchmarks once, and hack's offline tests (difftest,
 # perfcompare, and the check that every module requires the same version of each shared dependency).
-test: fmt test-library test-examples test-store-etcd test-kapitest test-hack
+test: fmt test-library test-examples test-store-etcd test-kapitest test-kapitest-range test-hack
 
 # gofmt's list goes to stderr as it is (no `tee /dev/stderr`: that reopens a redirected stderr and truncates the log).
 fmt:
@@ -36,6 +36,13 @@ test-store-etcd:
 
 test-kapitest:
 	cd kapitest && go vet ./... && $(GOTEST) -timeout=$(TIMEOUT_KAPITEST) ./... && $(GOBENCH) -timeout=$(TIMEOUT_KAPITEST) ./...
+
+# The kit at both ends of its supported range: test-kapitest runs it at the oldest set (kapitest/go.mod); this runs it
+# at the newest, and checks that adopting it moves none of a user's versions at either end (kapitest/compat).
+test-kapitest-range:
+	kapitest/compat/test.sh newest -timeout=$(TIMEOUT_KAPITEST)
+	kapitest/compat/adopt.sh oldest
+	kapitest/compat/adopt.sh newest
 
 test-hack:
 	cd hack && go vet ./... && go test -count=1 -timeout=$(TIMEOUT_HACK) ./...
