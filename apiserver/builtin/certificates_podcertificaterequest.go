@@ -1,8 +1,6 @@
 package builtin
 
 import (
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
@@ -40,26 +38,7 @@ func podCertificateRequestResource() apiserver.Resource {
 				}),
 			column("UnverifiedUserAnnotations", "string", fieldDescription(spec, "unverifiedUserAnnotations"), 1,
 				func(o meta.Object, now time.Time) any {
-					return labelsString(field(o, "spec", "unverifiedUserAnnotations"))
+					return selectorString(field(o, "spec", "unverifiedUserAnnotations"))
 				}),
 		}}
-}
-
-// labelsString is kube's labels.FormatLabels: "k=v" pairs sorted by key,
-// joined by commas; "<none>" when there are none.
-func labelsString(v any) string {
-	m, _ := v.(map[string]any)
-	if len(m) == 0 {
-		return "<none>"
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	pairs := make([]string, len(keys))
-	for i, k := range keys {
-		pairs[i] = k + "=" + stringOr(m[k], "")
-	}
-	return strings.Join(pairs, ",")
 }
