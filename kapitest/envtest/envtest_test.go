@@ -88,7 +88,7 @@ func TestStartInstallsTypedCRDsAndPathsAndReportsThem(t *testing.T) {
 		ControlPlaneStartTimeout: time.Minute,
 		AttachControlPlaneOutput: true,
 	}
-	env.ControlPlane.GetAPIServer().Configure().Set("feature-gates", "Anything=true") // accepted, ignored
+	env.ControlPlane.GetAPIServer().Configure().Set("feature-gates", "ConsistentListFromCache=true") // at its default: accepted
 	cfg, err := env.Start()
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, env.Stop()) })
