@@ -22,7 +22,7 @@ const selector = "examples"
 // requirements may be lower (see the package documentation for why).
 var minimumsModules = map[string]func(t *testing.T, dir string) map[string]bool{
 	".":        func(*testing.T, string) map[string]bool { return nil }, // nil: every requirement
-	"kapitest": reachableFromKubernetes,
+	"kapitest": reachableFromKubernetesOrTheLibrary,
 }
 
 func TestEveryModuleRequiresTheVersionsExamplesSelects(t *testing.T) {
@@ -77,9 +77,10 @@ func buildList(t *testing.T, dir string) map[string]string {
 	return selected
 }
 
-// reachableFromKubernetes is every module the module in dir reaches, in its module graph, from a k8s.io module or
-// from controller-runtime.
-func reachableFromKubernetes(t *testing.T, dir string) map[string]bool {
+// reachableFromKubernetesOrTheLibrary is every module the module in dir reaches, in its module graph, from a k8s.io
+// module, from controller-runtime, or from the library (whose requirements may be lower too, and which kapitest
+// requires).
+func reachableFromKubernetesOrTheLibrary(t *testing.T, dir string) map[string]bool {
 	t.Helper()
 	edges := map[string][]string{} // path@version → paths@versions it requires
 	for _, line := range strings.Split(string(run(t, dir, "go", "mod", "graph")), "\n") {
@@ -89,7 +90,7 @@ func reachableFromKubernetes(t *testing.T, dir string) map[string]bool {
 	}
 	var queue []string
 	for from := range edges {
-		if isKubernetes(modulePath(from)) {
+		if isKubernetes(modulePath(from)) || modulePath(from) == "github.com/kapi-dev/kapi" {
 			queue = append(queue, from)
 		}
 	}

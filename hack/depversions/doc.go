@@ -10,7 +10,8 @@
 //     that requires it may select newer versions of these.
 //   - kapitest requires the oldest k8s.io modules and controller-runtime it supports, so that a controller's test
 //     suite can use kapitest without upgrading its Kubernetes libraries. Its requirements on k8s.io/* modules,
-//     sigs.k8s.io/controller-runtime and every module reachable from them may be lower than what examples selects.
+//     sigs.k8s.io/controller-runtime, the library, and every module reachable from them may be lower than what examples
+//     selects.
 //
 // The check is TestEveryModuleRequiresTheVersionsExamplesSelects, part of `make test`.
 package depversions
