@@ -41,11 +41,17 @@ func TestNamespaceTeardownLeavesClientsKubesTime(t *testing.T) {
 			require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600))
 		}
 		c.mustKubectl("1.33", "apply", "-k", dir)
+		// kubectl waits until what it deleted is gone, so it takes the
+		// controller's delay (5 s from the namespace's deletion) as on
+		// kube; --wait=false and WaitIdle would not wait at all.
 		out, err := c.kubectl("1.33", "delete", "-k", dir)
 		require.NoError(t, err, "kubectl delete -k exits 0 as on kube: %s", out)
 		assert.Contains(t, out, `namespace "shop" deleted`)
 		assert.Contains(t, out, `configmap "settings" deleted`)
 		assert.Contains(t, out, `deployment.apps "web" deleted`)
+		c.settle() // WaitIdle starts the teardown the delay still holds
+		_, err = cs.CoreV1().Namespaces().Get(ctx, "shop", metav1.GetOptions{})
+		assert.True(t, apierrors.IsNotFound(err), "the namespace ends gone: %v", err)
 	})
 	t.Run("a client finalizes the namespace it deleted", func(t *testing.T) {
 		_, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "finalized"}}, metav1.CreateOptions{})

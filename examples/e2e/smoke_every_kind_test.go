@@ -1,7 +1,8 @@
 package e2e
 
 // A smoke test of every kind the example server serves, as it ships: each
-// kind its discovery lists has a realistic manifest in testdata/smoke,
+// kind its discovery lists (and discovery lists every kind its
+// configuration registers) has a realistic manifest in testdata/smoke,
 // which kubectl 1.33 and the kubectl on PATH create, read, list, replace,
 // merge-patch, strategic-merge-patch, server-side apply and delete (and
 // create again by server-side apply), and which client-go's typed clients
@@ -55,7 +56,7 @@ const (
 )
 
 func TestSmokeEveryServedKindThroughKubectlAndProtobuf(t *testing.T) {
-	c := startShippedServer(t)
+	c, registered := startShippedServer(t)
 	ctx := context.Background()
 	jsonCfg := restConfigFor(t, c, runtime.ContentTypeJSON)
 	dyn, err := dynamic.NewForConfig(jsonCfg)
@@ -64,6 +65,12 @@ func TestSmokeEveryServedKindThroughKubectlAndProtobuf(t *testing.T) {
 	require.NoError(t, err)
 	kinds := servedKinds(t, dc)
 	require.NotEmpty(t, kinds)
+
+	t.Run("every kind the configuration registers is in discovery", func(t *testing.T) {
+		for _, m := range undiscovered(t, dc, registered) {
+			t.Errorf("%s is registered in the example server's configuration but its discovery does not list it: clients cannot find it, and this test, led by discovery, does not run it", m)
+		}
+	})
 
 	var usable []*smokeKind
 	t.Run("every served kind has a manifest and a typed client", func(t *testing.T) {

@@ -38,8 +38,10 @@ import (
 // (HTTPS, client certificates, tokens, RBAC, anonymous requests allowed as
 // -anonymous-auth defaults to), API Priority and Fairness with the
 // -max-requests-inflight and -max-mutating-requests-inflight defaults, the
-// webhook service resolver, and every controller (-controllers '*').
-func startShippedServer(t *testing.T) *cluster {
+// webhook service resolver, and every controller (-controllers '*'). It
+// returns the kinds that configuration registers, as a check on its
+// discovery.
+func startShippedServer(t *testing.T) (*cluster, []apiserver.Resource) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	sec, err := kapiserver.NewSecure(ctx, kapiserver.Options{AnonymousAuth: true})
@@ -75,7 +77,7 @@ func startShippedServer(t *testing.T) *cluster {
 	})
 	path := filepath.Join(t.TempDir(), "kubeconfig")
 	require.NoError(t, sec.WriteKubeconfig(path, srv.URL))
-	return &cluster{t: t, url: srv.URL, kubeconfig: path}
+	return &cluster{t: t, url: srv.URL, kubeconfig: path}, sec.Config.Resources
 }
 
 // smokeKubectl runs one kubectl binary against a cluster; it is safe for
@@ -184,6 +186,29 @@ func servedKinds(t *testing.T, dc discovery.DiscoveryInterface) []*smokeKind {
 	}
 	sort.Slice(kinds, func(i, j int) bool { return kinds[i].key < kinds[j].key })
 	return kinds
+}
+
+// undiscovered lists the registrations that discovery does not list in
+// their group and version: kinds served but invisible to clients, which a
+// smoke test led by discovery would not run.
+func undiscovered(t *testing.T, dc discovery.DiscoveryInterface, registered []apiserver.Resource) []string {
+	t.Helper()
+	_, lists, err := dc.ServerGroupsAndResources()
+	require.NoError(t, err)
+	listed := sets.New[string]()
+	for _, l := range lists {
+		for _, r := range l.APIResources {
+			listed.Insert(l.GroupVersion + " " + r.Name)
+		}
+	}
+	var missing []string
+	for _, r := range registered {
+		gv := schema.GroupVersion{Group: r.Group, Version: r.Version}.String()
+		if !listed.Has(gv + " " + r.Plural) {
+			missing = append(missing, fmt.Sprintf("%s %s (%s)", gv, r.Plural, r.Kind))
+		}
+	}
+	return missing
 }
 
 // readSmokeManifest reads testdata/smoke/<key>.yaml into k: its last
