@@ -75,8 +75,12 @@ func aggregationRuleErrors(rule map[string]any) meta.FieldErrors {
 	return e.list
 }
 
+// ValidateUpdate reports each error twice, as kube does: its update
+// validation runs the create validation and then the update one, which
+// starts with the create validation again (the message names each once).
 func (s roleStrategy) ValidateUpdate(w *apiserver.Write, obj, _ meta.Object) meta.FieldErrors {
-	return s.Validate(w, obj)
+	errs := s.Validate(w, obj)
+	return append(errs, errs...)
 }
 
 // NameErrors is kube's IsValidPathSegmentName.

@@ -159,8 +159,10 @@ func loadCatalog(r apiserver.Release) *catalog {
 // validation does not check: a kind's own condition types, whose type and
 // status kube decodes as "" when absent and keeps (a CRD's or a Node's
 // condition with only a message is stored), or checks in its own words (a
-// Pod's, podConditions). CertificateSigningRequest conditions are not
-// here: kube's validation requires their type.
+// Pod's, podConditions); and a Node's addresses, which kube's validation
+// does not look at (an address without a type is stored).
+// CertificateSigningRequest conditions are not here: kube's validation
+// requires their type.
 var uncheckedRequired = []string{
 	"io.k8s.api.apps.v1.DaemonSetCondition",
 	"io.k8s.api.apps.v1.DeploymentCondition",
@@ -169,6 +171,7 @@ var uncheckedRequired = []string{
 	"io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition",
 	"io.k8s.api.batch.v1.JobCondition",
 	"io.k8s.api.core.v1.NamespaceCondition",
+	"io.k8s.api.core.v1.NodeAddress",
 	"io.k8s.api.core.v1.NodeCondition",
 	"io.k8s.api.core.v1.PodCondition",
 	"io.k8s.api.core.v1.PersistentVolumeClaimCondition",
