@@ -275,8 +275,8 @@ func (e *fieldErrs) metricTarget(path string, t map[string]any) {
 		e.invalid(path+".type", typ, "must be either Utilization, Value, or AverageValue")
 	}
 	for _, f := range []string{"value", "averageValue"} {
-		if sign, ok := quantitySign(t[f]); ok && sign != 1 {
-			e.invalid(path+"."+f, goQuantity(t[f]), "must be positive")
+		if q, ok := parseQuantity(t[f]); ok && q.Sign() != 1 {
+			e.invalid(path+"."+f, goValue(q.GoString()), "must be positive")
 		}
 	}
 	if n, ok := meta.AsInt64(t["averageUtilization"]); ok && n < 1 {

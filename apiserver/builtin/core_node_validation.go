@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
@@ -97,18 +96,12 @@ func (e *fieldErrs) nodeResources(o meta.Object) {
 			if !ok {
 				continue
 			}
-			if quantityBelowZero(s) {
+			if negativeQuantity(s) {
 				shown, _ := canonicalQuantity(s)
 				e.invalid("status."+list+"."+k, shown, "must be greater than or equal to 0")
 			}
 		}
 	}
-}
-
-// quantityBelowZero reports whether the quantity s is below zero.
-func quantityBelowZero(s string) bool {
-	negative, whole, fraction, _, ok := splitQuantity(strings.TrimSpace(s))
-	return ok && negative && (whole != "0" || strings.Trim(fraction, "0") != "")
 }
 
 // podCIDRs is kube's check of a node's pod CIDRs: each a CIDR (the

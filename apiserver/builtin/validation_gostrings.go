@@ -20,6 +20,15 @@ type goValue string
 
 func (v goValue) String() string { return string(v) }
 
+// goPointer is how a set pointer field prints inside a Go value; the
+// address is kube's process's, so any stands.
+func goPointer(typ string, set bool) string {
+	if !set {
+		return "(" + typ + ")(nil)"
+	}
+	return "(" + typ + ")(0xc000010000)"
+}
+
 // goStrings is a []string as Go's %#v prints it.
 func goStrings(s []string) goValue { return goValue(fmt.Sprintf("%#v", s)) }
 
