@@ -62,7 +62,7 @@ func validateHPA(o, old meta.Object) meta.FieldErrors {
 	}
 	e.crossVersionObjectReference("spec.scaleTargetRef", asMap(spec["scaleTargetRef"]))
 	scalesToZero := false
-	for i, m := range asList(spec["metrics"]) {
+	for i, m := range meta.AsList(spec["metrics"]) {
 		metric := asMap(m)
 		e.metricSpec(fmt.Sprintf("spec.metrics[%d]", i), metric)
 		if t := metric["type"]; t == "Object" || t == "External" {
@@ -312,7 +312,7 @@ func (e *fieldErrs) scalingRules(path string, v any) {
 	if p, ok := rules["selectPolicy"].(string); ok && p != "Max" && p != "Min" && p != "Disabled" {
 		e.notSupported(path+".selectPolicy", p, "Disabled", "Max", "Min")
 	}
-	policies := asList(rules["policies"])
+	policies := meta.AsList(rules["policies"])
 	if len(policies) == 0 {
 		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".policies", Detail: "must specify at least one Policy"})
 	}

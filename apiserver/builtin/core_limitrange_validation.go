@@ -17,7 +17,7 @@ import (
 func (limitRangeStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
 	var e fieldErrs
 	types := map[string]bool{}
-	for i, l := range asList(field(o, "spec", "limits")) {
+	for i, l := range meta.AsList(field(o, "spec", "limits")) {
 		e.limitRangeItem(fmt.Sprintf("spec.limits[%d]", i), asMap(l), types)
 	}
 	return e.list

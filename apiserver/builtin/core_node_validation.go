@@ -30,7 +30,7 @@ func (s nodeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) met
 	}
 	e.nodeResources(o)
 	seen := map[string]bool{}
-	for i, a := range asList(field(o, "status", "addresses")) {
+	for i, a := range meta.AsList(field(o, "status", "addresses")) {
 		addr := asMap(a)
 		typ, _ := addr["type"].(string)
 		ip, _ := addr["address"].(string)
@@ -57,7 +57,7 @@ func (s nodeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) met
 // taint per key and effect.
 func (e *fieldErrs) nodeTaints(o meta.Object) {
 	seen := map[string]bool{}
-	for i, t := range asList(field(o, "spec", "taints")) {
+	for i, t := range meta.AsList(field(o, "spec", "taints")) {
 		taint := asMap(t)
 		p := fmt.Sprintf("metadata.taints[%d]", i)
 		key, _ := taint["key"].(string)

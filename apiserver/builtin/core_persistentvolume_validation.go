@@ -56,7 +56,7 @@ var pvSources = []string{"hostPath", "gcePersistentDisk", "awsElasticBlockStore"
 	"photonPersistentDisk", "portworxVolume", "azureDisk", "scaleIO", "local", "storageos", "csi"}
 
 func (e *fieldErrs) persistentVolumeSpec(spec map[string]any) {
-	modes := asList(spec["accessModes"])
+	modes := meta.AsList(spec["accessModes"])
 	if len(modes) == 0 {
 		e.required("spec.accessModes")
 	}

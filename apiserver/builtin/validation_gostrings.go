@@ -42,7 +42,7 @@ func supported(values ...string) string {
 
 // goTypedStrings renders a []T of strings as Go's %#v does.
 func goTypedStrings(typ string, v any) string {
-	list := asList(v)
+	list := meta.AsList(v)
 	if list == nil {
 		return "[]" + typ + "(nil)"
 	}
@@ -110,12 +110,12 @@ func goStringMap(v any) string {
 func goLabelSelector(v any) string {
 	sel := asMap(v)
 	exprs := "[]v1.LabelSelectorRequirement(nil)"
-	if list := asList(sel["matchExpressions"]); list != nil {
+	if list := meta.AsList(sel["matchExpressions"]); list != nil {
 		var parts []string
 		for _, r := range list {
 			req := asMap(r)
 			values := "[]string(nil)"
-			if vs := asList(req["values"]); vs != nil {
+			if vs := meta.AsList(req["values"]); vs != nil {
 				var q []string
 				for _, x := range vs {
 					s, _ := x.(string)
