@@ -509,6 +509,9 @@ func (q Quantity) String() string {
 	if q.text != "" {
 		return q.text
 	}
+	if s, ok := q.int64String(); ok {
+		return s
+	}
 	unscaled, exp := q.parts()
 	if unscaled.Sign() == 0 {
 		return "0"
@@ -553,6 +556,46 @@ func (q Quantity) String() string {
 		text += decimalNames[int(exp)]
 	}
 	return text
+}
+
+// int64String is String for the int64 representation while its
+// arithmetic fits an int64 (false otherwise).
+func (q Quantity) int64String() (string, bool) {
+	v, exp := q.value, int64(q.scale)
+	if q.dec != nil || v == math.MinInt64 {
+		return "", false
+	}
+	if v == 0 {
+		return "0", true
+	}
+	sign := ""
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	if q.format == BinarySI && exp == 0 && v >= 1024 {
+		n := 0
+		for ; n < len(binaryNames)-1 && v%1024 == 0; n++ {
+			v /= 1024
+		}
+		return sign + strconv.FormatInt(v, 10) + binaryNames[n], true
+	}
+	for v%10 == 0 {
+		v, exp = v/10, exp+1
+	}
+	for ; exp%3 != 0; exp-- {
+		if v > math.MaxInt64/10 {
+			return "", false
+		}
+		v *= 10
+	}
+	text := sign + strconv.FormatInt(v, 10)
+	switch {
+	case q.format == DecimalExponent && exp != 0:
+		text += "e" + strconv.FormatInt(exp, 10)
+	case q.format != DecimalExponent:
+		text += decimalNames[int(exp)]
+	}
+	return text, true
 }
 
 // integerValue is unscaled × 10^exp when it is a whole number.
