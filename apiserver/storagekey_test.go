@@ -7,36 +7,6 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestKubeStoragePathIsKubesEtcdLayout holds KubeStoragePath to where
-// kube-apiserver 1.33 keeps each kind (its registries' storage prefixes,
-// as store/etcd lays them out): the plural for the core and built-in
-// groups, a path of its own for a few, "<group>/<plural>" for
-// apiextensions', apiregistration's and custom resources.
-func TestKubeStoragePathIsKubesEtcdLayout(t *testing.T) {
-	cases := []struct{ group, plural, path string }{
-		{"", "configmaps", "configmaps"},
-		{"", "services", "services/specs"},
-		{"", "endpoints", "services/endpoints"},
-		{"", "nodes", "minions"},
-		{"", "replicationcontrollers", "controllers"},
-		{"apps", "deployments", "deployments"},
-		{"networking.k8s.io", "ingresses", "ingress"},
-		{"networking.k8s.io", "ingressclasses", "ingressclasses"},
-		{"rbac.authorization.k8s.io", "clusterroles", "clusterroles"},
-		{"events.k8s.io", "events", "events"},
-		{"autoscaling", "horizontalpodautoscalers", "horizontalpodautoscalers"},
-		{"flowcontrol.apiserver.k8s.io", "flowschemas", "flowschemas"},
-		{"apiextensions.k8s.io", "customresourcedefinitions", "apiextensions.k8s.io/customresourcedefinitions"},
-		{"apiregistration.k8s.io", "apiservices", "apiregistration.k8s.io/apiservices"},
-		{"example.com", "widgets", "example.com/widgets"},
-	}
-	for _, c := range cases {
-		t.Run(fmt.Sprintf("%s.%s", c.plural, c.group), func(t *testing.T) {
-			assert.Equal(t, c.path, KubeStoragePath(c.group, c.plural))
-		})
-	}
-}
-
 // TestAConflictNamesKubesStorageKey holds the uid precondition's conflict
 // to kube's message, which names the object's etcd key.
 func TestAConflictNamesKubesStorageKey(t *testing.T) {

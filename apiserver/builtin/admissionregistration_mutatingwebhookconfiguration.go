@@ -29,7 +29,7 @@ type webhookConfigurationStrategy struct {
 // ten seconds, rules of any scope, service port 443, and (mutating) no
 // reinvocation.
 func (s webhookConfigurationStrategy) Default(o meta.Object) {
-	for _, w := range asList(o["webhooks"]) {
+	for _, w := range meta.AsList(o["webhooks"]) {
 		wh, _ := w.(map[string]any)
 		if wh == nil {
 			continue
@@ -64,7 +64,7 @@ func (s webhookConfigurationStrategy) ValidateUpdate(_ *apiserver.Write, o, old 
 
 // defaultRules mirrors SetDefaults_Rule: a rule's scope is "*" unless told.
 func defaultRules(rules any) {
-	for _, r := range asList(rules) {
+	for _, r := range meta.AsList(rules) {
 		if rm, ok := r.(map[string]any); ok {
 			setDefault(rm, "scope", "*")
 		}

@@ -44,7 +44,7 @@ func (apiServiceStrategy) AfterWrite(w *apiserver.Write, stored *store.Object) (
 	if _, remote := field(o, "spec", "service").(map[string]any); remote || o.DeletionTimestamp() != "" {
 		return stored, nil
 	}
-	for _, c := range asList(field(o, "status", "conditions")) {
+	for _, c := range meta.AsList(field(o, "status", "conditions")) {
 		if m := asMap(c); m["type"] == "Available" && m["status"] == "True" && m["reason"] == "Local" {
 			return stored, nil
 		}
@@ -52,7 +52,7 @@ func (apiServiceStrategy) AfterWrite(w *apiserver.Write, stored *store.Object) (
 	next := o.DeepCopy()
 	status := obj(next, "status")
 	var conds []any
-	for _, c := range asList(status["conditions"]) {
+	for _, c := range meta.AsList(status["conditions"]) {
 		if asMap(c)["type"] != "Available" {
 			conds = append(conds, c)
 		}
@@ -74,7 +74,7 @@ var apiServiceColumns = []apiserver.PrinterColumn{
 		}),
 	column("Available", "string", "Whether this service is available.", 0,
 		func(o meta.Object, now time.Time) any {
-			for _, c := range asList(field(o, "status", "conditions")) {
+			for _, c := range meta.AsList(field(o, "status", "conditions")) {
 				m, _ := c.(map[string]any)
 				if m["type"] == "Available" {
 					status := stringOr(m["status"], "")

@@ -66,7 +66,7 @@ func (apiServiceStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.Field
 func (s apiServiceStrategy) ValidateUpdate(w *apiserver.Write, o, _ meta.Object) meta.FieldErrors {
 	if w.Subresource == "status" {
 		var e fieldErrs
-		for i, c := range asList(field(o, "status", "conditions")) {
+		for i, c := range meta.AsList(field(o, "status", "conditions")) {
 			status, _ := asMap(c)["status"].(string)
 			if status != "True" && status != "False" && status != "Unknown" {
 				e.notSupported(fmt.Sprintf("status.conditions[%d].status", i), status, "True", "False", "Unknown")

@@ -17,7 +17,7 @@ func controllerRevisionResource() apiserver.Resource {
 
 var controllerRevisionColumns = []apiserver.PrinterColumn{
 	column("Controller", "string", "Controller of the object", 0, func(o meta.Object, _ time.Time) any {
-		for _, r := range asList(field(o, "metadata", "ownerReferences")) {
+		for _, r := range meta.AsList(field(o, "metadata", "ownerReferences")) {
 			ref, _ := r.(map[string]any)
 			if ref["controller"] != true {
 				continue

@@ -39,7 +39,7 @@ func (statefulSetStrategy) Default(o meta.Object) {
 	setDefault(spec, "replicas", int64(1))
 	setDefault(spec, "revisionHistoryLimit", int64(10))
 	defaultPodSpec(obj(obj(spec, "template"), "spec"))
-	for _, t := range asList(spec["volumeClaimTemplates"]) {
+	for _, t := range meta.AsList(spec["volumeClaimTemplates"]) {
 		claim, _ := t.(map[string]any)
 		if claim == nil {
 			continue
@@ -67,7 +67,7 @@ func (statefulSetStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Obje
 // kube's apps/v1 encoding writes into them (after field tracking: nobody
 // owns them).
 func typeClaimTemplates(o meta.Object) {
-	for _, t := range asList(field(o, "spec", "volumeClaimTemplates")) {
+	for _, t := range meta.AsList(field(o, "spec", "volumeClaimTemplates")) {
 		if claim, ok := t.(map[string]any); ok {
 			claim["apiVersion"], claim["kind"] = "v1", "PersistentVolumeClaim"
 		}

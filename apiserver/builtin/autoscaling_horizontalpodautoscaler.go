@@ -34,7 +34,7 @@ func (hpaStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 func defaultHPAv2(o meta.Object) {
 	spec := obj(o, "spec")
 	setDefault(spec, "minReplicas", int64(1))
-	if len(asList(spec["metrics"])) == 0 {
+	if len(meta.AsList(spec["metrics"])) == 0 {
 		spec["metrics"] = []any{cpuUtilizationMetric(80)}
 	}
 	if b, ok := spec["behavior"].(map[string]any); ok {
@@ -76,7 +76,7 @@ var hpaColumns = []apiserver.PrinterColumn{
 		}),
 	column("Targets", "string", "metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond.", 0,
 		func(o meta.Object, _ time.Time) any {
-			return hpaMetrics(asList(field(o, "spec", "metrics")), asList(field(o, "status", "currentMetrics")))
+			return hpaMetrics(meta.AsList(field(o, "spec", "metrics")), meta.AsList(field(o, "status", "currentMetrics")))
 		}),
 	column("MinPods", "string", "minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available.", 0,
 		func(o meta.Object, _ time.Time) any {

@@ -124,7 +124,7 @@ func hpaV2ToV1(v2 meta.Object) meta.Object {
 	}
 	setDefault(outSpec, "maxReplicas", int64(0))
 	var other []any
-	for _, m := range asList(spec["metrics"]) {
+	for _, m := range meta.AsList(spec["metrics"]) {
 		mm, _ := m.(map[string]any)
 		if isCPUUtilization(mm) {
 			if _, done := outSpec["targetCPUUtilizationPercentage"]; !done {
@@ -140,7 +140,7 @@ func hpaV2ToV1(v2 meta.Object) meta.Object {
 	outStatus := map[string]any{"currentReplicas": int64(0), "desiredReplicas": int64(0)}
 	copyFields(outStatus, status, "observedGeneration", "lastScaleTime", "currentReplicas", "desiredReplicas")
 	var current []any
-	for _, m := range asList(status["currentMetrics"]) {
+	for _, m := range meta.AsList(status["currentMetrics"]) {
 		mm, _ := m.(map[string]any)
 		current = append(current, metricStatusV1(mm))
 		if mm["type"] == "Resource" && field(mm, "resource", "name") == "cpu" {
@@ -155,7 +155,7 @@ func hpaV2ToV1(v2 meta.Object) meta.Object {
 	if b, ok := spec["behavior"].(map[string]any); ok {
 		md = annotate(md, hpaBehaviorAnnotation, internalBehavior(b))
 	}
-	if conds := asList(status["conditions"]); len(conds) > 0 {
+	if conds := meta.AsList(status["conditions"]); len(conds) > 0 {
 		var out []any
 		for _, c := range conds {
 			cm, _ := c.(map[string]any)
@@ -550,7 +550,7 @@ func internalBehavior(b map[string]any) orderedJSON {
 			return nil
 		}
 		var policies []any
-		for _, p := range asList(r["policies"]) {
+		for _, p := range meta.AsList(r["policies"]) {
 			pm, _ := p.(map[string]any)
 			policies = append(policies, orderedJSON{{"Type", pm["type"]}, {"Value", pm["value"]}, {"PeriodSeconds", pm["periodSeconds"]}})
 		}

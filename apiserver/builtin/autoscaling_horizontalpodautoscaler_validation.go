@@ -62,7 +62,7 @@ func validateHPA(o, old meta.Object) meta.FieldErrors {
 	}
 	e.crossVersionObjectReference("spec.scaleTargetRef", asMap(spec["scaleTargetRef"]))
 	scalesToZero := false
-	for i, m := range asList(spec["metrics"]) {
+	for i, m := range meta.AsList(spec["metrics"]) {
 		metric := asMap(m)
 		e.metricSpec(fmt.Sprintf("spec.metrics[%d]", i), metric)
 		if t := metric["type"]; t == "Object" || t == "External" {
@@ -275,8 +275,8 @@ func (e *fieldErrs) metricTarget(path string, t map[string]any) {
 		e.invalid(path+".type", typ, "must be either Utilization, Value, or AverageValue")
 	}
 	for _, f := range []string{"value", "averageValue"} {
-		if sign, ok := quantitySign(t[f]); ok && sign != 1 {
-			e.invalid(path+"."+f, goQuantity(t[f]), "must be positive")
+		if q, ok := parseQuantity(t[f]); ok && q.Sign() != 1 {
+			e.invalid(path+"."+f, goValue(q.GoString()), "must be positive")
 		}
 	}
 	if n, ok := meta.AsInt64(t["averageUtilization"]); ok && n < 1 {
@@ -312,7 +312,7 @@ func (e *fieldErrs) scalingRules(path string, v any) {
 	if p, ok := rules["selectPolicy"].(string); ok && p != "Max" && p != "Min" && p != "Disabled" {
 		e.notSupported(path+".selectPolicy", p, "Disabled", "Max", "Min")
 	}
-	policies := asList(rules["policies"])
+	policies := meta.AsList(rules["policies"])
 	if len(policies) == 0 {
 		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".policies", Detail: "must specify at least one Policy"})
 	}

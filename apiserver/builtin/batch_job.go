@@ -45,9 +45,9 @@ func (jobStrategy) Default(o meta.Object) {
 	setDefault(spec, "completionMode", "NonIndexed")
 	setDefault(spec, "suspend", false)
 	if policy, ok := spec["podFailurePolicy"].(map[string]any); ok {
-		for _, r := range asList(policy["rules"]) {
+		for _, r := range meta.AsList(policy["rules"]) {
 			rule, _ := r.(map[string]any)
-			for _, p := range asList(rule["onPodConditions"]) {
+			for _, p := range meta.AsList(rule["onPodConditions"]) {
 				if pm, ok := p.(map[string]any); ok {
 					setDefault(pm, "status", "True")
 				}
@@ -85,7 +85,7 @@ func (jobStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 var jobColumns = []apiserver.PrinterColumn{
 	column("Status", "string", "Status of the job.", 0, func(o meta.Object, _ time.Time) any {
 		conditions := map[string]string{}
-		for _, c := range asList(field(o, "status", "conditions")) {
+		for _, c := range meta.AsList(field(o, "status", "conditions")) {
 			m, _ := c.(map[string]any)
 			t, _ := m["type"].(string)
 			if _, seen := conditions[t]; !seen {

@@ -67,7 +67,7 @@ func (csrStrategy) Subresources() []apiserver.Subresource {
 // Failed and Issued.
 func csrCondition(o meta.Object) string {
 	var approved, denied, failed bool
-	for _, c := range asList(field(o, "status", "conditions")) {
+	for _, c := range meta.AsList(field(o, "status", "conditions")) {
 		m, _ := c.(map[string]any)
 		switch m["type"] {
 		case "Approved":

@@ -15,7 +15,7 @@ import (
 func prepareCSRUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
 	switch w.Subresource {
 	case "approval":
-		conditions := asList(field(o, "status", "conditions"))
+		conditions := meta.AsList(field(o, "status", "conditions"))
 		populateConditionTimestamps(conditions, old, w)
 		keepField(o, old, "spec")
 		keepField(o, old, "status")
@@ -31,7 +31,7 @@ func prepareCSRUpdate(w *apiserver.Write, o, old meta.Object) meta.Object {
 		for _, typ := range []string{"Approved", "Denied"} {
 			preserveConditions(status, old, typ)
 		}
-		populateConditionTimestamps(asList(status["conditions"]), old, w)
+		populateConditionTimestamps(meta.AsList(status["conditions"]), old, w)
 	default:
 		keepField(o, old, "spec")
 		keepField(o, old, "status")
@@ -51,8 +51,8 @@ func keepField(o, old meta.Object, key string) {
 // preserveConditions is kube's preserveConditionInstances: a status write
 // keeps the stored conditions of typ when it has as many.
 func preserveConditions(status map[string]any, old meta.Object, typ string) {
-	next := asList(status["conditions"])
-	olds := asList(field(old, "status", "conditions"))
+	next := meta.AsList(status["conditions"])
+	olds := meta.AsList(field(old, "status", "conditions"))
 	var ni, oi []int
 	for i, c := range next {
 		if asMap(c)["type"] == typ {
@@ -87,7 +87,7 @@ func populateConditionTimestamps(conditions []any, old meta.Object, w *apiserver
 		}
 		if s, _ := cond["lastTransitionTime"].(string); s == "" {
 			cond["lastTransitionTime"] = now
-			for _, oc := range asList(field(old, "status", "conditions")) {
+			for _, oc := range meta.AsList(field(old, "status", "conditions")) {
 				prev := asMap(oc)
 				if prev["type"] == cond["type"] && prev["status"] == cond["status"] {
 					if t, _ := prev["lastTransitionTime"].(string); t != "" {

@@ -32,7 +32,7 @@ func validateCSR(o meta.Object) meta.FieldErrors {
 	if err := csrRequestError(request); err != nil {
 		e.invalid("spec.request", goBytes(request), err.Error())
 	}
-	usages := asList(spec["usages"])
+	usages := meta.AsList(spec["usages"])
 	if len(usages) == 0 {
 		e.required("spec.usages")
 	}
@@ -128,7 +128,7 @@ func validateCSRConditions(o meta.Object) meta.FieldErrors {
 	var e fieldErrs
 	seen := map[string]bool{}
 	approved, denied := false, false
-	for i, c := range asList(field(o, "status", "conditions")) {
+	for i, c := range meta.AsList(field(o, "status", "conditions")) {
 		cond := asMap(c)
 		p := fmt.Sprintf("status.conditions[%d]", i)
 		typ, _ := cond["type"].(string)
@@ -174,7 +174,7 @@ func validateCSRUpdate(o, old meta.Object) meta.FieldErrors {
 	var e fieldErrs
 	count := func(x meta.Object, typ string) int {
 		n := 0
-		for _, c := range asList(field(x, "status", "conditions")) {
+		for _, c := range meta.AsList(field(x, "status", "conditions")) {
 			if asMap(c)["type"] == typ {
 				n++
 			}

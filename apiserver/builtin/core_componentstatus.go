@@ -18,7 +18,7 @@ func componentStatusResource() apiserver.Resource {
 // componentHealth is the first Healthy condition's status, message and error.
 func componentHealth(o meta.Object) (status, message, errText string) {
 	status = "Unknown"
-	for _, c := range asList(o["conditions"]) {
+	for _, c := range meta.AsList(o["conditions"]) {
 		m, _ := c.(map[string]any)
 		if m["type"] != "Healthy" {
 			continue

@@ -22,9 +22,9 @@ type endpointsStrategy struct{ apiserver.GenericStrategy }
 
 // Default mirrors SetDefaults_Endpoints: ports are TCP unless told.
 func (endpointsStrategy) Default(o meta.Object) {
-	for _, s := range asList(o["subsets"]) {
+	for _, s := range meta.AsList(o["subsets"]) {
 		ss, _ := s.(map[string]any)
-		for _, p := range asList(ss["ports"]) {
+		for _, p := range meta.AsList(ss["ports"]) {
 			if p, ok := p.(map[string]any); ok {
 				setDefault(p, "protocol", "TCP")
 			}
@@ -41,15 +41,15 @@ var endpointsColumns = []apiserver.PrinterColumn{
 // formatEndpoints lists up to three ready addresses (with each port), as
 // kube's printer does.
 func formatEndpoints(o meta.Object) string {
-	subsets := asList(o["subsets"])
+	subsets := meta.AsList(o["subsets"])
 	if len(subsets) == 0 {
 		return "<none>"
 	}
 	var list []string
 	for _, s := range subsets {
 		ss, _ := s.(map[string]any)
-		addrs := asList(ss["addresses"])
-		ports := asList(ss["ports"])
+		addrs := meta.AsList(ss["addresses"])
+		ports := meta.AsList(ss["ports"])
 		if len(ports) == 0 {
 			for _, a := range addrs {
 				m, _ := a.(map[string]any)

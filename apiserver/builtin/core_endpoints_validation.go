@@ -14,7 +14,7 @@ import (
 // hostnames; node names) and, when it has several ports, named ones.
 func (endpointsStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
 	var e fieldErrs
-	for i, s := range asList(o["subsets"]) {
+	for i, s := range meta.AsList(o["subsets"]) {
 		e.endpointSubset(fmt.Sprintf("subsets[%d]", i), asMap(s))
 	}
 	return e.list
@@ -27,7 +27,7 @@ func (s endpointsStrategy) ValidateUpdate(w *apiserver.Write, o, _ meta.Object) 
 }
 
 func (e *fieldErrs) endpointSubset(path string, ss map[string]any) {
-	addrs, notReady := asList(ss["addresses"]), asList(ss["notReadyAddresses"])
+	addrs, notReady := meta.AsList(ss["addresses"]), meta.AsList(ss["notReadyAddresses"])
 	if len(addrs) == 0 && len(notReady) == 0 {
 		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path,
 			Detail: "must specify `addresses` or `notReadyAddresses`"})
@@ -38,7 +38,7 @@ func (e *fieldErrs) endpointSubset(path string, ss map[string]any) {
 	for i, a := range notReady {
 		e.endpointAddress(fmt.Sprintf("%s.notReadyAddresses[%d]", path, i), asMap(a))
 	}
-	ports := asList(ss["ports"])
+	ports := meta.AsList(ss["ports"])
 	for i, p := range ports {
 		e.endpointPort(fmt.Sprintf("%s.ports[%d]", path, i), asMap(p), len(ports) > 1)
 	}

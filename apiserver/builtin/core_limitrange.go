@@ -19,7 +19,7 @@ type limitRangeStrategy struct{ apiserver.GenericStrategy }
 // its default limit to max, and its default request to the default limit,
 // else to min.
 func (limitRangeStrategy) Default(o meta.Object) {
-	for _, l := range asList(field(o, "spec", "limits")) {
+	for _, l := range meta.AsList(field(o, "spec", "limits")) {
 		item, _ := l.(map[string]any)
 		if item["type"] != "Container" {
 			continue

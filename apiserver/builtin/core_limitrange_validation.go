@@ -2,11 +2,11 @@ package builtin
 
 import (
 	"fmt"
-	"math/big"
 	"sort"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/quantity"
 	"github.com/kapi-dev/kapi/selectors"
 )
 
@@ -17,7 +17,7 @@ import (
 func (limitRangeStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
 	var e fieldErrs
 	types := map[string]bool{}
-	for i, l := range asList(field(o, "spec", "limits")) {
+	for i, l := range meta.AsList(field(o, "spec", "limits")) {
 		e.limitRangeItem(fmt.Sprintf("spec.limits[%d]", i), asMap(l), types)
 	}
 	return e.list
@@ -42,9 +42,9 @@ func (e *fieldErrs) limitRangeItem(path string, item map[string]any, types map[s
 	}
 	types[typ] = true
 
-	checkNames := func(kind string) map[string]quantity {
+	checkNames := func(kind string) map[string]quantity.Quantity {
 		list := asMap(item[kind])
-		out := map[string]quantity{}
+		out := map[string]quantity.Quantity{}
 		for _, k := range sortedMapKeys(list) {
 			p := fmt.Sprintf("%s.%s[%s]", path, kind, k)
 			if typ == "Pod" || typ == "Container" {
@@ -59,7 +59,7 @@ func (e *fieldErrs) limitRangeItem(path string, item map[string]any, types map[s
 		return out
 	}
 	maxQ, minQ := checkNames("max"), checkNames("min")
-	var defaults, defaultRequests map[string]quantity
+	var defaults, defaultRequests map[string]quantity.Quantity
 	if typ == "Pod" {
 		if len(asMap(item["default"])) > 0 {
 			e.forbidden(path+".default", "may not be specified when `type` is 'Pod'")
@@ -81,7 +81,7 @@ func (e *fieldErrs) limitRangeItem(path string, item map[string]any, types map[s
 	ratios := checkNames("maxLimitRequestRatio")
 
 	keys := map[string]bool{}
-	for _, m := range []map[string]quantity{maxQ, minQ, defaults, defaultRequests, ratios} {
+	for _, m := range []map[string]quantity.Quantity{maxQ, minQ, defaults, defaultRequests, ratios} {
 		for k := range m {
 			keys[k] = true
 		}
@@ -98,41 +98,41 @@ func (e *fieldErrs) limitRangeItem(path string, item map[string]any, types map[s
 		req, hasReq := defaultRequests[k]
 		ratio, hasRatio := ratios[k]
 		at := func(kind string) string { return fmt.Sprintf("%s.%s[%s]", path, kind, k) }
-		if hasMin && hasMax && minV.value.Cmp(maxV.value) > 0 {
-			e.invalid(at("min"), goValue(minV.goShown), fmt.Sprintf("min value %s is greater than max value %s", minV.text, maxV.text))
+		if hasMin && hasMax && minV.Cmp(maxV) > 0 {
+			e.invalid(at("min"), goValue(minV.Canonical().GoString()), fmt.Sprintf("min value %s is greater than max value %s", minV.String(), maxV.String()))
 		}
-		if hasReq && hasMin && minV.value.Cmp(req.value) > 0 {
-			e.invalid(at("defaultRequest"), goValue(req.goShown), fmt.Sprintf("min value %s is greater than default request value %s", minV.text, req.text))
+		if hasReq && hasMin && minV.Cmp(req) > 0 {
+			e.invalid(at("defaultRequest"), goValue(req.Canonical().GoString()), fmt.Sprintf("min value %s is greater than default request value %s", minV.String(), req.String()))
 		}
-		if hasReq && hasMax && req.value.Cmp(maxV.value) > 0 {
-			e.invalid(at("defaultRequest"), goValue(req.goShown), fmt.Sprintf("default request value %s is greater than max value %s", req.text, maxV.text))
+		if hasReq && hasMax && req.Cmp(maxV) > 0 {
+			e.invalid(at("defaultRequest"), goValue(req.Canonical().GoString()), fmt.Sprintf("default request value %s is greater than max value %s", req.String(), maxV.String()))
 		}
-		if hasReq && hasDef && req.value.Cmp(def.value) > 0 {
-			e.invalid(at("defaultRequest"), goValue(req.goShown), fmt.Sprintf("default request value %s is greater than default limit value %s", req.text, def.text))
+		if hasReq && hasDef && req.Cmp(def) > 0 {
+			e.invalid(at("defaultRequest"), goValue(req.Canonical().GoString()), fmt.Sprintf("default request value %s is greater than default limit value %s", req.String(), def.String()))
 		}
-		if hasDef && hasMin && minV.value.Cmp(def.value) > 0 {
-			e.invalid(at("default"), goValue(minV.goShown), fmt.Sprintf("min value %s is greater than default value %s", minV.text, def.text))
+		if hasDef && hasMin && minV.Cmp(def) > 0 {
+			e.invalid(at("default"), goValue(minV.Canonical().GoString()), fmt.Sprintf("min value %s is greater than default value %s", minV.String(), def.String()))
 		}
-		if hasDef && hasMax && def.value.Cmp(maxV.value) > 0 {
-			e.invalid(at("default"), goValue(maxV.goShown), fmt.Sprintf("default value %s is greater than max value %s", def.text, maxV.text))
+		if hasDef && hasMax && def.Cmp(maxV) > 0 {
+			e.invalid(at("default"), goValue(maxV.Canonical().GoString()), fmt.Sprintf("default value %s is greater than max value %s", def.String(), maxV.String()))
 		}
-		if hasRatio && ratio.value.Cmp(big.NewRat(1, 1)) < 0 {
-			e.invalid(at("maxLimitRequestRatio"), goValue(ratio.goShown), fmt.Sprintf("ratio %s is less than 1", ratio.text))
+		if hasRatio && ratio.Cmp(quantity.Int64(1)) < 0 {
+			e.invalid(at("maxLimitRequestRatio"), goValue(ratio.Canonical().GoString()), fmt.Sprintf("ratio %s is less than 1", ratio.String()))
 		}
 		if hasRatio && hasMin && hasMax {
-			ratioValue := float64(ratio.int64Value())
-			minValue, maxValue := minV.int64Value(), maxV.int64Value()
+			ratioValue := float64(ratio.Value())
+			minValue, maxValue := minV.Value(), maxV.Value()
 			const maxMilli = (1<<63 - 1) / 1000
-			if ratio.int64Value() < maxMilli && minValue < maxMilli && maxValue < maxMilli {
-				ratioValue = float64(ratio.milli().Int64()) / 1000
-				minValue, maxValue = minV.milli().Int64(), maxV.milli().Int64()
+			if ratio.Value() < maxMilli && minValue < maxMilli && maxValue < maxMilli {
+				ratioValue = float64(ratio.Milli().Int64()) / 1000
+				minValue, maxValue = minV.Milli().Int64(), maxV.Milli().Int64()
 			}
 			if limit := float64(maxValue) / float64(minValue); ratioValue > limit {
-				e.invalid(at("maxLimitRequestRatio"), goValue(ratio.goShown), fmt.Sprintf("ratio %s is greater than max/min = %f", ratio.text, limit))
+				e.invalid(at("maxLimitRequestRatio"), goValue(ratio.Canonical().GoString()), fmt.Sprintf("ratio %s is greater than max/min = %f", ratio.String(), limit))
 			}
 		}
-		if overcommitForbidden(k) && hasDef && hasReq && def.value.Cmp(req.value) != 0 {
-			e.invalid(at("defaultRequest"), goValue(req.goShown), fmt.Sprintf("default value %s must equal to defaultRequest value %s in %s", def.text, req.text, k))
+		if overcommitForbidden(k) && hasDef && hasReq && def.Cmp(req) != 0 {
+			e.invalid(at("defaultRequest"), goValue(req.Canonical().GoString()), fmt.Sprintf("default value %s must equal to defaultRequest value %s in %s", def.String(), req.String(), k))
 		}
 	}
 }

@@ -50,7 +50,7 @@ func (nodeStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 	}
 	spec := obj(o, "spec")
 	delete(spec, "configSource")
-	taints := asList(spec["taints"])
+	taints := meta.AsList(spec["taints"])
 	for _, t := range taints {
 		if m, _ := t.(map[string]any); m["key"] == "node.kubernetes.io/not-ready" && m["effect"] == "NoSchedule" {
 			return
@@ -77,7 +77,7 @@ func (nodeStrategy) Subresources() []apiserver.Subresource {
 var nodeColumns = []apiserver.PrinterColumn{
 	column("Status", "string", "The status of the node", 0, func(o meta.Object, _ time.Time) any {
 		var status []string
-		for _, c := range asList(field(o, "status", "conditions")) {
+		for _, c := range meta.AsList(field(o, "status", "conditions")) {
 			m, _ := c.(map[string]any)
 			if m["type"] == "Ready" {
 				if m["status"] == "True" {
@@ -135,7 +135,7 @@ var nodeColumns = []apiserver.PrinterColumn{
 const nodeAddressesDescription = "List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP)."
 
 func nodeAddress(o meta.Object, typ string) string {
-	for _, a := range asList(field(o, "status", "addresses")) {
+	for _, a := range meta.AsList(field(o, "status", "addresses")) {
 		m, _ := a.(map[string]any)
 		if m["type"] == typ {
 			s, _ := m["address"].(string)

@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
@@ -31,7 +30,7 @@ func (s nodeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) met
 	}
 	e.nodeResources(o)
 	seen := map[string]bool{}
-	for i, a := range asList(field(o, "status", "addresses")) {
+	for i, a := range meta.AsList(field(o, "status", "addresses")) {
 		addr := asMap(a)
 		typ, _ := addr["type"].(string)
 		ip, _ := addr["address"].(string)
@@ -58,7 +57,7 @@ func (s nodeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) met
 // taint per key and effect.
 func (e *fieldErrs) nodeTaints(o meta.Object) {
 	seen := map[string]bool{}
-	for i, t := range asList(field(o, "spec", "taints")) {
+	for i, t := range meta.AsList(field(o, "spec", "taints")) {
 		taint := asMap(t)
 		p := fmt.Sprintf("metadata.taints[%d]", i)
 		key, _ := taint["key"].(string)
@@ -97,18 +96,12 @@ func (e *fieldErrs) nodeResources(o meta.Object) {
 			if !ok {
 				continue
 			}
-			if quantityBelowZero(s) {
+			if negativeQuantity(s) {
 				shown, _ := canonicalQuantity(s)
 				e.invalid("status."+list+"."+k, shown, "must be greater than or equal to 0")
 			}
 		}
 	}
-}
-
-// quantityBelowZero reports whether the quantity s is below zero.
-func quantityBelowZero(s string) bool {
-	negative, whole, fraction, _, ok := splitQuantity(strings.TrimSpace(s))
-	return ok && negative && (whole != "0" || strings.Trim(fraction, "0") != "")
 }
 
 // podCIDRs is kube's check of a node's pod CIDRs: each a CIDR (the

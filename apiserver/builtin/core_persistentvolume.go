@@ -40,7 +40,7 @@ func (persistentVolumeStrategy) PrepareForCreate(w *apiserver.Write, o meta.Obje
 // accessModes prints access modes as kube abbreviates them, in kube's order.
 func accessModes(v any) string {
 	have := map[string]bool{}
-	for _, m := range asList(v) {
+	for _, m := range meta.AsList(v) {
 		if s, ok := m.(string); ok {
 			have[s] = true
 		}

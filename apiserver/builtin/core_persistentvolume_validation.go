@@ -56,7 +56,7 @@ var pvSources = []string{"hostPath", "gcePersistentDisk", "awsElasticBlockStore"
 	"photonPersistentDisk", "portworxVolume", "azureDisk", "scaleIO", "local", "storageos", "csi"}
 
 func (e *fieldErrs) persistentVolumeSpec(spec map[string]any) {
-	modes := asList(spec["accessModes"])
+	modes := meta.AsList(spec["accessModes"])
 	if len(modes) == 0 {
 		e.required("spec.accessModes")
 	}
@@ -86,11 +86,11 @@ func (e *fieldErrs) persistentVolumeSpec(spec map[string]any) {
 			continue
 		}
 		p := fmt.Sprintf("spec.capacity[%s]", k)
-		if v := q.int64Value(); v < 0 {
+		if v := q.Value(); v < 0 {
 			e.invalid(p, v, "must be a valid resource quantity")
 		}
-		if q.value.Sign() <= 0 {
-			e.invalid(p, q.text, "must be greater than zero")
+		if q.Sign() <= 0 {
+			e.invalid(p, q.String(), "must be greater than zero")
 		}
 	}
 

@@ -23,7 +23,7 @@ func (persistentVolumeClaimStrategy) ValidateUpdate(w *apiserver.Write, o, old m
 func validatePersistentVolumeClaim(o meta.Object) meta.FieldErrors {
 	var e fieldErrs
 	spec := asMap(o["spec"])
-	modes := asList(spec["accessModes"])
+	modes := meta.AsList(spec["accessModes"])
 	if len(modes) == 0 {
 		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: "spec.accessModes",
 			Detail: "at least 1 access mode is required"})

@@ -48,7 +48,7 @@ func (podStrategy) Default(o meta.Object) {
 	defaultPodSpec(spec)
 	setDefault(spec, "enableServiceLinks", true)
 	for _, key := range []string{"containers", "initContainers"} {
-		for _, c := range asList(spec[key]) {
+		for _, c := range meta.AsList(spec[key]) {
 			cm, _ := c.(map[string]any)
 			// Requests default to limits (for pods only, not templates).
 			if limits, ok := field(cm, "resources", "limits").(map[string]any); ok {
@@ -60,7 +60,7 @@ func (podStrategy) Default(o meta.Object) {
 			}
 			// With the host's network every container port is a host port.
 			if flag(spec["hostNetwork"], false) {
-				for _, p := range asList(cm["ports"]) {
+				for _, p := range meta.AsList(cm["ports"]) {
 					pm, _ := p.(map[string]any)
 					if n, _ := meta.AsInt64(pm["hostPort"]); n == 0 && pm != nil {
 						pm["hostPort"] = pm["containerPort"]
@@ -112,7 +112,7 @@ func (podStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object) meta
 // addDefaultTolerations gives a pod the not-ready and unreachable
 // tolerations kube's DefaultTolerationSeconds admission plugin gives it.
 func addDefaultTolerations(spec map[string]any) {
-	tolerations := asList(spec["tolerations"])
+	tolerations := meta.AsList(spec["tolerations"])
 	for _, key := range []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"} {
 		if !hasToleration(tolerations, key) {
 			tolerations = append(tolerations, map[string]any{"key": key, "operator": "Exists",
@@ -135,7 +135,7 @@ func hasToleration(list []any, key string) bool {
 // every container's requests equal its limits, Burstable otherwise.
 func qosClass(spec map[string]any) string {
 	hasResources, guaranteed := false, true
-	for _, c := range asList(spec["containers"]) {
+	for _, c := range meta.AsList(spec["containers"]) {
 		res, _ := meta.NestedField(c.(map[string]any), "resources")
 		r, _ := res.(map[string]any)
 		req, _ := r["requests"].(map[string]any)
@@ -174,12 +174,12 @@ var podColumns = []apiserver.PrinterColumn{
 		func(o meta.Object, _ time.Time) any { return orNone(str(o, "status", "nominatedNodeName")) }),
 	column("Readiness Gates", "string", "If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to \"True\" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates", 1,
 		func(o meta.Object, _ time.Time) any {
-			gates := asList(field(o, "spec", "readinessGates"))
+			gates := meta.AsList(field(o, "spec", "readinessGates"))
 			if len(gates) == 0 {
 				return "<none>"
 			}
 			conditions := map[string]string{}
-			for _, c := range asList(field(o, "status", "conditions")) {
+			for _, c := range meta.AsList(field(o, "status", "conditions")) {
 				m, _ := c.(map[string]any)
 				t, _ := m["type"].(string)
 				if _, seen := conditions[t]; !seen {
@@ -200,7 +200,7 @@ var podColumns = []apiserver.PrinterColumn{
 
 // podIP is the first of the pod's IPs.
 func podIP(o meta.Object) string {
-	if ips := asList(field(o, "status", "podIPs")); len(ips) > 0 {
+	if ips := meta.AsList(field(o, "status", "podIPs")); len(ips) > 0 {
 		m, _ := ips[0].(map[string]any)
 		s, _ := m["ip"].(string)
 		return s
@@ -221,15 +221,15 @@ func podRow(o meta.Object, now time.Time) podSummary {
 	if r := str(o, "status", "reason"); r != "" {
 		reason = r
 	}
-	for _, c := range asList(field(o, "status", "conditions")) {
+	for _, c := range meta.AsList(field(o, "status", "conditions")) {
 		m, _ := c.(map[string]any)
 		if m["type"] == "PodScheduled" && m["reason"] == "SchedulingGated" {
 			reason = "SchedulingGated"
 		}
 	}
-	total := len(asList(field(o, "spec", "containers")))
+	total := len(meta.AsList(field(o, "spec", "containers")))
 	restartable := map[string]bool{}
-	initContainers := asList(field(o, "spec", "initContainers"))
+	initContainers := meta.AsList(field(o, "spec", "initContainers"))
 	for _, c := range initContainers {
 		m, _ := c.(map[string]any)
 		if m["restartPolicy"] == "Always" {
@@ -245,7 +245,7 @@ func podRow(o meta.Object, now time.Time) podSummary {
 		return t
 	}
 	initializing := false
-	for i, c := range asList(field(o, "status", "initContainerStatuses")) {
+	for i, c := range meta.AsList(field(o, "status", "initContainerStatuses")) {
 		cs, _ := c.(map[string]any)
 		name, _ := cs["name"].(string)
 		n, _ := meta.AsInt64(cs["restartCount"])
@@ -288,7 +288,7 @@ func podRow(o meta.Object, now time.Time) podSummary {
 		break
 	}
 	initialized := false
-	for _, c := range asList(field(o, "status", "conditions")) {
+	for _, c := range meta.AsList(field(o, "status", "conditions")) {
 		m, _ := c.(map[string]any)
 		if m["type"] == "Initialized" {
 			initialized = m["status"] == "True"
@@ -298,7 +298,7 @@ func podRow(o meta.Object, now time.Time) podSummary {
 	if !initializing || initialized {
 		restarts, lastRestart = sidecarRestarts, lastSidecarRestart
 		hasRunning := false
-		statuses := asList(field(o, "status", "containerStatuses"))
+		statuses := meta.AsList(field(o, "status", "containerStatuses"))
 		for i := len(statuses) - 1; i >= 0; i-- {
 			cs, _ := statuses[i].(map[string]any)
 			n, _ := meta.AsInt64(cs["restartCount"])
@@ -327,7 +327,7 @@ func podRow(o meta.Object, now time.Time) podSummary {
 		}
 		if reason == "Completed" && hasRunning {
 			reason = "NotReady"
-			for _, c := range asList(field(o, "status", "conditions")) {
+			for _, c := range meta.AsList(field(o, "status", "conditions")) {
 				m, _ := c.(map[string]any)
 				if m["type"] == "Ready" && m["status"] == "True" {
 					reason = "Running"

@@ -49,7 +49,7 @@ func bindPod(w *apiserver.Write, namespace, name string, b meta.Object) (int, me
 		if bound := str(pod, "spec", "nodeName"); bound != "" {
 			return nil, bindingConflict(name, fmt.Sprintf("pod %s is already assigned to node %q", name, bound))
 		}
-		if len(asList(field(pod, "spec", "schedulingGates"))) > 0 {
+		if len(meta.AsList(field(pod, "spec", "schedulingGates"))) > 0 {
 			return nil, bindingConflict(name, fmt.Sprintf("pod %s has non-empty .spec.schedulingGates", name))
 		}
 		obj(pod, "spec")["nodeName"] = node
@@ -93,7 +93,7 @@ func storagePrecondition(key string, pod meta.Object, uid, rv string) error {
 // lastTransitionTime moves only when its status changes.
 func setPodCondition(pod meta.Object, cond map[string]any, now time.Time) {
 	status := obj(pod, "status")
-	list := asList(status["conditions"])
+	list := meta.AsList(status["conditions"])
 	for i, c := range list {
 		old := asMap(c)
 		if old["type"] != cond["type"] {

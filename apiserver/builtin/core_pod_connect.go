@@ -21,7 +21,7 @@ import (
 func podContainer(pod meta.Object, name string) (string, error) {
 	var names []string
 	for _, key := range []string{"initContainers", "containers", "ephemeralContainers"} {
-		for _, c := range asList(field(pod, "spec", key)) {
+		for _, c := range meta.AsList(field(pod, "spec", key)) {
 			n, _ := asMap(c)["name"].(string)
 			names = append(names, n)
 		}
@@ -34,7 +34,7 @@ func podContainer(pod meta.Object, name string) (string, error) {
 		}
 		return "", meta.BadRequest(fmt.Sprintf("container %s is not valid for pod %s", name, pod.Name()))
 	}
-	containers := asList(field(pod, "spec", "containers"))
+	containers := meta.AsList(field(pod, "spec", "containers"))
 	switch len(containers) {
 	case 1:
 		n, _ := asMap(containers[0])["name"].(string)
@@ -59,7 +59,7 @@ func kubeletAddress(w *apiserver.Write, nodeName string) (string, error) {
 	if p, ok := meta.AsInt64(field(node.Data(), "status", "daemonEndpoints", "kubeletEndpoint", "Port")); ok && p > 0 {
 		port = p
 	}
-	addrs := asList(field(node.Data(), "status", "addresses"))
+	addrs := meta.AsList(field(node.Data(), "status", "addresses"))
 	for _, typ := range []string{"Hostname", "InternalDNS", "InternalIP", "ExternalDNS", "ExternalIP"} {
 		for _, a := range addrs {
 			m := asMap(a)

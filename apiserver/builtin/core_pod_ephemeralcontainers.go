@@ -12,7 +12,7 @@ import (
 // spec.ephemeralContainers (defaulted as containers are).
 func prepareEphemeralContainersUpdate(o, old meta.Object) meta.Object {
 	next := old.DeepCopy()
-	list := asList(field(o, "spec", "ephemeralContainers"))
+	list := meta.AsList(field(o, "spec", "ephemeralContainers"))
 	for _, c := range list {
 		if m, ok := c.(map[string]any); ok {
 			defaultContainer(m)
@@ -32,12 +32,12 @@ func prepareEphemeralContainersUpdate(o, old meta.Object) meta.Object {
 func validateEphemeralContainersUpdate(o, old meta.Object) meta.FieldErrors {
 	var errs meta.FieldErrors
 	byName := map[string]map[string]any{}
-	for _, c := range asList(field(o, "spec", "ephemeralContainers")) {
+	for _, c := range meta.AsList(field(o, "spec", "ephemeralContainers")) {
 		m := asMap(c)
 		n, _ := m["name"].(string)
 		byName[n] = m
 	}
-	for _, c := range asList(field(old, "spec", "ephemeralContainers")) {
+	for _, c := range meta.AsList(field(old, "spec", "ephemeralContainers")) {
 		m := asMap(c)
 		n, _ := m["name"].(string)
 		cur, ok := byName[n]
@@ -52,12 +52,12 @@ func validateEphemeralContainersUpdate(o, old meta.Object) meta.FieldErrors {
 	}
 	seen := map[string]bool{}
 	for _, key := range []string{"initContainers", "containers"} {
-		for _, c := range asList(field(o, "spec", key)) {
+		for _, c := range meta.AsList(field(o, "spec", key)) {
 			n, _ := asMap(c)["name"].(string)
 			seen[n] = true
 		}
 	}
-	for i, c := range asList(field(o, "spec", "ephemeralContainers")) {
+	for i, c := range meta.AsList(field(o, "spec", "ephemeralContainers")) {
 		m := asMap(c)
 		n, _ := m["name"].(string)
 		path := fmt.Sprintf("spec.ephemeralContainers[%d]", i)

@@ -221,7 +221,7 @@ func pdbsOf(w *apiserver.Write, pod meta.Object) ([]meta.Object, error) {
 func pdbStatus(w *apiserver.Write, pdb meta.Object, now time.Time) (map[string]any, error) {
 	old := asMap(pdb["status"])
 	status := map[string]any{"observedGeneration": pdb.Generation()}
-	if conds := asList(old["conditions"]); conds != nil {
+	if conds := meta.AsList(old["conditions"]); conds != nil {
 		status["conditions"] = meta.DeepCopyValue(conds)
 	}
 	pods, err := podsOf(w, pdb.Namespace(), field(pdb, "spec", "selector"))
@@ -375,7 +375,7 @@ func controllerReplicas(w *apiserver.Write, ns string, ref map[string]any) (stri
 }
 
 func controllerRef(o meta.Object) map[string]any {
-	for _, r := range asList(o.Metadata()["ownerReferences"]) {
+	for _, r := range meta.AsList(o.Metadata()["ownerReferences"]) {
 		if m := asMap(r); m["controller"] == true {
 			return m
 		}
@@ -385,7 +385,7 @@ func controllerRef(o meta.Object) map[string]any {
 
 // podReady is a Ready condition that is True.
 func podReady(pod meta.Object) bool {
-	for _, c := range asList(field(pod, "status", "conditions")) {
+	for _, c := range meta.AsList(field(pod, "status", "conditions")) {
 		if m := asMap(c); m["type"] == "Ready" {
 			return m["status"] == "True"
 		}
@@ -407,7 +407,7 @@ func setDisruptionAllowedCondition(status map[string]any, now time.Time) {
 func setCondition(status map[string]any, value, reason, message string, now time.Time) {
 	cond := map[string]any{"type": "DisruptionAllowed", "status": value, "reason": reason, "message": message,
 		"observedGeneration": status["observedGeneration"], "lastTransitionTime": meta.FormatTime(now)}
-	list := asList(status["conditions"])
+	list := meta.AsList(status["conditions"])
 	for i, c := range list {
 		old := asMap(c)
 		if old["type"] != "DisruptionAllowed" {

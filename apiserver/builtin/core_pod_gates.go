@@ -1,5 +1,7 @@
 package builtin
 
+import "github.com/kapi-dev/kapi/meta"
+
 // Pod fields whose feature gate is off by default in every release kapi
 // serves: kube's pod strategy drops them from a new pod, and from an
 // updated one unless the stored pod already uses them
@@ -48,7 +50,7 @@ func stopSignalsInUse(spec map[string]any) bool {
 // ephemeral container of a pod spec.
 func eachContainer(spec map[string]any, f func(map[string]any)) {
 	for _, key := range []string{"initContainers", "containers", "ephemeralContainers"} {
-		for _, c := range asList(spec[key]) {
+		for _, c := range meta.AsList(spec[key]) {
 			if m, ok := c.(map[string]any); ok {
 				f(m)
 			}

@@ -25,7 +25,7 @@ func servePodProxy(c *apiserver.SubresourceCall) (int, meta.Object, error) {
 		return 0, nil, err
 	}
 	ip := ""
-	if ips := asList(field(pod.Data(), "status", "podIPs")); len(ips) > 0 {
+	if ips := meta.AsList(field(pod.Data(), "status", "podIPs")); len(ips) > 0 {
 		ip, _ = asMap(ips[0])["ip"].(string)
 	}
 	a, err := netip.ParseAddr(ip)

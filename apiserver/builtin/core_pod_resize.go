@@ -9,8 +9,8 @@ import (
 func prepareResizeUpdate(o, old meta.Object) meta.Object {
 	next := old.DeepCopy()
 	for _, key := range []string{"containers", "initContainers"} {
-		news := asList(field(o, "spec", key))
-		for i, c := range asList(field(next, "spec", key)) {
+		news := meta.AsList(field(o, "spec", key))
+		for i, c := range meta.AsList(field(next, "spec", key)) {
 			if i >= len(news) {
 				break
 			}

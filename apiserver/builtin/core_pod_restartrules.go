@@ -14,7 +14,7 @@ import (
 // from 1.36) on exit codes In or NotIn at most 255 values; rules need a
 // restartPolicy.
 func (e *fieldErrs) containerRestartRules(path string, c map[string]any) {
-	rules := asList(c["restartPolicyRules"])
+	rules := meta.AsList(c["restartPolicyRules"])
 	policy, set := c["restartPolicy"]
 	if !set || policy == nil {
 		if len(rules) > 0 {
@@ -48,7 +48,7 @@ func (e *fieldErrs) containerRestartRules(path string, c map[string]any) {
 		if op != "In" && op != "NotIn" {
 			e.notSupported(rp+".exitCodes.operator", op, "In", "NotIn")
 		}
-		if values := asList(codes["values"]); len(values) > 255 {
+		if values := meta.AsList(codes["values"]); len(values) > 255 {
 			e.list = append(e.list, meta.FieldError{Type: meta.ErrorTooMany, Field: rp + ".exitCodes.values",
 				Value: len(values), Detail: "must have at most 255 items"})
 		}

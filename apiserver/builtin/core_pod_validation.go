@@ -41,8 +41,8 @@ func (s podStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta
 	e := fieldErrs{release: s.release}
 	spec, oldSpec := asMap(o["spec"]), asMap(old["spec"])
 	e.podSpec("spec", spec)
-	if len(asList(spec["containers"])) != len(asList(oldSpec["containers"])) ||
-		len(asList(spec["initContainers"])) != len(asList(oldSpec["initContainers"])) {
+	if len(meta.AsList(spec["containers"])) != len(meta.AsList(oldSpec["containers"])) ||
+		len(meta.AsList(spec["initContainers"])) != len(meta.AsList(oldSpec["initContainers"])) {
 		e.forbidden("spec.containers", "pod updates may not add or remove containers")
 		return e.list
 	}
@@ -60,15 +60,15 @@ func (s podStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta
 func mungedPodSpec(spec, oldSpec map[string]any) map[string]any {
 	m := meta.DeepCopyValue(spec).(map[string]any)
 	for _, key := range []string{"containers", "initContainers"} {
-		olds := asList(oldSpec[key])
-		for i, c := range asList(m[key]) {
+		olds := meta.AsList(oldSpec[key])
+		for i, c := range meta.AsList(m[key]) {
 			if i < len(olds) {
 				asMap(c)["image"] = asMap(olds[i])["image"]
 			}
 		}
 	}
 	setOrDelete(m, "activeDeadlineSeconds", oldSpec["activeDeadlineSeconds"])
-	if tolerationsAdded(asList(m["tolerations"]), asList(oldSpec["tolerations"])) {
+	if tolerationsAdded(meta.AsList(m["tolerations"]), meta.AsList(oldSpec["tolerations"])) {
 		setOrDelete(m, "tolerations", oldSpec["tolerations"])
 	}
 	if g, _ := meta.AsInt64(oldSpec["terminationGracePeriodSeconds"]); g < 0 {
@@ -101,7 +101,7 @@ func tolerationsAdded(next, old []any) bool {
 // unless it is one of the kubelet's own (reported at ".Type", as kube
 // does).
 func (e *fieldErrs) podConditions(o meta.Object) {
-	for i, c := range asList(field(o, "status", "conditions")) {
+	for i, c := range meta.AsList(field(o, "status", "conditions")) {
 		cond := asMap(c)
 		p := fmt.Sprintf("status.conditions[%d]", i)
 		if g, ok := meta.AsInt64(cond["observedGeneration"]); ok && g < 0 {

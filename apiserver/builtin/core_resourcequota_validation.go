@@ -30,10 +30,10 @@ func (resourceQuotaStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Obje
 	spec := asMap(o["spec"])
 	e.resourceQuotaSpec(spec)
 	scopes, oldScopes := map[string]bool{}, map[string]bool{}
-	for _, s := range asList(spec["scopes"]) {
+	for _, s := range meta.AsList(spec["scopes"]) {
 		scopes[fmt.Sprint(s)] = true
 	}
-	for _, s := range asList(field(old, "spec", "scopes")) {
+	for _, s := range meta.AsList(field(old, "spec", "scopes")) {
 		oldScopes[fmt.Sprint(s)] = true
 	}
 	if !equalJSON(toAny(scopes), toAny(oldScopes)) {
@@ -87,7 +87,7 @@ func (e *fieldErrs) resourceQuotaSpec(spec map[string]any) {
 	e.quotaResourceList("spec.hard", hard)
 	hardNames := sortedMapKeys(hard)
 
-	if scopes := asList(spec["scopes"]); len(scopes) > 0 {
+	if scopes := meta.AsList(spec["scopes"]); len(scopes) > 0 {
 		value := goValue(goTypedStrings("core.ResourceQuotaScope", spec["scopes"]))
 		set := map[string]bool{}
 		for _, s := range scopes {
@@ -115,7 +115,7 @@ func (e *fieldErrs) resourceQuotaSpec(spec map[string]any) {
 	}
 	const path = "spec.scopeSelector.matchExpressions"
 	set := map[string]bool{}
-	for _, r := range asList(sel["matchExpressions"]) {
+	for _, r := range meta.AsList(sel["matchExpressions"]) {
 		req := asMap(r)
 		scope, _ := req["scopeName"].(string)
 		op, _ := req["operator"].(string)
@@ -133,7 +133,7 @@ func (e *fieldErrs) resourceQuotaSpec(spec map[string]any) {
 				e.invalid(path+".operator", op, "must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity")
 			}
 		}
-		values := asList(req["values"])
+		values := meta.AsList(req["values"])
 		switch op {
 		case "In", "NotIn":
 			if len(values) == 0 {
@@ -159,7 +159,7 @@ func (e *fieldErrs) resourceQuotaSpec(spec map[string]any) {
 // goScopeSelector renders a core.ScopeSelector as Go's %#v does.
 func goScopeSelector(sel map[string]any) string {
 	exprs := "[]core.ScopedResourceSelectorRequirement(nil)"
-	if list := asList(sel["matchExpressions"]); list != nil {
+	if list := meta.AsList(sel["matchExpressions"]); list != nil {
 		parts := make([]string, len(list))
 		for i, r := range list {
 			req := asMap(r)

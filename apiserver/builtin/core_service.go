@@ -42,7 +42,7 @@ func (serviceStrategy) Default(o meta.Object) {
 			spec["sessionAffinityConfig"] = map[string]any{"clientIP": map[string]any{"timeoutSeconds": int64(10800)}}
 		}
 	}
-	for _, p := range asList(spec["ports"]) {
+	for _, p := range meta.AsList(spec["ports"]) {
 		if p, ok := p.(map[string]any); ok {
 			setDefault(p, "protocol", "TCP")
 			if tp, ok := p["targetPort"]; !ok || tp == "" || tp == int64(0) {
@@ -51,7 +51,7 @@ func (serviceStrategy) Default(o meta.Object) {
 		}
 	}
 	typ := spec["type"]
-	if typ == "NodePort" || typ == "LoadBalancer" || (typ == "ClusterIP" && len(asList(spec["externalIPs"])) > 0) {
+	if typ == "NodePort" || typ == "LoadBalancer" || (typ == "ClusterIP" && len(meta.AsList(spec["externalIPs"])) > 0) {
 		setDefault(spec, "externalTrafficPolicy", "Cluster")
 	}
 	if typ == "NodePort" || typ == "LoadBalancer" || typ == "ClusterIP" {
@@ -72,7 +72,7 @@ func (serviceStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 		setDefault(spec, "ipFamilyPolicy", "SingleStack")
 		setDefault(spec, "ipFamilies", []any{"IPv4"})
 	}
-	if ip, _ := spec["clusterIP"].(string); ip != "" && len(asList(spec["clusterIPs"])) == 0 {
+	if ip, _ := spec["clusterIP"].(string); ip != "" && len(meta.AsList(spec["clusterIPs"])) == 0 {
 		spec["clusterIPs"] = []any{ip}
 	}
 }
@@ -82,7 +82,7 @@ var serviceColumns = []apiserver.PrinterColumn{
 		func(o meta.Object, _ time.Time) any { return str(o, "spec", "type") }),
 	column("Cluster-IP", "string", "clusterIP is the IP address of the service and is usually assigned randomly. If an address is specified manually, is in-range (as per system configuration), and is not in use, it will be allocated to the service; otherwise creation of the service will fail. This field may not be changed through updates unless the type field is also being changed to ExternalName (which requires this field to be blank) or the type field is being changed from ExternalName (in which case this field may optionally be specified, as describe above).  Valid values are \"None\", empty string (\"\"), or a valid IP address. Setting this to \"None\" makes a \"headless service\" (no virtual IP), which is useful when direct endpoint connections are preferred and proxying is not required.  Only applies to types ClusterIP, NodePort, and LoadBalancer. If this field is specified when creating a Service of type ExternalName, creation will fail. This field will be wiped when updating a Service to type ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies", 0,
 		func(o meta.Object, _ time.Time) any {
-			if ips := asList(field(o, "spec", "clusterIPs")); len(ips) > 0 {
+			if ips := meta.AsList(field(o, "spec", "clusterIPs")); len(ips) > 0 {
 				return ips[0]
 			}
 			return "<none>"
@@ -92,7 +92,7 @@ var serviceColumns = []apiserver.PrinterColumn{
 	column("Port(s)", "string", "The list of ports that are exposed by this service. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies", 0,
 		func(o meta.Object, _ time.Time) any {
 			var ports []string
-			for _, p := range asList(field(o, "spec", "ports")) {
+			for _, p := range meta.AsList(field(o, "spec", "ports")) {
 				m, _ := p.(map[string]any)
 				port, _ := meta.AsInt64(m["port"])
 				proto, _ := m["protocol"].(string)
@@ -116,7 +116,7 @@ var serviceColumns = []apiserver.PrinterColumn{
 // balancer's addresses (or <pending>), or the external name, by type.
 func serviceExternalIP(o meta.Object) string {
 	var external []string
-	for _, ip := range asList(field(o, "spec", "externalIPs")) {
+	for _, ip := range meta.AsList(field(o, "spec", "externalIPs")) {
 		if s, ok := ip.(string); ok {
 			external = append(external, s)
 		}
@@ -130,7 +130,7 @@ func serviceExternalIP(o meta.Object) string {
 	case "LoadBalancer":
 		seen := map[string]bool{}
 		var lb []string
-		for _, ing := range asList(field(o, "status", "loadBalancer", "ingress")) {
+		for _, ing := range meta.AsList(field(o, "status", "loadBalancer", "ingress")) {
 			m, _ := ing.(map[string]any)
 			v, _ := m["ip"].(string)
 			if v == "" {

@@ -312,7 +312,7 @@ func (a *serviceAllocation) allocateClusterIPs(name string, spec, oldSpec map[st
 	if had {
 		return nil // kept: a change is the validation's "may not change once set"
 	}
-	ips := asList(spec["clusterIPs"])
+	ips := meta.AsList(spec["clusterIPs"])
 	requested := ""
 	if len(ips) > 0 {
 		requested, _ = ips[0].(string)
@@ -445,7 +445,7 @@ func (p *portPlan) nodePorts(name string, spec map[string]any, oldNodePorts map[
 	byPort := map[int64]*[]map[string]any{} // the entries sharing a port number's free port
 	byPortKnown := map[int64]int{}
 	taken := map[int]bool{} // by this write
-	for i, e := range asList(spec["ports"]) {
+	for i, e := range meta.AsList(spec["ports"]) {
 		port, _ := e.(map[string]any)
 		if port == nil {
 			continue
@@ -496,7 +496,7 @@ func (p *portPlan) nodePorts(name string, spec map[string]any, oldNodePorts map[
 // requestedNodePort is the node port another entry of the same port
 // number asks for, as kube's findRequestedNodePort.
 func requestedNodePort(number int64, spec map[string]any) int {
-	for _, p := range asList(spec["ports"]) {
+	for _, p := range meta.AsList(spec["ports"]) {
 		port, _ := p.(map[string]any)
 		n, _ := meta.AsInt64(port["port"])
 		np, _ := meta.AsInt64(port["nodePort"])
@@ -553,7 +553,7 @@ func dropTypeDependentFields(spec, oldSpec map[string]any) {
 		}
 	}
 	if needsNodePorts(oldSpec) && !needsNodePorts(spec) && equalJSON(nodePortsOf(spec), nodePortsOf(oldSpec)) {
-		for _, p := range asList(spec["ports"]) {
+		for _, p := range meta.AsList(spec["ports"]) {
 			delete(asMap(p), "nodePort")
 		}
 	}
@@ -565,7 +565,7 @@ func dropTypeDependentFields(spec, oldSpec map[string]any) {
 		delete(spec, "allocateLoadBalancerNodePorts")
 	}
 	external := func(s map[string]any) bool {
-		return s["type"] == "NodePort" || s["type"] == "LoadBalancer" || len(asList(s["externalIPs"])) > 0
+		return s["type"] == "NodePort" || s["type"] == "LoadBalancer" || len(meta.AsList(s["externalIPs"])) > 0
 	}
 	if external(oldSpec) && !external(spec) && same("externalTrafficPolicy") {
 		delete(spec, "externalTrafficPolicy")
@@ -580,7 +580,7 @@ func patchAllocatedValues(spec, oldSpec map[string]any) {
 		if s, _ := spec["clusterIP"].(string); s == "" && oldSpec["clusterIP"] != nil {
 			spec["clusterIP"] = oldSpec["clusterIP"]
 		}
-		if len(asList(spec["clusterIPs"])) == 0 && len(asList(oldSpec["clusterIPs"])) > 0 {
+		if len(meta.AsList(spec["clusterIPs"])) == 0 && len(meta.AsList(oldSpec["clusterIPs"])) > 0 {
 			spec["clusterIPs"] = oldSpec["clusterIPs"]
 		}
 	}
@@ -596,12 +596,12 @@ func patchAllocatedValues(spec, oldSpec map[string]any) {
 			}
 		}
 		byName := map[string]int64{}
-		for _, p := range asList(oldSpec["ports"]) {
+		for _, p := range meta.AsList(oldSpec["ports"]) {
 			port, _ := p.(map[string]any)
 			n, _ := port["name"].(string)
 			byName[n], _ = meta.AsInt64(port["nodePort"])
 		}
-		for _, p := range asList(spec["ports"]) {
+		for _, p := range meta.AsList(spec["ports"]) {
 			port, _ := p.(map[string]any)
 			if port == nil {
 				continue
@@ -630,7 +630,7 @@ func (r *serviceRanges) initIPFamilies(name string, spec, oldSpec map[string]any
 		return nil
 	}
 	ip, _ := spec["clusterIP"].(string)
-	ips := asList(spec["clusterIPs"])
+	ips := meta.AsList(spec["clusterIPs"])
 	switch {
 	case ip != "" && len(ips) == 0:
 		spec["clusterIPs"] = []any{ip}
@@ -658,7 +658,7 @@ func (r *serviceRanges) initIPFamilies(name string, spec, oldSpec map[string]any
 		errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: "spec.ipFamilyPolicy", Value: policy,
 			Detail: "this cluster is not configured for dual-stack services"})
 	}
-	families := asList(spec["ipFamilies"])
+	families := meta.AsList(spec["ipFamilies"])
 	if len(families) == 0 {
 		spec["ipFamilies"] = []any{family}
 	}
@@ -693,7 +693,7 @@ func ipAddressObject(ip netip.Addr, ns, name string) meta.Object {
 func needsClusterIP(spec map[string]any) bool { return spec["type"] != "ExternalName" }
 
 func isHeadless(spec map[string]any) bool {
-	ips := asList(spec["clusterIPs"])
+	ips := meta.AsList(spec["clusterIPs"])
 	return spec["clusterIP"] == "None" || len(ips) > 0 && ips[0] == "None"
 }
 
@@ -723,7 +723,7 @@ func needsHealthCheck(spec map[string]any) bool {
 // specIPs are the addresses of clusterIPs (or clusterIP).
 func specIPs(spec map[string]any) []netip.Addr {
 	var out []netip.Addr
-	list := asList(spec["clusterIPs"])
+	list := meta.AsList(spec["clusterIPs"])
 	if len(list) == 0 && spec["clusterIP"] != nil {
 		list = []any{spec["clusterIP"]}
 	}
@@ -762,7 +762,7 @@ func serviceNodePorts(o meta.Object) []int {
 
 func nodePortsOf(spec map[string]any) []int {
 	var out []int
-	for _, p := range asList(spec["ports"]) {
+	for _, p := range meta.AsList(spec["ports"]) {
 		if port, ok := p.(map[string]any); ok {
 			if np, ok := meta.AsInt64(port["nodePort"]); ok && np != 0 {
 				out = append(out, int(np))

@@ -232,7 +232,7 @@ func repairNodePorts(o meta.Object) []int {
 	}
 	var out []int
 	protocols := map[int]map[string]bool{}
-	for _, e := range asList(spec["ports"]) {
+	for _, e := range meta.AsList(spec["ports"]) {
 		port, _ := e.(map[string]any)
 		np, _ := meta.AsInt64(port["nodePort"])
 		if np == 0 {

@@ -50,8 +50,8 @@ func serveServiceProxy(c *apiserver.SubresourceCall) (int, meta.Object, error) {
 	if err != nil {
 		return 0, nil, meta.NotFound(servicesGR, name)
 	}
-	for _, s := range asList(ep.Data()["subsets"]) {
-		for _, a := range asList(asMap(s)["addresses"]) {
+	for _, s := range meta.AsList(ep.Data()["subsets"]) {
+		for _, a := range meta.AsList(asMap(s)["addresses"]) {
 			if ip, _ := asMap(a)["ip"].(string); ip != "" {
 				return 0, nil, kubeletUnreachable(ip, func(e error) string { return "error trying to reach service: " + e.Error() })
 			}

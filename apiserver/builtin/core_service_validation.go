@@ -18,7 +18,7 @@ func (serviceStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErr
 	spec := asMap(o["spec"])
 	typ, _ := spec["type"].(string)
 	headless := isHeadless(spec)
-	ports := asList(spec["ports"])
+	ports := meta.AsList(spec["ports"])
 	if len(ports) == 0 && !headless && typ != "ExternalName" {
 		e.required("spec.ports")
 	}
@@ -28,10 +28,10 @@ func (serviceStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErr
 			e.invalid("spec.clusterIPs[0]", "None", "may not be set to 'None' for "+typ+" services")
 		}
 	case "ExternalName":
-		if len(asList(spec["clusterIPs"])) > 0 {
+		if len(meta.AsList(spec["clusterIPs"])) > 0 {
 			e.forbidden("spec.clusterIPs", "may not be set for ExternalName services")
 		}
-		if len(asList(spec["ipFamilies"])) > 0 {
+		if len(meta.AsList(spec["ipFamilies"])) > 0 {
 			e.forbidden("spec.ipFamilies", "may not be set for ExternalName services")
 		}
 		if spec["ipFamilyPolicy"] != nil {

@@ -43,13 +43,13 @@ func defaultPodSpec(spec map[string]any) {
 		spec["serviceAccountName"] = old
 	}
 	for _, key := range []string{"initContainers", "containers", "ephemeralContainers"} {
-		for _, c := range asList(spec[key]) {
+		for _, c := range meta.AsList(spec[key]) {
 			if c, ok := c.(map[string]any); ok {
 				defaultContainer(c)
 			}
 		}
 	}
-	for _, v := range asList(spec["volumes"]) {
+	for _, v := range meta.AsList(spec["volumes"]) {
 		vol, _ := v.(map[string]any)
 		if vol == nil {
 			continue
@@ -89,7 +89,7 @@ func defaultVolume(vol map[string]any) {
 		defaultDownwardAPIItems(da["items"])
 	}
 	if p, ok := vol["projected"].(map[string]any); ok {
-		for _, src := range asList(p["sources"]) {
+		for _, src := range meta.AsList(p["sources"]) {
 			sm, _ := src.(map[string]any)
 			if t, ok := sm["serviceAccountToken"].(map[string]any); ok {
 				setDefault(t, "expirationSeconds", int64(3600))
@@ -108,7 +108,7 @@ func defaultVolume(vol map[string]any) {
 
 // defaultDownwardAPIItems gives each fieldRef apiVersion v1.
 func defaultDownwardAPIItems(items any) {
-	for _, it := range asList(items) {
+	for _, it := range meta.AsList(items) {
 		m, _ := it.(map[string]any)
 		if ref, ok := m["fieldRef"].(map[string]any); ok {
 			setDefault(ref, "apiVersion", "v1")
@@ -126,12 +126,12 @@ func defaultContainer(c map[string]any) {
 	if _, ok := c["imagePullPolicy"]; !ok {
 		c["imagePullPolicy"] = pullPolicy(str(c, "image"))
 	}
-	for _, p := range asList(c["ports"]) {
+	for _, p := range meta.AsList(c["ports"]) {
 		if p, ok := p.(map[string]any); ok {
 			setDefault(p, "protocol", "TCP")
 		}
 	}
-	for _, e := range asList(c["env"]) {
+	for _, e := range meta.AsList(c["env"]) {
 		m, _ := e.(map[string]any)
 		if ref, ok := field(m, "valueFrom", "fieldRef").(map[string]any); ok {
 			setDefault(ref, "apiVersion", "v1")
@@ -214,7 +214,7 @@ func addFinalizer(o meta.Object, f string) {
 			return
 		}
 	}
-	list := asList(o.Metadata()["finalizers"])
+	list := meta.AsList(o.Metadata()["finalizers"])
 	o.SetMetadataField("finalizers", append(list, f))
 }
 
@@ -254,7 +254,7 @@ func singleAndPlural(m map[string]any, single, plural, key string) {
 		s, _ := v.(string)
 		return s
 	}
-	list := asList(m[plural])
+	list := meta.AsList(m[plural])
 	if s, _ := m[single].(string); s != "" && (len(list) == 0 || item(list[0]) != s) {
 		var first any = s
 		if key != "" {

@@ -20,7 +20,7 @@ type endpointSliceStrategy struct{ apiserver.GenericStrategy }
 
 // Default mirrors SetDefaults_EndpointPort: unnamed TCP ports.
 func (endpointSliceStrategy) Default(o meta.Object) {
-	for _, p := range asList(o["ports"]) {
+	for _, p := range meta.AsList(o["ports"]) {
 		if pm, ok := p.(map[string]any); ok {
 			setDefault(pm, "name", "")
 			setDefault(pm, "protocol", "TCP")
@@ -48,12 +48,12 @@ func (endpointSliceStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Ob
 // dropTopology is kube's dropTopologyOnV1.
 func dropTopology(o, old meta.Object) {
 	prev := map[string]bool{}
-	for _, ep := range asList(old["endpoints"]) {
+	for _, ep := range meta.AsList(old["endpoints"]) {
 		if n, _ := asMap(asMap(ep)["deprecatedTopology"])["kubernetes.io/hostname"].(string); n != "" {
 			prev[n] = true
 		}
 	}
-	for _, ep := range asList(o["endpoints"]) {
+	for _, ep := range meta.AsList(o["endpoints"]) {
 		m := asMap(ep)
 		if m == nil {
 			continue
@@ -72,7 +72,7 @@ var endpointSliceColumns = []apiserver.PrinterColumn{
 	column("Ports", "string", "ports specifies the list of network ports exposed by each endpoint in this slice. Each port must have a unique name. When ports is empty, it indicates that there are no defined ports. When a port is defined with a nil port value, it indicates \"all ports\". Each slice may include a maximum of 100 ports.", 0,
 		func(o meta.Object, now time.Time) any {
 			var list []string
-			for _, p := range asList(o["ports"]) {
+			for _, p := range meta.AsList(o["ports"]) {
 				pm, _ := p.(map[string]any)
 				switch {
 				case pm["port"] != nil:
@@ -89,9 +89,9 @@ var endpointSliceColumns = []apiserver.PrinterColumn{
 	column("Endpoints", "string", "endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of 1000 endpoints.", 0,
 		func(o meta.Object, now time.Time) any {
 			var list []string
-			for _, e := range asList(o["endpoints"]) {
+			for _, e := range meta.AsList(o["endpoints"]) {
 				em, _ := e.(map[string]any)
-				for _, a := range asList(em["addresses"]) {
+				for _, a := range meta.AsList(em["addresses"]) {
 					list = append(list, stringOr(a, ""))
 				}
 			}

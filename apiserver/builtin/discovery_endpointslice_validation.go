@@ -45,14 +45,14 @@ func (e *fieldErrs) endpointSlice(o, old meta.Object) {
 	} else {
 		e.enum("addressType", typ, "FQDN", "IPv4", "IPv6")
 	}
-	ports := asList(o["ports"])
+	ports := meta.AsList(o["ports"])
 	if len(ports) > 20000 {
 		e.list = append(e.list, meta.FieldError{Type: meta.ErrorTooMany, Field: "ports", Value: len(ports), Detail: "must have at most 20000 items"})
 	} else {
 		e.endpointPorts(ports)
 	}
 	var eps fieldErrs
-	endpoints := asList(o["endpoints"])
+	endpoints := meta.AsList(o["endpoints"])
 	if len(endpoints) > 1000 {
 		eps.list = append(eps.list, meta.FieldError{Type: meta.ErrorTooMany, Field: "endpoints", Value: len(endpoints), Detail: "must have at most 1000 items"})
 	} else {
@@ -93,7 +93,7 @@ func (e *fieldErrs) endpointPorts(ports []any) {
 
 // endpoint is one endpoint of kube's validateEndpoints.
 func (e *fieldErrs) endpoint(path string, ep map[string]any, addressType string) {
-	addresses := asList(ep["addresses"])
+	addresses := meta.AsList(ep["addresses"])
 	switch {
 	case len(addresses) == 0:
 		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".addresses", Detail: "must contain at least 1 address"})
@@ -148,7 +148,7 @@ func (e *fieldErrs) endpointHints(path string, hints map[string]any) {
 		key   string
 		check func(string) []string
 	}{{"forZones", selectors.LabelValueErrors}, {"forNodes", schema.DNS1123Subdomain}} {
-		list := asList(hints[h.key])
+		list := meta.AsList(hints[h.key])
 		p := path + "." + h.key
 		if len(list) > 8 {
 			e.list = append(e.list, meta.FieldError{Type: meta.ErrorTooMany, Field: p, Value: len(list), Detail: "must have at most 8 items"})

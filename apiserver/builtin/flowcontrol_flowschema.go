@@ -59,7 +59,7 @@ var flowSchemaColumns = []apiserver.PrinterColumn{
 	apiserver.AgeColumn(),
 	column("MissingPL", "string", "references a broken or non-existent PriorityLevelConfiguration", 0,
 		func(o meta.Object, now time.Time) any {
-			for _, c := range asList(field(o, "status", "conditions")) {
+			for _, c := range meta.AsList(field(o, "status", "conditions")) {
 				if m, _ := c.(map[string]any); m["type"] == flowcontrol.FlowSchemaConditionDangling {
 					return stringOr(m["status"], "")
 				}

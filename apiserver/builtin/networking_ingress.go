@@ -26,7 +26,7 @@ func (ingressStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 
 // ingressHosts lists up to three rule hosts, "*" for none.
 func ingressHosts(o meta.Object) string {
-	rules := asList(field(o, "spec", "rules"))
+	rules := meta.AsList(field(o, "spec", "rules"))
 	var list []string
 	for _, r := range rules {
 		if len(list) == 3 {
@@ -46,7 +46,7 @@ func ingressHosts(o meta.Object) string {
 func ingressAddress(o meta.Object) string {
 	seen := map[string]bool{}
 	var list []string
-	for _, i := range asList(field(o, "status", "loadBalancer", "ingress")) {
+	for _, i := range meta.AsList(field(o, "status", "loadBalancer", "ingress")) {
 		m, _ := i.(map[string]any)
 		v := stringOr(m["ip"], "")
 		if v == "" {
@@ -72,7 +72,7 @@ var ingressColumns = []apiserver.PrinterColumn{
 		func(o meta.Object, now time.Time) any { return ingressAddress(o) }),
 	column("Ports", "string", "Ports of TLS configurations that open", 0,
 		func(o meta.Object, now time.Time) any {
-			if len(asList(field(o, "spec", "tls"))) > 0 {
+			if len(meta.AsList(field(o, "spec", "tls"))) > 0 {
 				return "80, 443"
 			}
 			return "80"

@@ -38,12 +38,12 @@ func (ingressStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) me
 	}
 	oldSpec := asMap(old["spec"])
 	opts := ingressOptions{}
-	for _, t := range asList(oldSpec["tls"]) {
+	for _, t := range meta.AsList(oldSpec["tls"]) {
 		if name, _ := asMap(t)["secretName"].(string); name != "" && len(schema.DNS1123Subdomain(name)) > 0 {
 			opts.allowInvalidSecretName = true
 		}
 	}
-	for _, r := range asList(oldSpec["rules"]) {
+	for _, r := range meta.AsList(oldSpec["rules"]) {
 		rule := asMap(r)
 		if host, _ := rule["host"].(string); strings.Contains(host, "*") {
 			var check fieldErrs
@@ -91,10 +91,10 @@ func (e *fieldErrs) ingressSpec(path string, spec map[string]any, opts ingressOp
 			e.ingressRuleValue(p, rule, opts)
 		}
 	}
-	for i, t := range asList(spec["tls"]) {
+	for i, t := range meta.AsList(spec["tls"]) {
 		tls := asMap(t)
 		p := fmt.Sprintf("%s.tls[%d]", path, i)
-		for j, h := range asList(tls["hosts"]) {
+		for j, h := range meta.AsList(tls["hosts"]) {
 			host, _ := h.(string)
 			e.invalidAll(fmt.Sprintf("%s.hosts[%d]", p, j), host, hostErrors(host))
 		}
@@ -114,7 +114,7 @@ func (e *fieldErrs) ingressRuleValue(path string, rule map[string]any, _ ingress
 	if !ok {
 		return
 	}
-	paths := asList(http["paths"])
+	paths := meta.AsList(http["paths"])
 	if len(paths) == 0 {
 		e.required(path + ".http.paths")
 	}
@@ -212,12 +212,12 @@ func (e *fieldErrs) typedLocalObjectReference(path string, ref map[string]any) {
 // (those the old status held are kept) and DNS hostnames.
 func (e *fieldErrs) ingressLoadBalancer(path string, status, old map[string]any) {
 	existing := map[string]bool{}
-	for _, i := range asList(old["ingress"]) {
+	for _, i := range meta.AsList(old["ingress"]) {
 		if ip, _ := asMap(i)["ip"].(string); ip != "" {
 			existing[ip] = true
 		}
 	}
-	for i, in := range asList(status["ingress"]) {
+	for i, in := range meta.AsList(status["ingress"]) {
 		lb := asMap(in)
 		p := fmt.Sprintf("%s.ingress[%d]", path, i)
 		if ip, _ := lb["ip"].(string); ip != "" {

@@ -21,17 +21,17 @@ type networkPolicyStrategy struct{ apiserver.GenericStrategy }
 // are TCP unless told.
 func (networkPolicyStrategy) Default(o meta.Object) {
 	spec := obj(o, "spec")
-	if len(asList(spec["policyTypes"])) == 0 {
+	if len(meta.AsList(spec["policyTypes"])) == 0 {
 		types := []any{"Ingress"}
-		if len(asList(spec["egress"])) > 0 {
+		if len(meta.AsList(spec["egress"])) > 0 {
 			types = append(types, "Egress")
 		}
 		spec["policyTypes"] = types
 	}
 	for _, dir := range []string{"ingress", "egress"} {
-		for _, r := range asList(spec[dir]) {
+		for _, r := range meta.AsList(spec[dir]) {
 			rule, _ := r.(map[string]any)
-			for _, p := range asList(rule["ports"]) {
+			for _, p := range meta.AsList(rule["ports"]) {
 				if pm, ok := p.(map[string]any); ok {
 					setDefault(pm, "protocol", "TCP")
 				}

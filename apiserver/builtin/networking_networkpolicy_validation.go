@@ -31,18 +31,18 @@ func (s networkPolicyStrategy) ValidateUpdate(w *apiserver.Write, o, _ meta.Obje
 func (e *fieldErrs) networkPolicySpec(path string, spec map[string]any) {
 	e.labelSelector(path+".podSelector", spec["podSelector"])
 	for _, dir := range []struct{ rules, peers string }{{"ingress", "from"}, {"egress", "to"}} {
-		for i, r := range asList(spec[dir.rules]) {
+		for i, r := range meta.AsList(spec[dir.rules]) {
 			rule := asMap(r)
 			p := fmt.Sprintf("%s.%s[%d]", path, dir.rules, i)
-			for j, port := range asList(rule["ports"]) {
+			for j, port := range meta.AsList(rule["ports"]) {
 				e.networkPolicyPort(fmt.Sprintf("%s.ports[%d]", p, j), asMap(port))
 			}
-			for j, peer := range asList(rule[dir.peers]) {
+			for j, peer := range meta.AsList(rule[dir.peers]) {
 				e.networkPolicyPeer(fmt.Sprintf("%s.%s[%d]", p, dir.peers, j), asMap(peer))
 			}
 		}
 	}
-	types := asList(spec["policyTypes"])
+	types := meta.AsList(spec["policyTypes"])
 	if len(types) > 2 {
 		e.invalid(path+".policyTypes", goPolicyTypes(types), "may not specify more than two policyTypes")
 		return
@@ -121,7 +121,7 @@ func (e *fieldErrs) ipBlock(path string, block map[string]any) {
 		return
 	}
 	outerBits, _ := outer.Mask.Size()
-	for i, x := range asList(block["except"]) {
+	for i, x := range meta.AsList(block["except"]) {
 		s, _ := x.(string)
 		p := fmt.Sprintf("%s.except[%d]", path, i)
 		inner, ok := e.cidr(p, s)

@@ -26,7 +26,7 @@ var serviceCIDRColumns = []apiserver.PrinterColumn{
 	column("CIDRs", "string", "CIDRs defines the IP blocks in CIDR notation (e.g. \"192.168.0.0/24\" or \"2001:db8::/64\") from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family. This field is immutable.", 0,
 		func(o meta.Object, now time.Time) any {
 			var cidrs []string
-			for _, c := range asList(field(o, "spec", "cidrs")) {
+			for _, c := range meta.AsList(field(o, "spec", "cidrs")) {
 				cidrs = append(cidrs, stringOr(c, ""))
 			}
 			return strings.Join(cidrs, ",")

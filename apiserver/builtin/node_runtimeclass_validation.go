@@ -24,7 +24,7 @@ func (runtimeClassStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.Fie
 			e.labels("scheduling.nodeSelector", sel)
 		}
 		// kube names the list twice in these paths.
-		e.tolerations("scheduling.tolerations.tolerations", asList(sched["tolerations"]))
+		e.tolerations("scheduling.tolerations.tolerations", meta.AsList(sched["tolerations"]))
 	}
 	return e.list
 }

@@ -35,10 +35,7 @@ func field(o meta.Object, path ...string) any {
 	return v
 }
 
-func str(o meta.Object, path ...string) string {
-	s, _ := field(o, path...).(string)
-	return s
-}
+func str(o meta.Object, path ...string) string { return meta.AsString(field(o, path...)) }
 
 func count(v any) int64 {
 	switch c := v.(type) {
@@ -57,7 +54,7 @@ func integer(o meta.Object, path ...string) int64 {
 
 func containerField(o meta.Object, name string) string {
 	var out []string
-	for _, c := range asList(field(o, "spec", "template", "spec", "containers")) {
+	for _, c := range meta.AsList(field(o, "spec", "template", "spec", "containers")) {
 		if m, ok := c.(map[string]any); ok {
 			s, _ := m[name].(string)
 			out = append(out, s)
@@ -81,11 +78,6 @@ func selectorString(v any) string {
 		parts[i] = fmt.Sprintf("%s=%v", k, m[k])
 	}
 	return strings.Join(parts, ",")
-}
-
-func asList(v any) []any {
-	l, _ := v.([]any)
-	return l
 }
 
 func orNone(s string) string {
@@ -126,7 +118,7 @@ func formatLabelSelector(v any) string {
 func containerCells(podSpec any) (names, images string) {
 	spec, _ := podSpec.(map[string]any)
 	var n, im []string
-	for _, c := range asList(spec["containers"]) {
+	for _, c := range meta.AsList(spec["containers"]) {
 		m, _ := c.(map[string]any)
 		name, _ := m["name"].(string)
 		image, _ := m["image"].(string)
@@ -215,7 +207,7 @@ func stringOr(v any, def string) string {
 
 func stringList(v any) []string {
 	var out []string
-	for _, s := range asList(v) {
+	for _, s := range meta.AsList(v) {
 		str, _ := s.(string)
 		out = append(out, str)
 	}

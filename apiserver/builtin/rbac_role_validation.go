@@ -15,12 +15,12 @@ import (
 
 func (s roleStrategy) Validate(_ *apiserver.Write, obj meta.Object) meta.FieldErrors {
 	var errs meta.FieldErrors
-	for i, r := range asList(obj["rules"]) {
+	for i, r := range meta.AsList(obj["rules"]) {
 		rule, _ := r.(map[string]any)
 		path := fmt.Sprintf("rules[%d]", i)
 		strs := func(k string) []string {
 			var out []string
-			for _, v := range asList(rule[k]) {
+			for _, v := range meta.AsList(rule[k]) {
 				if s, ok := v.(string); ok {
 					out = append(out, s)
 				}
@@ -59,7 +59,7 @@ func (s roleStrategy) Validate(_ *apiserver.Write, obj meta.Object) meta.FieldEr
 // is not, one more error: kube could not make a selector of it).
 func aggregationRuleErrors(rule map[string]any) meta.FieldErrors {
 	var e fieldErrs
-	selectors := asList(rule["clusterRoleSelectors"])
+	selectors := meta.AsList(rule["clusterRoleSelectors"])
 	if len(selectors) == 0 {
 		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: "aggregationRule.clusterRoleSelectors",
 			Detail: "at least one clusterRoleSelector required if aggregationRule is non-nil"})

@@ -22,7 +22,7 @@ func bindingColumns(kind, roleDescription string) []apiserver.PrinterColumn {
 	subjects := func(want string) func(meta.Object, time.Time) any {
 		return func(o meta.Object, _ time.Time) any {
 			var out []string
-			for _, s := range asList(field(o, "subjects")) {
+			for _, s := range meta.AsList(field(o, "subjects")) {
 				m, _ := s.(map[string]any)
 				if k, _ := m["kind"].(string); k != want {
 					continue
@@ -65,7 +65,7 @@ func (bindingStrategy) Default(o meta.Object) {
 	if g, _ := ref["apiGroup"].(string); g == "" {
 		ref["apiGroup"] = rbacGroup
 	}
-	for _, s := range asList(o["subjects"]) {
+	for _, s := range meta.AsList(o["subjects"]) {
 		subject, _ := s.(map[string]any)
 		if subject == nil {
 			continue

@@ -24,7 +24,7 @@ func (s bindingStrategy) Validate(_ *apiserver.Write, obj meta.Object) meta.Fiel
 	if k := str(obj, "roleRef", "kind"); !slices.Contains(kinds, k) && k != "" {
 		errs = append(errs, meta.FieldError{Type: meta.ErrorNotSupported, Field: "roleRef.kind", Value: k, Detail: supported(kinds...)})
 	}
-	for i, sub := range asList(obj["subjects"]) {
+	for i, sub := range meta.AsList(obj["subjects"]) {
 		m, _ := sub.(map[string]any)
 		kind, _ := m["kind"].(string)
 		if !slices.Contains([]string{"ServiceAccount", "User", "Group"}, kind) && kind != "" {

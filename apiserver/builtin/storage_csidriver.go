@@ -26,7 +26,7 @@ func (csiDriverStrategy) Default(o meta.Object) {
 	setDefault(spec, "podInfoOnMount", false)
 	setDefault(spec, "storageCapacity", false)
 	setDefault(spec, "fsGroupPolicy", "ReadWriteOnceWithFSType")
-	if len(asList(spec["volumeLifecycleModes"])) == 0 {
+	if len(meta.AsList(spec["volumeLifecycleModes"])) == 0 {
 		spec["volumeLifecycleModes"] = []any{"Persistent"}
 	}
 	setDefault(spec, "requiresRepublish", false)
@@ -58,7 +58,7 @@ var csiDriverColumns = []apiserver.PrinterColumn{
 	column("Modes", "string", "volumeLifecycleModes defines what kind of volumes this CSI volume driver supports. The default if the list is empty is \"Persistent\", which is the usage defined by the CSI specification and implemented in Kubernetes via the usual PV/PVC mechanism.\n\nThe other mode is \"Ephemeral\". In this mode, volumes are defined inline inside the pod spec with CSIVolumeSource and their lifecycle is tied to the lifecycle of that pod. A driver has to be aware of this because it is only going to get a NodePublishVolume call for such a volume.\n\nFor more information about implementing this mode, see https://kubernetes-csi.github.io/docs/ephemeral-local-volumes.html A driver can support one or more of these modes and more modes may be added in the future.\n\nThis field is beta. This field is immutable.", 0,
 		func(o meta.Object, now time.Time) any {
 			var modes []string
-			for _, m := range asList(field(o, "spec", "volumeLifecycleModes")) {
+			for _, m := range meta.AsList(field(o, "spec", "volumeLifecycleModes")) {
 				modes = append(modes, stringOr(m, ""))
 			}
 			if len(modes) == 0 {

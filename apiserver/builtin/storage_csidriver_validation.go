@@ -25,7 +25,7 @@ func (csiDriverStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldE
 		e.enum("spec.fsGroupPolicy", p, "File", "None", "ReadWriteOnceWithFSType")
 	}
 	audiences := map[string]bool{}
-	for i, r := range asList(spec["tokenRequests"]) {
+	for i, r := range meta.AsList(spec["tokenRequests"]) {
 		req := asMap(r)
 		p := fmt.Sprintf("spec.tokenRequests[%d]", i)
 		audience, _ := req["audience"].(string)
@@ -43,7 +43,7 @@ func (csiDriverStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldE
 			}
 		}
 	}
-	for _, m := range asList(spec["volumeLifecycleModes"]) {
+	for _, m := range meta.AsList(spec["volumeLifecycleModes"]) {
 		e.enum("spec.volumeLifecycleModes", m, "Persistent", "Ephemeral")
 	}
 	return e.list

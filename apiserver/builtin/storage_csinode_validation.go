@@ -19,7 +19,7 @@ type csiNodeStrategy struct{ apiserver.GenericStrategy }
 func (csiNodeStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
 	var e fieldErrs
 	names := map[string]bool{}
-	for i, d := range asList(field(o, "spec", "drivers")) {
+	for i, d := range meta.AsList(field(o, "spec", "drivers")) {
 		driver := asMap(d)
 		p := fmt.Sprintf("spec.drivers[%d]", i)
 		name, _ := driver["name"].(string)
@@ -56,9 +56,9 @@ func (csiNodeStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErr
 func (s csiNodeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
 	var e fieldErrs
 	e.list = s.Validate(w, o)
-	for _, od := range asList(field(old, "spec", "drivers")) {
+	for _, od := range meta.AsList(field(old, "spec", "drivers")) {
 		oldDriver := asMap(od)
-		for _, nd := range asList(field(o, "spec", "drivers")) {
+		for _, nd := range meta.AsList(field(o, "spec", "drivers")) {
 			driver := asMap(nd)
 			if driver["name"] == oldDriver["name"] && !equalJSON(driver, oldDriver) {
 				e.invalid("spec.drivers", goCSINodeDriver(driver), "field is immutable")

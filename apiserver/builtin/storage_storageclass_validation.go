@@ -30,7 +30,7 @@ func (storageClassStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.Fie
 	} else {
 		e.enum("volumeBindingMode", mode, "Immediate", "WaitForFirstConsumer")
 	}
-	e.allowedTopologies(asList(o["allowedTopologies"]))
+	e.allowedTopologies(meta.AsList(o["allowedTopologies"]))
 	return e.list
 }
 

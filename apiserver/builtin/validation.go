@@ -213,7 +213,7 @@ var conditionReasonRE = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_
 // qualified-name types, a known status, a transition time and a reason.
 func (e *fieldErrs) conditions(path string, v any) {
 	seen := map[string]bool{}
-	for i, c := range asList(v) {
+	for i, c := range meta.AsList(v) {
 		cond := asMap(c)
 		p := fmt.Sprintf("%s[%d]", path, i)
 		typ, _ := cond["type"].(string)

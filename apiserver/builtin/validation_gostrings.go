@@ -20,6 +20,15 @@ type goValue string
 
 func (v goValue) String() string { return string(v) }
 
+// goPointer is how a set pointer field prints inside a Go value; the
+// address is kube's process's, so any stands.
+func goPointer(typ string, set bool) string {
+	if !set {
+		return "(" + typ + ")(nil)"
+	}
+	return "(" + typ + ")(0xc000010000)"
+}
+
 // goStrings is a []string as Go's %#v prints it.
 func goStrings(s []string) goValue { return goValue(fmt.Sprintf("%#v", s)) }
 
@@ -33,7 +42,7 @@ func supported(values ...string) string {
 
 // goTypedStrings renders a []T of strings as Go's %#v does.
 func goTypedStrings(typ string, v any) string {
-	list := asList(v)
+	list := meta.AsList(v)
 	if list == nil {
 		return "[]" + typ + "(nil)"
 	}
@@ -101,12 +110,12 @@ func goStringMap(v any) string {
 func goLabelSelector(v any) string {
 	sel := asMap(v)
 	exprs := "[]v1.LabelSelectorRequirement(nil)"
-	if list := asList(sel["matchExpressions"]); list != nil {
+	if list := meta.AsList(sel["matchExpressions"]); list != nil {
 		var parts []string
 		for _, r := range list {
 			req := asMap(r)
 			values := "[]string(nil)"
-			if vs := asList(req["values"]); vs != nil {
+			if vs := meta.AsList(req["values"]); vs != nil {
 				var q []string
 				for _, x := range vs {
 					s, _ := x.(string)

@@ -66,7 +66,7 @@ func (e *fieldErrs) podTemplate(path string, tmpl map[string]any) {
 // ports, pull policies), restart and DNS policies.
 func (e *fieldErrs) podSpec(path string, spec map[string]any) {
 	names := map[string]bool{}
-	containers := asList(spec["containers"])
+	containers := meta.AsList(spec["containers"])
 	if len(containers) == 0 {
 		e.required(path + ".containers")
 	}
@@ -76,7 +76,7 @@ func (e *fieldErrs) podSpec(path string, spec map[string]any) {
 			e.containerRestartRules(fmt.Sprintf("%s.containers[%d]", path, i), asMap(c))
 		}
 	}
-	for i, c := range asList(spec["initContainers"]) {
+	for i, c := range meta.AsList(spec["initContainers"]) {
 		e.container(fmt.Sprintf("%s.initContainers[%d]", path, i), asMap(c), names)
 	}
 	e.enum(path+".restartPolicy", spec["restartPolicy"], "Always", "OnFailure", "Never")
@@ -104,7 +104,7 @@ func (e *fieldErrs) container(path string, c map[string]any, names map[string]bo
 	} else if strings.TrimSpace(image) != image {
 		e.invalid(path+".image", image, "must not have leading or trailing whitespace")
 	}
-	for j, p := range asList(c["ports"]) {
+	for j, p := range meta.AsList(c["ports"]) {
 		e.containerPort(fmt.Sprintf("%s.ports[%d]", path, j), asMap(p))
 	}
 	e.enum(path+".imagePullPolicy", c["imagePullPolicy"], "Always", "IfNotPresent", "Never")

@@ -92,11 +92,11 @@ func (e *fieldErrs) resourceQuantity(path, name string, v any) {
 	if !ok {
 		return
 	}
-	if q.value.Sign() < 0 {
-		e.invalid(path, q.text, "must be greater than or equal to 0")
+	if q.Sign() < 0 {
+		e.invalid(path, q.String(), "must be greater than or equal to 0")
 	}
-	if isIntegerResource(name) && new(big.Int).Rem(q.milli(), big.NewInt(1000)).Sign() != 0 {
-		e.invalid(path, goValue(q.goRep), "must be an integer")
+	if isIntegerResource(name) && new(big.Int).Rem(q.Milli(), big.NewInt(1000)).Sign() != 0 {
+		e.invalid(path, goValue(q.GoString()), "must be an integer")
 	}
 }
 
@@ -118,8 +118,11 @@ func goResourceList(v any) string {
 	}
 	parts := make([]string, 0, len(list))
 	for _, k := range sortedMapKeys(list) {
-		q, _ := parseQuantity(list[k])
-		parts = append(parts, fmt.Sprintf("%q:%s", k, q.goRep))
+		rep := ""
+		if q, ok := parseQuantity(list[k]); ok {
+			rep = q.GoString()
+		}
+		parts = append(parts, fmt.Sprintf("%q:%s", k, rep))
 	}
 	return "core.ResourceList{" + strings.Join(parts, ", ") + "}"
 }
@@ -164,10 +167,4 @@ func (e *fieldErrs) resourceLimits(path string, limits map[string]any) {
 			e.invalid(p, text, "must be greater than or equal to 0")
 		}
 	}
-}
-
-// negativeQuantity reports whether a quantity's text is below zero.
-func negativeQuantity(s string) bool {
-	negative, whole, fraction, _, ok := splitQuantity(strings.TrimSpace(s))
-	return ok && negative && strings.Trim(whole+fraction, "0") != ""
 }

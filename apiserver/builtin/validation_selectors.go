@@ -17,10 +17,10 @@ import (
 // key → values set, to compare terms.
 func (e *fieldErrs) topologyTerm(path string, term map[string]any) map[string]map[string]bool {
 	exprs := map[string]map[string]bool{}
-	for i, x := range asList(term["matchLabelExpressions"]) {
+	for i, x := range meta.AsList(term["matchLabelExpressions"]) {
 		req := asMap(x)
 		p := fmt.Sprintf("%s.matchLabelExpressions[%d]", path, i)
-		values := asList(req["values"])
+		values := meta.AsList(req["values"])
 		if len(values) == 0 {
 			e.required(p + ".values")
 		}
@@ -44,7 +44,7 @@ func (e *fieldErrs) topologyTerm(path string, term map[string]any) map[string]ma
 
 // nodeSelector is kube's ValidateNodeSelector (a volume's node affinity).
 func (e *fieldErrs) nodeSelector(path string, sel map[string]any) {
-	terms := asList(sel["nodeSelectorTerms"])
+	terms := meta.AsList(sel["nodeSelectorTerms"])
 	if len(terms) == 0 {
 		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".nodeSelectorTerms",
 			Detail: "must have at least one node selector term"})
@@ -53,10 +53,10 @@ func (e *fieldErrs) nodeSelector(path string, sel map[string]any) {
 	for i, t := range terms {
 		term := asMap(t)
 		tp := fmt.Sprintf("%s.nodeSelectorTerms[%d]", path, i)
-		for j, r := range asList(term["matchExpressions"]) {
+		for j, r := range meta.AsList(term["matchExpressions"]) {
 			e.nodeSelectorRequirement(fmt.Sprintf("%s.matchExpressions[%d]", tp, j), asMap(r), true)
 		}
-		for j, r := range asList(term["matchFields"]) {
+		for j, r := range meta.AsList(term["matchFields"]) {
 			e.nodeSelectorRequirement(fmt.Sprintf("%s.matchFields[%d]", tp, j), asMap(r), false)
 		}
 	}
@@ -66,7 +66,7 @@ func (e *fieldErrs) nodeSelector(path string, sel map[string]any) {
 // for matchFields ValidateNodeFieldSelectorRequirement.
 func (e *fieldErrs) nodeSelectorRequirement(path string, req map[string]any, labels bool) {
 	op, _ := req["operator"].(string)
-	values := asList(req["values"])
+	values := meta.AsList(req["values"])
 	key, _ := req["key"].(string)
 	required := func(detail string) {
 		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".values", Detail: detail})
@@ -129,11 +129,11 @@ func (e *fieldErrs) labels(path string, v any) {
 func (e *fieldErrs) labelSelector(path string, v any) {
 	sel := asMap(v)
 	e.labels(path+".matchLabels", sel["matchLabels"])
-	for i, r := range asList(sel["matchExpressions"]) {
+	for i, r := range meta.AsList(sel["matchExpressions"]) {
 		req := asMap(r)
 		p := fmt.Sprintf("%s.matchExpressions[%d]", path, i)
 		op, _ := req["operator"].(string)
-		values := asList(req["values"])
+		values := meta.AsList(req["values"])
 		switch op {
 		case "In", "NotIn":
 			if len(values) == 0 {

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/meta"
 )
 
 // Checks the workload kinds share (Deployment, ReplicaSet, DaemonSet,
@@ -20,7 +21,7 @@ func (e *fieldErrs) workloadSelector(path string, spec map[string]any, kind stri
 		return
 	}
 	e.labelSelector(path+".selector", sel)
-	if len(asMap(sel["matchLabels"]))+len(asList(sel["matchExpressions"])) == 0 {
+	if len(asMap(sel["matchLabels"]))+len(meta.AsList(sel["matchExpressions"])) == 0 {
 		e.invalid(path+".selector", goValue(goLabelSelector(sel)), "empty selector is invalid for "+kind)
 	}
 }
@@ -31,7 +32,7 @@ func (e *fieldErrs) replicaTemplate(path string, spec map[string]any) {
 	tmpl := asMap(spec["template"])
 	sel := spec["selector"]
 	labels := asMap(tmpl["metadata"])["labels"]
-	if sel == nil || len(asMap(asMap(sel)["matchLabels"]))+len(asList(asMap(sel)["matchExpressions"])) > 0 {
+	if sel == nil || len(asMap(asMap(sel)["matchLabels"]))+len(meta.AsList(asMap(sel)["matchExpressions"])) > 0 {
 		if !selectorMatches(sel, labels) {
 			e.invalid(path+".metadata.labels", goValue(goStringMap(labels)), "`selector` does not match template `labels`")
 		}

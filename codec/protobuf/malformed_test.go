@@ -92,6 +92,7 @@ func TestDecodeMalformed(t *testing.T) {
 		{"packed ints truncated", widget(msg(20, []byte{0x80})), 400, "ints: unexpected EOF"},
 		{"bad quantity", widget(msg(11, msg(1, "1.5.5"))), 400, `cpu: invalid quantity "1.5.5"`},
 		{"empty quantity", widget(msg(11, msg(1, ""))), 400, `cpu: invalid quantity ""`},
+		{"quantity without a number", widget(msg(11, msg(1, "Pi"))), 400, `cpu: invalid quantity "Pi"`},
 		{"bad IntOrString", widget(msg(10, msg(1, uint64(2)))), 400, "port: invalid IntOrString type 2"},
 		{"IntOrString bad UTF-8", widget(msg(10, msg(1, uint64(1), 3, "\xff"))), 400, "port: invalid UTF-8"},
 		{"bad raw JSON", widget(msg(12, msg(1, "{\"a\":"))), 400, "ext: embedded JSON"},

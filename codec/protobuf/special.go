@@ -13,6 +13,7 @@ import (
 
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/quantity"
 )
 
 // Wire forms of the special types (see apimachinery's time_proto.go,
@@ -257,10 +258,11 @@ func decodeQuantity(data []byte) (any, bool, error) {
 	if !found {
 		return "0", true, nil
 	}
-	if !validQuantity(s) {
+	q, err := quantity.Parse(s)
+	if err != nil {
 		return nil, false, fmt.Errorf("invalid quantity %q", s)
 	}
-	return s, zeroQuantity(s), nil
+	return s, q.Sign() == 0, nil
 }
 
 func appendQuantity(b []byte, v any) ([]byte, error) {
@@ -279,58 +281,11 @@ func appendQuantity(b []byte, v any) ([]byte, error) {
 		}
 		s = strconv.FormatInt(n, 10)
 	}
-	if !validQuantity(s) {
+	if _, err := quantity.Parse(s); err != nil {
 		return b, fmt.Errorf("invalid quantity %q", s)
 	}
 	b = protowire.AppendTag(b, 1, protowire.BytesType)
 	return protowire.AppendString(b, s), nil
-}
-
-// validQuantity follows resource.ParseQuantity's grammar:
-// [+-] digits [. digits] [suffix], suffix one of n u m "" k M G T P E,
-// Ki Mi Gi Ti Pi Ei, or e|E followed by a signed integer.
-func validQuantity(s string) bool {
-	if s == "" {
-		return false
-	}
-	i := 0
-	if s[0] == '-' || s[0] == '+' {
-		i++
-	}
-	digits := func() {
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			i++
-		}
-	}
-	digits()
-	if i < len(s) && s[i] == '.' {
-		i++
-		digits()
-	}
-	suffix := s[i:]
-	switch suffix {
-	case "", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei":
-		return true
-	}
-	if len(suffix) > 1 && (suffix[0] == 'e' || suffix[0] == 'E') {
-		_, err := strconv.ParseInt(suffix[1:], 10, 64)
-		return err == nil
-	}
-	return false
-}
-
-// zeroQuantity reports whether a valid quantity string is zero.
-func zeroQuantity(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '+' || c == '-' || c == '.' || c == '0':
-		case '1' <= c && c <= '9':
-			return false
-		default:
-			return true // the suffix
-		}
-	}
-	return true
 }
 
 // decodeRawJSON returns the JSON value held in a RawExtension or FieldsV1

@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
-	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/controllers"
 	"github.com/kapi-dev/kapi/examples/server/kapiserver"
 	"github.com/stretchr/testify/require"
@@ -36,34 +35,29 @@ import (
 // startShippedServer starts the example server in-process with what
 // examples/server/main.go builds from its default flags: kapiserver.NewSecure
 // (HTTPS, client certificates, tokens, RBAC, anonymous requests allowed as
-// -anonymous-auth defaults to), API Priority and Fairness with the
-// -max-requests-inflight and -max-mutating-requests-inflight defaults, the
-// webhook service resolver, and every controller (-controllers '*'). It
-// returns the kinds that configuration registers, as a check on its
-// discovery.
+// -anonymous-auth defaults to), kapiserver.Serving at the address it
+// serves on (API Priority and Fairness at the default limits, the webhook
+// service resolver), and every controller (-controllers '*'). It returns
+// the kinds that configuration registers, as a check on its discovery.
 func startShippedServer(t *testing.T) (*cluster, []apiserver.Resource) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
+	srv := httptest.NewUnstartedServer(nil)
+	t.Cleanup(func() {
+		srv.Close()
+		cancel()
+	})
 	sec, err := kapiserver.NewSecure(ctx, kapiserver.Options{AnonymousAuth: true})
-	if err != nil {
-		cancel()
-		require.NoError(t, err)
-	}
-	sec.Config.FlowControl = &flowcontrol.Options{MaxRequestsInFlight: 400, MaxMutatingRequestsInFlight: 200, Context: ctx}
-	sec.Config.Webhooks.ServiceResolver = kapiserver.ServiceURLs{}.Resolver()
+	require.NoError(t, err)
+	serving := kapiserver.Serving{Addr: srv.Listener.Addr().String(), FlowControl: kapiserver.DefaultFlowControl(ctx)}
+	require.NoError(t, serving.Apply(&sec.Config))
 	handler, err := apiserver.New(sec.Config)
-	if err != nil {
-		cancel()
-		require.NoError(t, err)
-	}
+	require.NoError(t, err)
 	selected, err := controllers.ParseControllers("*")
 	require.NoError(t, err)
 	m, err := controllers.Start(ctx, handler, controllers.Options{Controllers: selected, RootCA: sec.CAData})
-	if err != nil {
-		cancel()
-		require.NoError(t, err)
-	}
-	srv := httptest.NewUnstartedServer(handler)
+	require.NoError(t, err)
+	srv.Config.Handler = handler
 	srv.TLS = sec.TLS
 	srv.StartTLS()
 	t.Cleanup(func() {

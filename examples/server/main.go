@@ -76,8 +76,8 @@ func main() {
 	etcdServers := flag.String("etcd-servers", "", "comma-separated etcd URLs to keep objects in (default: in memory)")
 	etcdPrefix := flag.String("etcd-prefix", etcd.DefaultPrefix, "the prefix of every key in etcd")
 	apf := flag.Bool("enable-priority-and-fairness", true, "enable API Priority and Fairness, as kube-apiserver")
-	maxInflight := flag.Int("max-requests-inflight", 400, "with -max-mutating-requests-inflight, the server's concurrency limit that API Priority and Fairness shares among priority levels")
-	maxMutating := flag.Int("max-mutating-requests-inflight", 200, "see -max-requests-inflight")
+	maxInflight := flag.Int("max-requests-inflight", kapiserver.DefaultMaxRequestsInFlight, "with -max-mutating-requests-inflight, the server's concurrency limit that API Priority and Fairness shares among priority levels")
+	maxMutating := flag.Int("max-mutating-requests-inflight", kapiserver.DefaultMaxMutatingRequestsInFlight, "see -max-requests-inflight")
 	v1beta3 := flag.Bool("flowcontrol-v1beta3", false, "also serve flowcontrol.apiserver.k8s.io/v1beta3 (kube 1.33 serves v1 only)")
 	services := kapiserver.ServiceURLs{}
 	flag.Var(services, "webhook-service", "namespace/name[:port]=URL: where a webhook's service reference is reached (repeatable); "+
@@ -112,9 +112,9 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	var flowControl *flowcontrol.Options
+	serving := kapiserver.Serving{Addr: ln.Addr().String(), FlowControlV1beta3: *v1beta3, Services: services}
 	if *apf {
-		flowControl = &flowcontrol.Options{MaxRequestsInFlight: *maxInflight, MaxMutatingRequestsInFlight: *maxMutating, Context: ctx}
+		serving.FlowControl = &flowcontrol.Options{MaxRequestsInFlight: *maxInflight, MaxMutatingRequestsInFlight: *maxMutating, Context: ctx}
 	}
 	st, closeStore := openEtcd(ctx, *etcdServers, *etcdPrefix)
 	defer closeStore()
@@ -126,12 +126,7 @@ func main() {
 		if st != nil {
 			cfg.Store = st
 		}
-		if *v1beta3 {
-			kapiserver.ServeFlowControlV1beta3(&cfg)
-		}
-		cfg.FlowControl = flowControl
-		cfg.Webhooks.ServiceResolver = services.Resolver()
-		if err := kapiserver.Advertise(&cfg, ln.Addr().String()); err != nil {
+		if err := serving.Apply(&cfg); err != nil {
 			log.Fatal(err)
 		}
 		if server, err = apiserver.New(cfg); err != nil {
@@ -150,12 +145,7 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		if *v1beta3 {
-			kapiserver.ServeFlowControlV1beta3(&sec.Config)
-		}
-		sec.Config.FlowControl = flowControl
-		sec.Config.Webhooks.ServiceResolver = services.Resolver()
-		if err := kapiserver.Advertise(&sec.Config, ln.Addr().String()); err != nil {
+		if err := serving.Apply(&sec.Config); err != nil {
 			log.Fatal(err)
 		}
 		if server, err = apiserver.New(sec.Config); err != nil {

@@ -4,6 +4,7 @@
 package kapiserver
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
+	"github.com/kapi-dev/kapi/apiserver/flowcontrol"
 	"github.com/kapi-dev/kapi/codec"
 	"github.com/kapi-dev/kapi/codec/protobuf"
 	"github.com/kapi-dev/kapi/codec/protobuf/builtinproto"
@@ -77,6 +79,42 @@ func Advertise(cfg *apiserver.Config, addr string) error {
 // versions).
 func ServeFlowControlV1beta3(cfg *apiserver.Config) {
 	cfg.Resources = builtin.WithFlowControlV1beta3(cfg.Resources)
+}
+
+// The command's -max-requests-inflight and -max-mutating-requests-inflight
+// defaults, kube-apiserver's.
+const DefaultMaxRequestsInFlight, DefaultMaxMutatingRequestsInFlight = 400, 200
+
+// DefaultFlowControl is API Priority and Fairness as the command runs it
+// by default, until ctx ends.
+func DefaultFlowControl(ctx context.Context) *flowcontrol.Options {
+	return &flowcontrol.Options{MaxRequestsInFlight: DefaultMaxRequestsInFlight,
+		MaxMutatingRequestsInFlight: DefaultMaxMutatingRequestsInFlight, Context: ctx}
+}
+
+// Serving is what the command's flags other than the security ones add
+// to a configuration from Config or NewSecure: the address it serves on
+// (Advertise; "" leaves kube's defaults), API Priority and Fairness (nil:
+// off), flowcontrol v1beta3 (ServeFlowControlV1beta3) and where webhooks'
+// services are.
+type Serving struct {
+	Addr               string
+	FlowControl        *flowcontrol.Options
+	FlowControlV1beta3 bool
+	Services           ServiceURLs
+}
+
+// Apply configures cfg as the command serves it.
+func (s Serving) Apply(cfg *apiserver.Config) error {
+	if s.FlowControlV1beta3 {
+		ServeFlowControlV1beta3(cfg)
+	}
+	cfg.FlowControl = s.FlowControl
+	cfg.Webhooks.ServiceResolver = s.Services.Resolver()
+	if s.Addr == "" {
+		return nil
+	}
+	return Advertise(cfg, s.Addr)
 }
 
 // Kubeconfig returns a kubeconfig for a server at url (http://host:port):
