@@ -53,10 +53,20 @@ func (c *listCounter) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	resp, err := c.rt.RoundTrip(r)
 	if watch && err == nil {
+		if resp.StatusCode != http.StatusOK && r.URL.Query().Get("sendInitialEvents") == "true" {
+			// Refused (kube 1.33's WatchList gate): the reflector lists
+			// instead, and that list is the one counted.
+			c.streamedLists.Add(-1)
+		}
 		resp.Body = &bookmarkCounter{ReadCloser: resp.Body, n: &c.bookmarks}
 	}
 	return resp, err
 }
+
+// watchListRefused is kube-apiserver 1.33's answer to a streamed list (its
+// WatchList gate is off by default), after which client-go lists instead:
+// no fault of the server's.
+const watchListRefused = "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"
 
 // logRecorder keeps the messages a reflector logs with an error: "watch
 // ended with error" carries a decode error, after which the reflector
@@ -68,7 +78,7 @@ type logRecorder struct {
 
 func (l *logRecorder) logger() klog.Logger {
 	return funcr.New(func(prefix, args string) {
-		if !strings.Contains(args, `"err"`) {
+		if !strings.Contains(args, `"err"`) || strings.Contains(args, watchListRefused) {
 			return
 		}
 		l.mu.Lock()
