@@ -384,6 +384,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, meta.Internal(fmt.Errorf("%v", p)))
 		}
 	}()
+	reserveStack()
 	s.handler.ServeHTTP(w, r)
 }
 

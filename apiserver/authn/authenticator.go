@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Response is what an authenticator learned about a request: who sent it
@@ -14,6 +15,24 @@ import (
 type Response struct {
 	User      *User
 	Audiences []string
+
+	// memo is set on a response an authenticator hands out again, the
+	// same pointer, for every request with the same credential (a client
+	// certificate verified once per connection): what the chain derives
+	// from it is kept there and not derived again per request. Such a
+	// response and its user are shared, never modified.
+	memo *responseMemo
+}
+
+// responseMemo keeps what WithAuthenticatedGroup made of a shared response.
+type responseMemo struct {
+	withGroup atomic.Pointer[Response]
+}
+
+// shared returns a response for u that its authenticator hands out again
+// for the same credential (see Response.memo).
+func shared(u *User) *Response {
+	return &Response{User: u, memo: &responseMemo{}}
 }
 
 // Authenticator says who sent a request. It answers one of three ways:
@@ -117,12 +136,19 @@ func AnonymousResponse() *Response {
 
 // WithAuthenticatedGroup adds the group system:authenticated to the users
 // a authenticates, as kube does, unless the user is system:anonymous or
-// already says it is authenticated or not.
+// already says it is authenticated or not. A response a hands out again
+// for the same credential (a client certificate's) gets its decorated copy
+// made once.
 func WithAuthenticatedGroup(a Authenticator) Authenticator {
 	return AuthenticatorFunc(func(r *http.Request) (*Response, bool, error) {
 		resp, ok, err := a.AuthenticateRequest(r)
 		if !ok || err != nil {
 			return resp, ok, err
+		}
+		if resp.memo != nil {
+			if out := resp.memo.withGroup.Load(); out != nil {
+				return out, true, nil
+			}
 		}
 		u := resp.User
 		if u.Name == Anonymous || slices.Contains(u.Groups, AllAuthenticated) || slices.Contains(u.Groups, AllUnauthenticated) {
@@ -132,6 +158,11 @@ func WithAuthenticatedGroup(a Authenticator) Authenticator {
 		user := *u
 		user.Groups = append(slices.Clip(u.Groups), AllAuthenticated)
 		out.User = &user
+		out.memo = nil
+		if resp.memo != nil {
+			out.memo = &responseMemo{}
+			resp.memo.withGroup.Store(&out)
+		}
 		return &out, true, nil
 	})
 }

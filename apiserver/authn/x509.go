@@ -27,7 +27,8 @@ const CredentialIDKey = "authentication.kubernetes.io/credential-id"
 // Every request of one TLS connection carries the same certificates, so a
 // verified chain is remembered per connection's leaf certificate while the
 // clock stays inside the chain's validity: a connection pays for one
-// signature check, not one per request (each is most of a GET's cost).
+// signature check, not one per request (each is most of a GET's cost), and
+// its requests share one Response (and user), never modified.
 func ClientCertificates(roots *x509.CertPool, now func() time.Time) Authenticator {
 	if now == nil {
 		now = time.Now
@@ -39,11 +40,11 @@ func ClientCertificates(roots *x509.CertPool, now func() time.Time) Authenticato
 		}
 		leaf := r.TLS.PeerCertificates[0]
 		t := now()
-		if u, ok := cache.get(leaf, t); ok {
-			if u == nil {
+		if resp, ok := cache.get(leaf, t); ok {
+			if resp == nil {
 				return nil, false, nil
 			}
-			return &Response{User: u}, true, nil
+			return resp, true, nil
 		}
 		opts := x509.VerifyOptions{
 			Roots:       roots,
@@ -60,20 +61,20 @@ func ClientCertificates(roots *x509.CertPool, now func() time.Time) Authenticato
 		if err != nil {
 			return nil, false, fmt.Errorf("verifying certificate %s failed: %w", certificateIdentifier(leaf), err)
 		}
-		var u *User
+		var resp *Response
 		if leaf.Subject.CommonName != "" {
 			sum := sha256.Sum256(leaf.Raw)
-			u = &User{
+			resp = shared(&User{
 				Name:   leaf.Subject.CommonName,
 				Groups: append([]string(nil), leaf.Subject.Organization...),
 				Extra:  map[string][]string{CredentialIDKey: {"X509SHA256=" + hex.EncodeToString(sum[:])}},
-			}
+			})
 		}
-		cache.put(leaf, chains[0], u)
-		if u == nil {
+		cache.put(leaf, chains[0], resp)
+		if resp == nil {
 			return nil, false, nil
 		}
-		return &Response{User: u}, true, nil
+		return resp, true, nil
 	})
 }
 
@@ -83,7 +84,8 @@ const verifiedCertsMax = 4096
 
 // verifiedCerts remembers verified leaf certificates, by the pointer TLS
 // hands every request of one connection, with the window in which their
-// chain is valid and the user each names (nil: no Common Name).
+// chain is valid and the response naming each one's user (nil: no Common
+// Name).
 type verifiedCerts struct {
 	mu sync.Mutex
 	m  map[*x509.Certificate]verifiedCert
@@ -91,21 +93,21 @@ type verifiedCerts struct {
 
 type verifiedCert struct {
 	notBefore, notAfter time.Time
-	user                *User
+	resp                *Response
 }
 
-func (c *verifiedCerts) get(leaf *x509.Certificate, now time.Time) (*User, bool) {
+func (c *verifiedCerts) get(leaf *x509.Certificate, now time.Time) (*Response, bool) {
 	c.mu.Lock()
 	v, ok := c.m[leaf]
 	c.mu.Unlock()
 	if !ok || now.Before(v.notBefore) || now.After(v.notAfter) {
 		return nil, false
 	}
-	return v.user, true
+	return v.resp, true
 }
 
-func (c *verifiedCerts) put(leaf *x509.Certificate, chain []*x509.Certificate, u *User) {
-	v := verifiedCert{notBefore: leaf.NotBefore, notAfter: leaf.NotAfter, user: u}
+func (c *verifiedCerts) put(leaf *x509.Certificate, chain []*x509.Certificate, resp *Response) {
+	v := verifiedCert{notBefore: leaf.NotBefore, notAfter: leaf.NotAfter, resp: resp}
 	for _, cert := range chain {
 		if cert.NotBefore.After(v.notBefore) {
 			v.notBefore = cert.NotBefore

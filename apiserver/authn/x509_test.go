@@ -83,7 +83,7 @@ func TestClientCertificates(t *testing.T) {
 		assert.False(t, ok)
 		assert.NoError(t, err)
 	})
-	t.Run("a certificate verified on a connection is the same user on its next requests", func(t *testing.T) {
+	t.Run("a certificate verified on a connection is the same response on its next requests", func(t *testing.T) {
 		r := withCert(ca.issue(t, "bob", []string{"dev"}, x509.ExtKeyUsageClientAuth))
 		first, ok, err := a.AuthenticateRequest(r)
 		require.NoError(t, err)
@@ -91,7 +91,38 @@ func TestClientCertificates(t *testing.T) {
 		again, ok, err := a.AuthenticateRequest(r)
 		require.NoError(t, err)
 		require.True(t, ok)
-		assert.Equal(t, first.User, again.User)
+		assert.Same(t, first, again)
+	})
+	t.Run("the chain adds system:authenticated to a certificate's user once per connection, leaving the certificate's user as it was", func(t *testing.T) {
+		chain := New(false, a)
+		r := withCert(ca.issue(t, "dave", []string{"dev"}, x509.ExtKeyUsageClientAuth))
+		inner, ok, err := a.AuthenticateRequest(r)
+		require.NoError(t, err)
+		require.True(t, ok)
+		first, ok, err := chain.AuthenticateRequest(r)
+		require.NoError(t, err)
+		require.True(t, ok)
+		again, ok, err := chain.AuthenticateRequest(r)
+		require.NoError(t, err)
+		require.True(t, ok)
+		assert.Same(t, first, again)
+		assert.Equal(t, []string{"dev", AllAuthenticated}, first.User.Groups)
+		assert.Equal(t, "dave", first.User.Name)
+		assert.Equal(t, inner.User.Extra, first.User.Extra)
+		assert.Equal(t, []string{"dev"}, inner.User.Groups)
+	})
+	t.Run("two certificates of one user on two connections are decorated each on its own", func(t *testing.T) {
+		chain := New(false, a)
+		r1 := withCert(ca.issue(t, "erin", []string{"dev"}, x509.ExtKeyUsageClientAuth))
+		r2 := withCert(ca.issue(t, "erin", []string{"ops"}, x509.ExtKeyUsageClientAuth))
+		one, ok, err := chain.AuthenticateRequest(r1)
+		require.NoError(t, err)
+		require.True(t, ok)
+		two, ok, err := chain.AuthenticateRequest(r2)
+		require.NoError(t, err)
+		require.True(t, ok)
+		assert.Equal(t, []string{"dev", AllAuthenticated}, one.User.Groups)
+		assert.Equal(t, []string{"ops", AllAuthenticated}, two.User.Groups)
 	})
 	t.Run("a remembered certificate is verified again once the clock leaves its validity", func(t *testing.T) {
 		clock := t0
@@ -140,6 +171,15 @@ func BenchmarkClientCertificates(b *testing.B) {
 	})
 	b.Run("authenticate", func(b *testing.B) {
 		a := ClientCertificates(pool, func() time.Time { return t0 })
+		for b.Loop() {
+			if _, ok, err := a.AuthenticateRequest(r); !ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}
+	})
+	b.Run("chain", func(b *testing.B) {
+		a := New(false, ClientCertificates(pool, func() time.Time { return t0 }), BearerToken(TokenUnion()))
+		b.ReportAllocs()
 		for b.Loop() {
 			if _, ok, err := a.AuthenticateRequest(r); !ok || err != nil {
 				b.Fatal(ok, err)

@@ -223,6 +223,15 @@ func TestServiceAccountWithARole(t *testing.T) {
 		_, err = cs.CoreV1().Secrets("team").List(ctx, metav1.ListOptions{})
 		assert.NoError(t, err)
 	})
+	t.Run("a deleted RoleBinding counts at once for the request it allowed just before", func(t *testing.T) {
+		for range 3 { // the same request, decided once and then remembered
+			_, err := cs.CoreV1().ConfigMaps("team").Get(ctx, "watched", metav1.GetOptions{})
+			require.NoError(t, err)
+		}
+		require.NoError(t, admin.RbacV1().RoleBindings("team").Delete(ctx, "robot", metav1.DeleteOptions{}))
+		_, err := cs.CoreV1().ConfigMaps("team").Get(ctx, "watched", metav1.GetOptions{})
+		assert.True(t, apierrors.IsForbidden(err), "%v", err)
+	})
 }
 
 // TestKubectlCreateTokenAuthenticates: `kubectl create token` (the

@@ -42,6 +42,21 @@ func (a *Authorizer) Authorize(_ context.Context, attrs authz.Attributes) (authz
 		return authz.NoOpinion, "", nil
 	}
 	s := a.c.current()
+	k, remember := keyOf(&attrs)
+	if remember {
+		if v, ok := s.decisions.get(&k); ok {
+			return v.decision, v.reason, nil
+		}
+	}
+	d, reason := s.authorize(&attrs)
+	if remember {
+		s.decisions.put(&k, decided{d, reason})
+	}
+	return d, reason, nil
+}
+
+// authorize evaluates attrs on the snapshot: the decision and its reason.
+func (s *snapshot) authorize(attrs *authz.Attributes) (authz.Decision, string) {
 	var missing []*binding // roles looked up in vain; errors built only for a denial
 	reason := ""
 	s.visitRules(attrs.User, attrs.Namespace, func(b *binding, sub int, rules []Rule, found bool) bool {
@@ -50,7 +65,7 @@ func (a *Authorizer) Authorize(_ context.Context, attrs authz.Attributes) (authz
 			return true
 		}
 		for i := range rules {
-			if rules[i].allows(&attrs) {
+			if rules[i].allows(attrs) {
 				reason = b.allowed[sub]
 				return false
 			}
@@ -58,16 +73,16 @@ func (a *Authorizer) Authorize(_ context.Context, attrs authz.Attributes) (authz
 		return true
 	})
 	if reason != "" {
-		return authz.Allow, reason, nil
+		return authz.Allow, reason
 	}
 	if len(missing) > 0 {
 		errs := make([]error, len(missing))
 		for i, b := range missing {
 			_, errs[i] = s.rulesOf(b.roleRef, b.namespace)
 		}
-		return authz.NoOpinion, "RBAC: " + authn.Aggregate(errs).Error(), nil
+		return authz.NoOpinion, "RBAC: " + authn.Aggregate(errs).Error()
 	}
-	return authz.NoOpinion, "", nil
+	return authz.NoOpinion, ""
 }
 
 // visitRules calls fn with the rules of every binding that applies to u in

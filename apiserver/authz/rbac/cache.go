@@ -49,6 +49,10 @@ type snapshot struct {
 	clusterRoles map[string]*role
 	rbs          map[string]*bindingIndex
 	crbs         *bindingIndex
+	// decisions made on this state, shared with the next snapshot while
+	// the RBAC objects stay the same (writes of other kinds move the
+	// store's revision, and so the snapshot's, without changing them).
+	decisions *decisions
 }
 
 // bindingIndex files bindings under each subject they name, so a request
@@ -257,6 +261,9 @@ func namespaceMap[T any](m map[string]map[string]T, ns string) map[string]T {
 func (s *source) build(prev *snapshot, d *dirty, rev int64) *snapshot {
 	next := *prev
 	next.rev = rev
+	if next.decisions == nil || len(d.roleNS) > 0 || d.clusterRoles || len(d.bindingNS) > 0 || d.crbs {
+		next.decisions = newDecisions()
+	}
 	if len(d.roleNS) > 0 {
 		next.roles = make(map[string]map[string]*role, len(prev.roles)+len(d.roleNS))
 		for ns, m := range prev.roles {

@@ -368,3 +368,67 @@ func TestRBACUnderConcurrentWritesAndDecisions(t *testing.T) {
 		<-done
 	}
 }
+
+func TestRBACRemembersDecisionsOnlyWhileTheRBACObjectsStay(t *testing.T) {
+	st, a := newPolicy(t, memory.Config{})
+	put(t, st, ResourceRoleBindings, "ns1", "dev-view", bindingObj("ClusterRole", "view", subject("Group", "dev")))
+	get := res(alice, "get", "", "configmaps", "", "ns1", "c")
+	decide := func(attrs authz.Attributes) (authz.Decision, string) {
+		d, reason, err := a.Authorize(context.Background(), attrs)
+		require.NoError(t, err)
+		return d, reason
+	}
+
+	t.Run("a repeated request gets the same decision and reason", func(t *testing.T) {
+		d1, r1 := decide(get)
+		d2, r2 := decide(get)
+		assert.Equal(t, authz.Allow, d1)
+		assert.Equal(t, d1, d2)
+		assert.Equal(t, r1, r2)
+	})
+	t.Run("writes of other kinds keep the remembered decisions", func(t *testing.T) {
+		decide(get)
+		before := a.c.current().decisions
+		_, err := st.Create(context.Background(), "/configmaps/ns1/other", meta.Object{"metadata": map[string]any{"name": "other", "namespace": "ns1"}})
+		require.NoError(t, err)
+		after := a.c.current()
+		assert.Equal(t, st.Revision(), after.rev)
+		assert.Same(t, before, after.decisions)
+	})
+	t.Run("the same name in other groups is another decision", func(t *testing.T) {
+		decide(get)
+		notDev := &authn.User{Name: "alice", Groups: []string{authn.AllAuthenticated}}
+		d, _ := decide(res(notDev, "get", "", "configmaps", "", "ns1", "c"))
+		assert.Equal(t, authz.NoOpinion, d)
+	})
+	t.Run("a user with more groups than are remembered is decided every time", func(t *testing.T) {
+		many := &authn.User{Name: "zed", Groups: []string{"a", "b", "c", "d", "dev"}}
+		for range 2 {
+			d, _ := decide(res(many, "get", "", "configmaps", "", "ns1", "c"))
+			assert.Equal(t, authz.Allow, d)
+		}
+	})
+	t.Run("a denial is remembered and forgotten when a binding allows it", func(t *testing.T) {
+		list := res(alice, "list", "", "secrets", "", "ns1", "")
+		for range 2 {
+			d, _ := decide(list)
+			require.Equal(t, authz.NoOpinion, d)
+		}
+		put(t, st, ResourceRoleBindings, "ns1", "alice-edit", bindingObj("ClusterRole", "admin", subject("User", "alice")))
+		d, reason := decide(list)
+		assert.Equal(t, authz.Allow, d)
+		assert.Equal(t, `RBAC: allowed by RoleBinding "alice-edit/ns1" of ClusterRole "admin" to User "alice"`, reason)
+	})
+	t.Run("a changed role counts at once for a remembered allow", func(t *testing.T) {
+		put(t, st, ResourceClusterRoles, "", "narrow", meta.Object{"rules": rules(rule([]string{"get"}, []string{""}, []string{"pods"}))})
+		put(t, st, ResourceRoleBindings, "ns2", "narrow", bindingObj("ClusterRole", "narrow", subject("User", "alice")))
+		pod := res(alice, "get", "", "pods", "", "ns2", "p")
+		for range 2 {
+			d, _ := decide(pod)
+			require.Equal(t, authz.Allow, d)
+		}
+		put(t, st, ResourceClusterRoles, "", "narrow", meta.Object{"rules": rules(rule([]string{"get"}, []string{""}, []string{"services"}))})
+		d, _ := decide(pod)
+		assert.Equal(t, authz.NoOpinion, d)
+	})
+}
