@@ -201,10 +201,9 @@ func moduleDir(version string) (string, error) {
 	return m.Dir, nil
 }
 
-// readDocs merges the component schemas of every group version's OpenAPI
-// document in dir (*.json, or *.json.gz as docs/kube-behaviour/19-releases
-// records them; the documents of a group, of /version and the like are
-// skipped); paramDoc is coordination.k8s.io/v1's document (its parameters
+// readDocs merges the component schemas of every OpenAPI document in dir
+// (*.json, or *.json.gz as docs/kube-behaviour/19-releases records them);
+// paramDoc is coordination.k8s.io/v1's document (its parameters
 // are kube's), nil when absent. A component kube publishes differently per
 // document (DeleteOptions and WatchEvent name the document's group version
 // from 1.36) is taken from the core group's document.
@@ -217,10 +216,7 @@ func readDocs(dir string) (schemas map[string]any, paramDoc map[string]any, err 
 	schemas = map[string]any{}
 	var core map[string]any
 	for _, f := range files {
-		gv, ok := docGroupVersion(filepath.Base(f))
-		if !ok {
-			continue
-		}
+		gv, _ := docGroupVersion(filepath.Base(f))
 		b, err := readMaybeGzip(f)
 		if err != nil {
 			return nil, nil, err
@@ -252,7 +248,8 @@ func readDocs(dir string) (schemas map[string]any, paramDoc map[string]any, err 
 // docGroupVersion reads the group version of a document's file name, as a
 // live server's are recorded ("api_v1.json", "apis_apps_v1.json.gz") or as
 // the k8s.io/kubernetes module names them ("apis__apps__v1_openapi.json");
-// false for the documents of a group, of /api, /version and the like.
+// false (and "") for the documents of a group, of /api, /version and the
+// like.
 func docGroupVersion(base string) (string, bool) {
 	base = strings.TrimSuffix(base, ".gz")
 	base = strings.TrimSuffix(base, ".json")
