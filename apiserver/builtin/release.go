@@ -121,6 +121,10 @@ func withReleaseChanges(r apiserver.Release, res *apiserver.Resource) {
 			res.StatusSubresource = true
 			res.ResetFields = map[string][]string{"": {"status"}, "status": {"metadata", "spec"}}
 		}
+	case meta.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass"}:
+		if r.AtLeast(37) { // recorded from kube-apiserver 1.37.2
+			res.PrinterColumns = ingressClassColumns137
+		}
 	case meta.GroupVersionKind{Version: "v1", Kind: "ServiceAccount"}:
 		if r.AtLeast(35) { // kube 1.35 dropped the Secrets column
 			res.PrinterColumns = []apiserver.PrinterColumn{apiserver.AgeColumn()}

@@ -257,3 +257,21 @@ func TestDefaultsNewIn137(t *testing.T) {
 		})
 	}
 }
+
+// TestTheDefaultIngressClassIsMarkedFrom137: kube 1.37.2 prints the NAME of
+// the IngressClass annotated as the default as "nginx (default)"
+// (19-releases/1.37/builtin/tables/networking_ingressclass.json); 1.33
+// prints the name alone.
+func TestTheDefaultIngressClassIsMarkedFrom137(t *testing.T) {
+	const class = `{"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"nginx",
+		"annotations":{"ingressclass.kubernetes.io/is-default-class":"true"}},"spec":{"controller":"k8s.io/ingress-nginx"}}`
+	for r, want := range map[apiserver.Release]string{apiserver.Release133: "nginx", apiserver.Release137: "nginx (default)"} {
+		srv := releaseServer(t, r)
+		code, out := serve(t, srv, http.MethodPost, "/apis/networking.k8s.io/v1/ingressclasses", "application/json", class)
+		require.Equal(t, http.StatusCreated, code, out)
+		table := getJSON(t, srv, "/apis/networking.k8s.io/v1/ingressclasses/nginx", "application/json;as=Table;v=v1;g=meta.k8s.io").(map[string]any)
+		cells := table["rows"].([]any)[0].(map[string]any)["cells"].([]any)
+		assert.Equal(t, want, cells[0], r)
+		assert.Equal(t, "k8s.io/ingress-nginx", cells[1], r)
+	}
+}
