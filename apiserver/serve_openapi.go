@@ -42,7 +42,8 @@ func (s *Server) openAPI(reg *registry) (*openAPIDocs, error) {
 				}
 			}
 		}
-		opts := openapi.Options{Components: s.openAPIComponents, KubernetesVersion: s.version.Major + "." + s.version.Minor}
+		opts := openapi.Options{Components: s.openAPIComponents, KubernetesVersion: s.version.Major + "." + s.version.Minor,
+			ShardSelector: s.kubeRelease.AtLeast(36)}
 		if d.v3, d.err = openapi.V3(resources, opts); d.err != nil {
 			return
 		}

@@ -15,14 +15,20 @@ func statefulSetResource() apiserver.Resource {
 		PrinterColumns: statefulSetColumns, GenericDelete: true, Strategy: statefulSetStrategy{}, Scale: workloadScale}
 }
 
-// statefulSetStrategy is what a StatefulSet does differently.
-type statefulSetStrategy struct{ apiserver.GenericStrategy }
+// statefulSetStrategy is what a StatefulSet does differently; release is
+// the kube release served.
+type statefulSetStrategy struct {
+	apiserver.GenericStrategy
+	release apiserver.Release
+}
 
 // Default mirrors SetDefaults_StatefulSet: ordered pod management, rolling
 // updates from partition 0, claims retained, one replica, ten revisions
 // kept; pod template and claim template defaults (each claim template a
-// PersistentVolumeClaim of a Pending phase).
-func (statefulSetStrategy) Default(o meta.Object) {
+// PersistentVolumeClaim of a Pending phase). From 1.37 a rolling update
+// also defaults maxUnavailable to 1 (MaxUnavailableStatefulSet on by
+// default; recorded from kube-apiserver 1.37.2).
+func (s statefulSetStrategy) Default(o meta.Object) {
 	spec := obj(o, "spec")
 	setDefault(spec, "podManagementPolicy", "OrderedReady")
 	us := obj(spec, "updateStrategy")
@@ -32,6 +38,9 @@ func (statefulSetStrategy) Default(o meta.Object) {
 	}
 	if ru, ok := us["rollingUpdate"].(map[string]any); ok && us["type"] == "RollingUpdate" {
 		setDefault(ru, "partition", int64(0))
+		if s.release.AtLeast(37) {
+			setDefault(ru, "maxUnavailable", int64(1))
+		}
 	}
 	retention := obj(spec, "persistentVolumeClaimRetentionPolicy")
 	setDefault(retention, "whenDeleted", "Retain")

@@ -69,9 +69,9 @@ func getJSON(t *testing.T, h http.Handler, path, accept string) any {
 }
 
 // releaseDiscoveryDirs hold, per release, the discovery documents of
-// that kube-apiserver: 1.33's recorded from a live server, 1.37's derived
-// from its module's (discovery-from-module.sh: every GA version, which is
-// what 1.37 serves by default).
+// that kube-apiserver, recorded from a live server (1.33.13, 1.37.2:
+// record-discovery.sh; 1.37's equal what discovery-from-module.sh derives
+// from its module, the aggregated /api aside, which the module lacks).
 var releaseDiscoveryDirs = []struct {
 	release apiserver.Release
 	dir     string

@@ -107,10 +107,23 @@ func withReleaseChanges(r apiserver.Release, res *apiserver.Resource) {
 	switch res.GroupVersionKind() {
 	case meta.GroupVersionKind{Version: "v1", Kind: "Pod"}:
 		res.Strategy = podStrategy{release: r}
+	case meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"}:
+		res.Strategy = statefulSetStrategy{release: r}
+	case meta.GroupVersionKind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIDriver"}:
+		res.Strategy = csiDriverStrategy{release: r}
+	case meta.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"},
+		meta.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "HorizontalPodAutoscaler"}:
+		if r.AtLeast(37) { // kube 1.37.2 gives HorizontalPodAutoscalers a metadata.generation
+			res.WithoutGeneration = false
+		}
 	case meta.GroupVersionKind{Group: "storage.k8s.io", Version: "v1", Kind: "CSINode"}:
 		if r.AtLeast(37) { // 1.37 gave CSINode a status (its drivers' allocatable counts)
 			res.StatusSubresource = true
 			res.ResetFields = map[string][]string{"": {"status"}, "status": {"metadata", "spec"}}
+		}
+	case meta.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass"}:
+		if r.AtLeast(37) { // recorded from kube-apiserver 1.37.2
+			res.PrinterColumns = ingressClassColumns137
 		}
 	case meta.GroupVersionKind{Version: "v1", Kind: "ServiceAccount"}:
 		if r.AtLeast(35) { // kube 1.35 dropped the Secrets column

@@ -213,3 +213,65 @@ func TestPodFieldsOfGatesOffByDefaultAreDropped(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultsNewIn137 holds what kube-apiserver 1.37.2 stores for a
+// StatefulSet, a CSIDriver and a HorizontalPodAutoscaler created as
+// docs/kube-behaviour/builtin/manifests has them
+// (docs/kube-behaviour/19-releases.md): a rolling update's maxUnavailable
+// of 1, preventPodSchedulingIfMissing false, a generation of 1; 1.33
+// stores none of them.
+func TestDefaultsNewIn137(t *testing.T) {
+	cases := []struct {
+		name, path, body string
+		field            []string
+		want             any
+	}{
+		{"a statefulset's rolling update may have one pod unavailable", "/apis/apps/v1/namespaces/default/statefulsets",
+			`{"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"s"},"spec":{"serviceName":"s",
+			"selector":{"matchLabels":{"app":"s"}},"template":{"metadata":{"labels":{"app":"s"}},
+			"spec":{"containers":[{"name":"c","image":"nginx"}]}}}}`,
+			[]string{"spec", "updateStrategy", "rollingUpdate", "maxUnavailable"}, int64(1)},
+		{"a CSI driver does not keep pods from scheduling", "/apis/storage.k8s.io/v1/csidrivers",
+			`{"apiVersion":"storage.k8s.io/v1","kind":"CSIDriver","metadata":{"name":"csi.example.com"},"spec":{}}`,
+			[]string{"spec", "preventPodSchedulingIfMissing"}, false},
+		{"an autoscaler has a generation", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers",
+			`{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"h"},"spec":{"maxReplicas":3,
+			"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"}}}`,
+			[]string{"metadata", "generation"}, int64(1)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, r := range []apiserver.Release{apiserver.Release133, apiserver.Release137} {
+				code, out := serve(t, releaseServer(t, r), http.MethodPost, c.path, "application/json", c.body)
+				require.Equal(t, http.StatusCreated, code, out)
+				got := field(meta.Object(out), c.field...)
+				if n, ok := meta.AsInt64(got); ok {
+					got = n
+				}
+				if r == apiserver.Release137 {
+					assert.Equal(t, c.want, got, r)
+				} else {
+					assert.Nil(t, got, r)
+				}
+			}
+		})
+	}
+}
+
+// TestTheDefaultIngressClassIsMarkedFrom137: kube 1.37.2 prints the NAME of
+// the IngressClass annotated as the default as "nginx (default)"
+// (19-releases/1.37/builtin/tables/networking_ingressclass.json); 1.33
+// prints the name alone.
+func TestTheDefaultIngressClassIsMarkedFrom137(t *testing.T) {
+	const class = `{"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"nginx",
+		"annotations":{"ingressclass.kubernetes.io/is-default-class":"true"}},"spec":{"controller":"k8s.io/ingress-nginx"}}`
+	for r, want := range map[apiserver.Release]string{apiserver.Release133: "nginx", apiserver.Release137: "nginx (default)"} {
+		srv := releaseServer(t, r)
+		code, out := serve(t, srv, http.MethodPost, "/apis/networking.k8s.io/v1/ingressclasses", "application/json", class)
+		require.Equal(t, http.StatusCreated, code, out)
+		table := getJSON(t, srv, "/apis/networking.k8s.io/v1/ingressclasses/nginx", "application/json;as=Table;v=v1;g=meta.k8s.io").(map[string]any)
+		cells := table["rows"].([]any)[0].(map[string]any)["cells"].([]any)
+		assert.Equal(t, want, cells[0], r)
+		assert.Equal(t, "k8s.io/ingress-nginx", cells[1], r)
+	}
+}

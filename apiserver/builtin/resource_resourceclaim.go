@@ -10,7 +10,7 @@ import (
 
 // resourceClaimResource is resource.k8s.io/v1 resourceclaims (since 1.34).
 func resourceClaimResource() apiserver.Resource {
-	return apiserver.Resource{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaim", Plural: "resourceclaims",
+	return apiserver.Resource{ReturnDeletedObject: true, Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaim", Plural: "resourceclaims",
 		Namespaced: true, StatusSubresource: true, WithoutGeneration: true, PrinterColumns: resourceClaimColumns}
 }
 

@@ -10,7 +10,7 @@ import (
 // resourceSliceResource is resource.k8s.io/v1 resourceslices (since
 // 1.34), selectable by node, driver and pool as in kube.
 func resourceSliceResource() apiserver.Resource {
-	return apiserver.Resource{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceSlice", Plural: "resourceslices",
+	return apiserver.Resource{ReturnDeletedObject: true, Group: "resource.k8s.io", Version: "v1", Kind: "ResourceSlice", Plural: "resourceslices",
 		PrinterColumns:   resourceSliceColumns,
 		SelectableFields: []string{"spec.nodeName", "spec.driver", "spec.pool.name"}}
 }

@@ -14,13 +14,19 @@ func csiDriverResource() apiserver.Resource {
 		WithoutGeneration: true, PrinterColumns: csiDriverColumns, GenericDelete: true, Strategy: csiDriverStrategy{}}
 }
 
-// csiDriverStrategy is what a CSIDriver does differently.
-type csiDriverStrategy struct{ apiserver.GenericStrategy }
+// csiDriverStrategy is what a CSIDriver does differently; release is the
+// kube release served.
+type csiDriverStrategy struct {
+	apiserver.GenericStrategy
+	release apiserver.Release
+}
 
 // Default mirrors SetDefaults_CSIDriver: attach required, no pod info, no
 // capacity tracking, fsGroup for ReadWriteOnce volumes with an fsType,
-// persistent volumes, no republishing, no SELinux mounts.
-func (csiDriverStrategy) Default(o meta.Object) {
+// persistent volumes, no republishing, no SELinux mounts; from 1.37 Pods
+// are not kept from scheduling when the driver is missing on a node
+// (preventPodSchedulingIfMissing false, recorded from kube-apiserver 1.37.2).
+func (s csiDriverStrategy) Default(o meta.Object) {
 	spec := obj(o, "spec")
 	setDefault(spec, "attachRequired", true)
 	setDefault(spec, "podInfoOnMount", false)
@@ -31,6 +37,9 @@ func (csiDriverStrategy) Default(o meta.Object) {
 	}
 	setDefault(spec, "requiresRepublish", false)
 	setDefault(spec, "seLinuxMount", false)
+	if s.release.AtLeast(37) {
+		setDefault(spec, "preventPodSchedulingIfMissing", false)
+	}
 }
 
 var csiDriverColumns = []apiserver.PrinterColumn{

@@ -10,7 +10,7 @@ import (
 // volumeAttributesClassResource is storage.k8s.io/v1
 // volumeattributesclasses (GA and on by default since 1.34).
 func volumeAttributesClassResource() apiserver.Resource {
-	return apiserver.Resource{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttributesClass",
+	return apiserver.Resource{ReturnDeletedObject: true, Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttributesClass",
 		Plural: "volumeattributesclasses", ShortNames: []string{"vac"}, WithoutGeneration: true,
 		PrinterColumns: []apiserver.PrinterColumn{
 			column("DriverName", "string", "driverName is the name of the CSI driver This field is immutable.", 0,

@@ -4,6 +4,7 @@ import (
 	"crypto/sha512"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -54,6 +55,11 @@ type Options struct {
 	Components map[string]any
 	// KubernetesVersion is info.version of built-in documents; default "1.33".
 	KubernetesVersion string
+	// ShardSelector: list, watch and deletecollection operations declare
+	// the shardSelector parameter, as kube 1.36 and later do (its
+	// ShardedListAndWatch gate is alpha and off: the parameter is
+	// declared, not honoured).
+	ShardSelector bool
 }
 
 // Document is one generated OpenAPI document.
@@ -148,6 +154,9 @@ func GroupVersionV3(gv meta.GroupVersion, resources []Resource, opts Options) (*
 		info = map[string]any{"title": "Kubernetes CRD Swagger", "version": "v0.1.0"}
 	}
 	schemas := b.closure()
+	if !allCRD {
+		perDocumentKinds(schemas, gv)
+	}
 	doc := map[string]any{
 		"openapi": "3.0.0",
 		"info":    info,
@@ -162,11 +171,40 @@ func GroupVersionV3(gv meta.GroupVersion, resources []Resource, opts Options) (*
 	return &Document{Path: DocumentPath(gv), JSON: js, Hash: hashOf(js)}, nil
 }
 
+// perDocumentKinds names, in the DeleteOptions and WatchEvent of a
+// built-in group version's document, that group version after the core
+// one, when the release publishes them so (1.36 and later: the data
+// names only core/v1 there; earlier releases name every group version
+// kube knows, in every document).
+func perDocumentKinds(schemas map[string]any, gv meta.GroupVersion) {
+	if gv.Group == "" {
+		return
+	}
+	for _, kind := range []string{"DeleteOptions", "WatchEvent"} {
+		name := "io.k8s.apimachinery.pkg.apis.meta.v1." + kind
+		s, ok := schemas[name].(map[string]any)
+		if !ok {
+			continue
+		}
+		gvks, _ := s["x-kubernetes-group-version-kind"].([]any)
+		if len(gvks) != 1 {
+			continue
+		}
+		c := maps.Clone(s)
+		c["x-kubernetes-group-version-kind"] = []any{gvks[0],
+			map[string]any{"group": gv.Group, "kind": kind, "version": gv.Version}}
+		schemas[name] = c
+	}
+}
+
 // builder accumulates the components one document uses.
 type builder struct {
 	components map[string]any // all known
 	used       map[string]bool
 	version    string
+	// listParams and deleteCollectionParams are the parameters of list
+	// and watch operations and of deletecollection, per release.
+	listParams, deleteCollectionParams []string
 }
 
 func newBuilder(opts Options) (*builder, error) {
@@ -184,7 +222,13 @@ func newBuilder(opts Options) (*builder, error) {
 	if v == "" {
 		v = "1.33"
 	}
-	return &builder{components: comps, used: map[string]bool{}, version: v}, nil
+	b := &builder{components: comps, used: map[string]bool{}, version: v,
+		listParams: listParams, deleteCollectionParams: deleteCollectionParams}
+	if opts.ShardSelector {
+		b.listParams = insertSorted(listParams, "shardSelector")
+		b.deleteCollectionParams = insertSorted(deleteCollectionParams, "shardSelector")
+	}
+	return b, nil
 }
 
 func (b *builder) ref(name string) map[string]any {

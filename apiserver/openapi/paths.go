@@ -140,7 +140,7 @@ func (b *builder) resource(r Resource) ([]pathItem, error) {
 	coll := pathItem{path: collection, params: append(nsParamIf(r.Namespaced, nsParam), pretty...)}
 	if r.supports("list") {
 		o := op("get", "list"+word+scope+r.Kind, listDesc, "list")
-		o.params, o.media = params(listParams...), mediaList
+		o.params, o.media = params(b.listParams...), mediaList
 		o.responses = []response{{"200", "OK", listName}, {"401", "Unauthorized", ""}}
 		coll.ops = append(coll.ops, o)
 	}
@@ -152,9 +152,9 @@ func (b *builder) resource(r Resource) ([]pathItem, error) {
 	}
 	if r.supports("deletecollection") {
 		o := op("delete", "delete"+word+"Collection"+scope+r.Kind, "delete collection of "+r.Kind, "deletecollection")
-		o.params, o.body, o.bodySchema = params(deleteCollectionParams...), bodyDelete, "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"
+		o.params, o.body, o.bodySchema = params(b.deleteCollectionParams...), bodyDelete, "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"
 		if crd { // kube declares the list parameters and no body here for custom resources
-			o.params, o.body = params(listParams...), bodyNone
+			o.params, o.body = params(b.listParams...), bodyNone
 		}
 		o.responses = statusResp("200")
 		coll.ops = append(coll.ops, o)
@@ -222,14 +222,14 @@ func (b *builder) resource(r Resource) ([]pathItem, error) {
 		o.media = mediaList
 		o.responses = []response{{"200", "OK", listName}, {"401", "Unauthorized", ""}}
 		items = append(items, pathItem{path: prefix + "/" + r.Plural, ops: []operation{o},
-			params: params(insertSorted(listParams, "pretty")...)})
+			params: params(insertSorted(b.listParams, "pretty")...)})
 	}
 	if !crd && r.supports("watch") {
 		watch := func(path, id, desc, action string, extra ...map[string]any) pathItem {
 			o := op("get", id, desc, action)
 			o.media = mediaList
 			o.responses = []response{{"200", "OK", "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent"}, {"401", "Unauthorized", ""}}
-			ps := append(params(listParams...), params("pretty")...)
+			ps := append(params(b.listParams...), params("pretty")...)
 			ps = append(ps, extra...)
 			sortParams(ps)
 			return pathItem{path: path, ops: []operation{o}, params: ps}

@@ -19,10 +19,14 @@
 //     descriptions, for the metadata of every object and server-side apply.
 //
 // The default release (1.33) is read from a live server's /openapi/v3
-// documents (shared/kube-openapi/v3, -in); the others from the OpenAPI v3
+// documents (shared/kube-openapi/v3, -in); the others from a directory of
+// a live server's documents (-release; 1.37's are
+// docs/kube-behaviour/19-releases/1.37/openapi), or from the OpenAPI v3
 // documents the k8s.io/kubernetes module of that release carries
-// (api/openapi-spec/v3, fetched with go mod download: -module), or from a
-// directory of a live server's documents (-release). A module's documents
+// (api/openapi-spec/v3, fetched with go mod download: -module; 1.35 and
+// 1.36). A module's documents lack the enums a live server publishes
+// (each enum-typed field's "enum" and the "Possible enum values" of its
+// description): record the live server's when one is built. A module's documents
 // are generated with every API enabled; only the kinds a release serves by
 // default are extracted (kinds, since), and component schemas do not
 // depend on feature gates. Run it from apiserver/builtin (go generate does).
@@ -32,11 +36,13 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -195,22 +201,27 @@ func moduleDir(version string) (string, error) {
 	return m.Dir, nil
 }
 
-// readDocs merges the component schemas of every OpenAPI document in dir;
-// paramDoc is coordination.k8s.io/v1's document (its parameters are
-// kube's), nil when absent.
+// readDocs merges the component schemas of every OpenAPI document in dir
+// (*.json, or *.json.gz as docs/kube-behaviour/19-releases records them);
+// paramDoc is coordination.k8s.io/v1's document (its parameters
+// are kube's), nil when absent. A component kube publishes differently per
+// document (DeleteOptions and WatchEvent name the document's group version
+// from 1.36) is taken from the core group's document.
 func readDocs(dir string) (schemas map[string]any, paramDoc map[string]any, err error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	files, err := filepath.Glob(filepath.Join(dir, "*.json*"))
 	if err != nil || len(files) == 0 {
 		return nil, nil, fmt.Errorf("no OpenAPI documents in %s", dir)
 	}
 	sort.Strings(files)
 	schemas = map[string]any{}
+	var core map[string]any
 	for _, f := range files {
-		var doc map[string]any
-		b, err := os.ReadFile(f)
+		gv, _ := docGroupVersion(filepath.Base(f))
+		b, err := readMaybeGzip(f)
 		if err != nil {
 			return nil, nil, err
 		}
+		var doc map[string]any
 		if err := json.Unmarshal(b, &doc); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", f, err)
 		}
@@ -219,11 +230,51 @@ func readDocs(dir string) (schemas map[string]any, paramDoc map[string]any, err 
 		for k, v := range ss {
 			schemas[k] = v
 		}
-		if filepath.Base(f) == "apis_coordination.k8s.io_v1.json" {
+		switch gv {
+		case "coordination.k8s.io/v1":
 			paramDoc = doc
+		case "v1":
+			core = ss
+		}
+	}
+	for _, name := range []string{metaPrefix + "pkg.apis.meta.v1.DeleteOptions", metaPrefix + "pkg.apis.meta.v1.WatchEvent"} {
+		if s, ok := core[name]; ok {
+			schemas[name] = s
 		}
 	}
 	return schemas, paramDoc, nil
+}
+
+// docGroupVersion reads the group version of a document's file name, as a
+// live server's are recorded ("api_v1.json", "apis_apps_v1.json.gz") or as
+// the k8s.io/kubernetes module names them ("apis__apps__v1_openapi.json");
+// false (and "") for the documents of a group, of /api, /version and the
+// like.
+func docGroupVersion(base string) (string, bool) {
+	base = strings.TrimSuffix(base, ".gz")
+	base = strings.TrimSuffix(base, ".json")
+	base = strings.TrimSuffix(base, "_openapi")
+	parts := strings.Split(strings.ReplaceAll(base, "__", "_"), "_")
+	switch {
+	case len(parts) == 2 && parts[0] == "api":
+		return parts[1], true
+	case len(parts) == 3 && parts[0] == "apis":
+		return parts[1] + "/" + parts[2], true
+	}
+	return "", false
+}
+
+// readMaybeGzip reads a file, gunzipping it when its name ends in .gz.
+func readMaybeGzip(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.HasSuffix(path, ".gz") {
+		return b, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return io.ReadAll(zr)
 }
 
 // releaseKinds returns the kinds release rel ("1.37") serves.
@@ -296,6 +347,7 @@ func run(dirs map[string]string, out string) error {
 	table := map[string][]byte{}            // hash → compact JSON
 	index := map[string]map[string]string{} // release → name → hash
 	var defSchemas, paramDoc map[string]any
+	var laterParamDocs []map[string]any // of the releases after the default, oldest first
 	for _, rel := range rels {
 		schemas, pd, err := readDocs(dirs[rel])
 		if err != nil {
@@ -326,6 +378,8 @@ func run(dirs map[string]string, out string) error {
 		index[rel] = names
 		if rel == defaultRelease {
 			defSchemas, paramDoc = schemas, pd
+		} else if pd != nil {
+			laterParamDocs = append(laterParamDocs, pd)
 		}
 	}
 	if defSchemas == nil || paramDoc == nil {
@@ -363,6 +417,19 @@ func run(dirs map[string]string, out string) error {
 	params, err := parameters(paramDoc)
 	if err != nil {
 		return err
+	}
+	// Parameters only later releases declare (shardSelector, 1.36), as the
+	// first of them declares them; kapi declares each from its release.
+	for _, pd := range laterParamDocs {
+		later, err := parameters(pd)
+		if err != nil {
+			return err
+		}
+		for name, p := range later {
+			if _, ok := params[name]; !ok {
+				params[name] = p
+			}
+		}
 	}
 	if err := write(filepath.Join(out, "..", "openapi", "meta.json"), map[string]any{"schemas": metaSchemas, "parameters": params}); err != nil {
 		return err
