@@ -322,14 +322,19 @@ func (w *watchStream) send(t store.EventType, obj *store.Object) {
 // every event: PartialObjectMetadata, or a Table of it).
 func (w *watchStream) sendBookmark(revision int64, initialEventsEnd bool) {
 	md := map[string]any{"resourceVersion": strconv.FormatInt(revision, 10)}
-	if !w.q.res.customResource {
-		md["creationTimestamp"] = nil // a typed object's zero time, as kube serialises it
+	// kube 1.34 omits a zero creationTimestamp and no longer annotates
+	// the end of a streaming list with the list's blueprint; 1.33 does
+	// both (docs/kube-behaviour/19-releases.md, "difftest at 1.37").
+	before134 := !w.q.s.kubeRelease.AtLeast(34)
+	if before134 && !w.q.res.customResource {
+		md["creationTimestamp"] = nil // a typed object's zero time, as kube 1.33 serialises it
 	}
 	if initialEventsEnd {
-		md["annotations"] = map[string]any{
-			initialEventsEndAnnotation:                    "true",
-			"kubernetes.io/initial-events-list-blueprint": base64.StdEncoding.EncodeToString(w.enc.blueprint(w.q.res)),
+		annotations := map[string]any{initialEventsEndAnnotation: "true"}
+		if before134 {
+			annotations["kubernetes.io/initial-events-list-blueprint"] = base64.StdEncoding.EncodeToString(w.enc.blueprint(w.q.res))
 		}
+		md["annotations"] = annotations
 	}
 	obj := meta.Object{"kind": w.q.res.Kind, "apiVersion": w.q.res.APIVersion(), "metadata": md}
 	var b []byte

@@ -339,3 +339,41 @@ func TestAWatchFromAFutureResourceVersionEnds(t *testing.T) {
 		handlerEnds(t, running)
 	})
 }
+
+// TestStreamingListEndBookmarkPerRelease: kube 1.33 ends a streaming list
+// with a bookmark carrying a null creationTimestamp and the list's
+// blueprint; kube 1.34 and later (1.37.2 recorded) send neither
+// (docs/kube-behaviour/19-releases.md, "difftest at 1.37").
+func TestStreamingListEndBookmarkPerRelease(t *testing.T) {
+	cases := []struct {
+		name      string
+		release   Release
+		blueprint bool
+	}{
+		{"kube 1.33 annotates the blueprint and a null creationTimestamp", Release133, true},
+		{"kube 1.37 sends the end annotation alone", Release137, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{}), Release: tc.release})
+			require.NoError(t, err)
+			hs := httptest.NewServer(srv)
+			t.Cleanup(hs.Close)
+			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			require.Equal(t, http.StatusCreated, ts.do("POST", cmPath, `{"metadata":{"name":"s"}}`).code)
+			next, closeWatch := ts.openWatch(cmPath + "?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true")
+			defer closeWatch()
+			ev, _ := next()
+			require.Equal(t, "ADDED", ev.Type)
+			ev, _ = next()
+			require.Equal(t, "BOOKMARK", ev.Type)
+			md := ev.Object["metadata"].(map[string]any)
+			annotations, _ := md["annotations"].(map[string]any)
+			assert.Equal(t, "true", annotations["k8s.io/initial-events-end"])
+			_, hasBlueprint := annotations["kubernetes.io/initial-events-list-blueprint"]
+			assert.Equal(t, tc.blueprint, hasBlueprint, "blueprint annotation")
+			_, hasCreationTimestamp := md["creationTimestamp"]
+			assert.Equal(t, tc.blueprint, hasCreationTimestamp, "creationTimestamp key")
+		})
+	}
+}
