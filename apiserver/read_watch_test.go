@@ -377,3 +377,48 @@ func TestStreamingListEndBookmarkPerRelease(t *testing.T) {
 		})
 	}
 }
+
+// TestWatchFromNowOrAnyIsAStreamingListPerRelease: with the WatchList
+// feature on by default (kube 1.34 and later; 1.37.2 recorded), a watch
+// with resourceVersion unset or "0" and without sendInitialEvents is
+// defaulted to a streaming list, so asking for bookmarks brings the
+// initial-events-end bookmark after the initial events; kube 1.33 sends
+// the initial events alone.
+func TestWatchFromNowOrAnyIsAStreamingListPerRelease(t *testing.T) {
+	cases := []struct {
+		name    string
+		release Release
+		query   string
+		endMark bool
+	}{
+		{"kube 1.37 ends the initial events of a watch from now with the bookmark", Release137, "watch=true&allowWatchBookmarks=true", true},
+		{"kube 1.37 ends the initial events of a watch from any with the bookmark", Release137, "watch=true&resourceVersion=0&allowWatchBookmarks=true", true},
+		{"kube 1.37 sends no bookmark to a watch that did not ask for them", Release137, "watch=true", false},
+		{"kube 1.33 sends the initial events of a watch from now alone", Release133, "watch=true&allowWatchBookmarks=true", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{}), Release: tc.release})
+			require.NoError(t, err)
+			hs := httptest.NewServer(srv)
+			t.Cleanup(hs.Close)
+			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			require.Equal(t, http.StatusCreated, ts.do("POST", cmPath, `{"metadata":{"name":"n"}}`).code)
+			next, closeWatch := ts.openWatch(cmPath + "?timeoutSeconds=1&" + tc.query)
+			defer closeWatch()
+			ev, _ := next()
+			require.Equal(t, "ADDED", ev.Type)
+			endMarks := 0
+			for ev, ok := next(); ok; ev, ok = next() {
+				if annotations, _ := field(ev.Object, "metadata.annotations").(map[string]any); ev.Type == "BOOKMARK" && annotations["k8s.io/initial-events-end"] == "true" {
+					endMarks++
+				}
+			}
+			if tc.endMark {
+				assert.Equal(t, 1, endMarks, "one initial-events-end bookmark")
+			} else {
+				assert.Zero(t, endMarks, "no initial-events-end bookmark")
+			}
+		})
+	}
+}
