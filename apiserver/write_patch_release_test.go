@@ -1,0 +1,61 @@
+package apiserver
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kapi-dev/kapi/store/memory"
+)
+
+// TestPatchBodyCheckedBeforeTheObjectPerRelease: kube 1.37.2 looks at a
+// patch body before it reads the object: a JSON patch, merge or strategic
+// merge body that is not JSON is 400 "invalid JSON patch" even for an
+// object that does not exist, and an apply body with a YAML syntax error
+// is 400 "error encoding patch: ..."; kube 1.33 reads the object first
+// (404) and words the error as its patchers do.
+func TestPatchBodyCheckedBeforeTheObjectPerRelease(t *testing.T) {
+	cases := []struct {
+		name        string
+		release     Release
+		object      string
+		contentType string
+		body        string
+		code        int
+		message     string
+	}{
+		{"kube 1.37 refuses a truncated strategic merge patch of a missing object", Release137, "missing",
+			strategicPatchType, `{"data":{"k1":}}`, http.StatusBadRequest, "invalid JSON patch"},
+		{"kube 1.37 refuses a truncated JSON patch of a missing object", Release137, "missing",
+			jsonPatchType, `[{"op":"add",`, http.StatusBadRequest, "invalid JSON patch"},
+		{"kube 1.37 refuses a truncated merge patch of an existing object", Release137, "present",
+			mergePatchType, `{"data":`, http.StatusBadRequest, "invalid JSON patch"},
+		{"kube 1.37 refuses an apply body with a YAML syntax error", Release137, "present",
+			applyPatchType, "apiVersion: v1\nkind: ConfigMap\ndata: [a, b\n", http.StatusBadRequest,
+			"error encoding patch: yaml: line 3: did not find expected ',' or ']'"},
+		{"kube 1.33 answers a truncated strategic merge patch of a missing object 404", Release133, "missing",
+			strategicPatchType, `{"data":{"k1":}}`, http.StatusNotFound, `configmaps "missing" not found`},
+		{"kube 1.33 words a truncated merge patch as its decoder does", Release133, "present",
+			mergePatchType, `{"data":`, http.StatusBadRequest, "error decoding patch: unexpected end of JSON input"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{}), Release: tc.release})
+			require.NoError(t, err)
+			hs := httptest.NewServer(srv)
+			t.Cleanup(hs.Close)
+			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			require.Equal(t, http.StatusCreated, ts.do("POST", cmPath, `{"metadata":{"name":"present"}}`).code)
+			path := cmPath + "/" + tc.object
+			if tc.contentType == applyPatchType {
+				path += "?fieldManager=m"
+			}
+			resp := ts.do("PATCH", path, tc.body, "Content-Type", tc.contentType)
+			assert.Equal(t, tc.code, resp.code)
+			assert.Equal(t, tc.message, resp.body["message"])
+		})
+	}
+}
