@@ -372,9 +372,14 @@ func (q *request) update() {
 	}
 	allowCreate := q.res.AllowCreateOnUpdate && q.info.Subresource == ""
 	uid := obj.UID()
+	// kube 1.37 asks storage to report a missing object before the
+	// preconditions when the update cannot create it (404); kube 1.33's
+	// storage checks the body's uid first, a missing object included (409).
+	notFoundFirst := !allowCreate && q.s.kubeRelease.AtLeast(37)
 	q.respondUpdate(q.updateObject(wo, allowCreate, func(cur *store.Object) (meta.Object, error) {
-		// kube's storage checks the body's uid as a precondition before
-		// anything else, a missing object included.
+		if cur == nil && notFoundFirst {
+			return nil, store.ErrNotFound
+		}
 		if uid != "" && (cur == nil || cur.Data().UID() != uid) {
 			return nil, q.uidPreconditionFailed(cur, uid)
 		}

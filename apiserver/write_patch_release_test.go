@@ -59,3 +59,32 @@ func TestPatchBodyCheckedBeforeTheObjectPerRelease(t *testing.T) {
 		})
 	}
 }
+
+// TestUpdateOfAMissingObjectWithAUIDPerRelease: kube 1.37.2 answers an
+// update whose body carries a uid, of an object that does not exist and
+// that an update cannot create, 404 NotFound; kube 1.33 checks the uid
+// precondition first and answers 409 Conflict.
+func TestUpdateOfAMissingObjectWithAUIDPerRelease(t *testing.T) {
+	cases := []struct {
+		name    string
+		release Release
+		code    int
+		reason  string
+	}{
+		{"kube 1.37 answers 404 NotFound", Release137, http.StatusNotFound, "NotFound"},
+		{"kube 1.33 answers the uid precondition's 409 Conflict", Release133, http.StatusConflict, "Conflict"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{}), Release: tc.release})
+			require.NoError(t, err)
+			hs := httptest.NewServer(srv)
+			t.Cleanup(hs.Close)
+			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			resp := ts.do("PUT", cmPath+"/missing",
+				`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"missing","uid":"00000000-0000-0000-0000-000000000000"}}`)
+			assert.Equal(t, tc.code, resp.code)
+			assert.Equal(t, tc.reason, resp.body["reason"])
+		})
+	}
+}
