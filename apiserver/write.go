@@ -612,6 +612,9 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 		own := strategy.ValidateUpdate(w, next, old)
 		errs = append(append(errs, q.res.schemaErrorsBeside(schemaErrs, own)...), own...)
 		if errs = q.validateCustomResource(next, old, errs); len(errs) > 0 {
+			if q.s.kubeRelease.AtLeast(37) {
+				errs = withoutRepeatedCauses(errs)
+			}
 			return meta.Invalid(q.gk(), q.info.Name, errs)
 		}
 		return q.kindAdmission(w, next, old)
@@ -682,4 +685,26 @@ func randomSuffix() string {
 		b[i] = alphabet[int(b[i])%len(alphabet)]
 	}
 	return string(b[:])
+}
+
+// withoutRepeatedCauses keeps the first of the field errors that read the
+// same (field, and the cause's message). kube 1.33 reports an update's
+// ObjectMeta problems once per pass that checks them (up to four times);
+// kube 1.37.2 reports each once, in the order of their first report
+// (docs/kube-behaviour/19-releases.md, "difftest at 1.37").
+func withoutRepeatedCauses(errs meta.FieldErrors) meta.FieldErrors {
+	type cause struct {
+		typ         meta.ErrorType
+		field, body string
+	}
+	seen := make(map[cause]bool, len(errs))
+	out := errs[:0:0]
+	for _, e := range errs {
+		c := cause{e.Type, e.Field, e.Body()}
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, e)
+		}
+	}
+	return out
 }

@@ -88,3 +88,40 @@ func TestUpdateOfAMissingObjectWithAUIDPerRelease(t *testing.T) {
 		})
 	}
 }
+
+// TestUpdateCausesPerRelease: kube 1.33 reports an update's ObjectMeta
+// problems once per pass that checks them; kube 1.37.2 reports each once,
+// in the order of their first report (a bad label and a finalizer added
+// to an object being deleted: two causes).
+func TestUpdateCausesPerRelease(t *testing.T) {
+	cases := []struct {
+		name    string
+		release Release
+		fields  []any
+	}{
+		{"kube 1.37 reports each problem once", Release137, []any{"metadata.labels", "metadata.finalizers"}},
+		// (the example server's ConfigMap validates its labels once more
+		// on update, as kube's: six causes there, five here)
+		{"kube 1.33 reports each problem once per pass", Release133, []any{"metadata.labels", "metadata.finalizers",
+			"metadata.labels", "metadata.finalizers", "metadata.labels"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{}), Release: tc.release})
+			require.NoError(t, err)
+			hs := httptest.NewServer(srv)
+			t.Cleanup(hs.Close)
+			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			require.Equal(t, http.StatusCreated, ts.do("POST", cmPath, `{"metadata":{"name":"fin","finalizers":["example.com/hold"]}}`).code)
+			require.Equal(t, http.StatusOK, ts.do("DELETE", cmPath+"/fin", "").code)
+			resp := ts.do("PUT", cmPath+"/fin",
+				`{"metadata":{"name":"fin","labels":{"a":"-bad-"},"finalizers":["example.com/hold","example.com/other"]}}`)
+			require.Equal(t, http.StatusUnprocessableEntity, resp.code)
+			var fields []any
+			for _, c := range field(resp.body, "details.causes").([]any) {
+				fields = append(fields, c.(map[string]any)["field"])
+			}
+			assert.Equal(t, tc.fields, fields)
+		})
+	}
+}
