@@ -261,7 +261,12 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 		// most recent: the current snapshot
 	case opts.match == "Exact" || (opts.match == "" && opts.limit > 0 && !pinned):
 		so.Revision, so.Match = opts.revision, store.Exact
-		if so.Revision > q.s.store.Revision() {
+		if so.Revision > q.s.store.Revision() && q.s.kubeRelease.AtLeast(34) {
+			// kube 1.34 and later (ListFromCacheSnapshot) serve an exact
+			// list from the watch cache, which waits for a future revision
+			// as for a not-older-than read, then answers 504.
+			so.Match = store.NotOlderThan
+		} else if so.Revision > q.s.store.Revision() {
 			// kube reads an exact revision from etcd, which refuses a
 			// future one at once; the error reaches the client as is.
 			return listPage{}, &meta.Status{Kind: "Status", APIVersion: "v1", Status: "Failure",

@@ -422,3 +422,32 @@ func TestWatchFromNowOrAnyIsAStreamingListPerRelease(t *testing.T) {
 		})
 	}
 }
+
+// TestAnExactListFromAFutureResourceVersionPerRelease: kube 1.33 reads an
+// exact list (resourceVersionMatch=Exact, or a limit with a
+// resourceVersion) from etcd, which refuses a future revision at once with
+// a 500; kube 1.34 and later (1.37.2 recorded) serve it from the watch
+// cache, which waits for the revision and answers 504.
+func TestAnExactListFromAFutureResourceVersionPerRelease(t *testing.T) {
+	cases := []struct {
+		name    string
+		release Release
+		query   string
+		code    int
+	}{
+		{"kube 1.37 waits for a limited list's future revision, then 504", Release137, "limit=1&resourceVersion=999999", http.StatusGatewayTimeout},
+		{"kube 1.37 waits for an Exact list's future revision, then 504", Release137, "resourceVersion=999999&resourceVersionMatch=Exact", http.StatusGatewayTimeout},
+		{"kube 1.33 answers a limited list's future revision 500 at once", Release133, "limit=1&resourceVersion=999999", http.StatusInternalServerError},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{FutureWait: 50 * time.Millisecond}), Release: tc.release})
+			require.NoError(t, err)
+			hs := httptest.NewServer(srv)
+			t.Cleanup(hs.Close)
+			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			r := ts.do("GET", cmPath+"?"+tc.query, "")
+			assert.Equal(t, tc.code, r.code, string(r.raw))
+		})
+	}
+}
