@@ -451,3 +451,43 @@ func TestAnExactListFromAFutureResourceVersionPerRelease(t *testing.T) {
 		})
 	}
 }
+
+// TestAStreamingListGetsABookmarkAtTheFirstTickAfterAWrite: kube 1.37.2's
+// cacher sends a streaming list that asked for bookmarks one more, plain
+// bookmark at its first tick when a write came after the initial events
+// (even one the selector filters out); without a write, none.
+func TestAStreamingListGetsABookmarkAtTheFirstTickAfterAWrite(t *testing.T) {
+	for _, write := range []bool{true, false} {
+		name := "after a write the first tick brings a plain bookmark at its revision"
+		if !write {
+			name = "without a write the first tick brings nothing"
+		}
+		t.Run(name, func(t *testing.T) {
+			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{}), Release: Release137})
+			require.NoError(t, err)
+			hs := httptest.NewServer(srv)
+			t.Cleanup(hs.Close)
+			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			next, closeWatch := ts.openWatch(cmPath + "?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&labelSelector=app%3Dnone&timeoutSeconds=1")
+			defer closeWatch()
+			ev, _ := next()
+			require.Equal(t, "BOOKMARK", ev.Type, "the end of the initial events")
+			var rv any
+			if write {
+				created := ts.do("POST", cmPath, `{"metadata":{"name":"other"}}`)
+				require.Equal(t, http.StatusCreated, created.code)
+				rv = field(created.body, "metadata.resourceVersion")
+			}
+			var bookmarks []any
+			for ev, ok := next(); ok; ev, ok = next() {
+				require.Equal(t, "BOOKMARK", ev.Type)
+				bookmarks = append(bookmarks, field(ev.Object, "metadata.resourceVersion"))
+			}
+			if write {
+				assert.Equal(t, []any{rv}, bookmarks)
+			} else {
+				assert.Empty(t, bookmarks)
+			}
+		})
+	}
+}
