@@ -438,6 +438,8 @@ func TestAnExactListFromAFutureResourceVersionPerRelease(t *testing.T) {
 		{"kube 1.37 waits for a limited list's future revision, then 504", Release137, "limit=1&resourceVersion=999999", http.StatusGatewayTimeout},
 		{"kube 1.37 waits for an Exact list's future revision, then 504", Release137, "resourceVersion=999999&resourceVersionMatch=Exact", http.StatusGatewayTimeout},
 		{"kube 1.33 answers a limited list's future revision 500 at once", Release133, "limit=1&resourceVersion=999999", http.StatusInternalServerError},
+		{"kube 1.37 waits for an Exact list of one pinned name, then 504 without Retry-After", Release137,
+			"limit=1&fieldSelector=metadata.name%3Dx&resourceVersion=999999&resourceVersionMatch=Exact", http.StatusGatewayTimeout},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -448,6 +450,10 @@ func TestAnExactListFromAFutureResourceVersionPerRelease(t *testing.T) {
 			ts := &testServer{t: t, srv: srv, url: hs.URL}
 			r := ts.do("GET", cmPath+"?"+tc.query, "")
 			assert.Equal(t, tc.code, r.code, string(r.raw))
+			if r.code == http.StatusGatewayTimeout {
+				pinned := strings.Contains(tc.query, "fieldSelector")
+				assert.Equal(t, !pinned, r.header.Get("Retry-After") == "1", "Retry-After")
+			}
 		})
 	}
 }
