@@ -243,6 +243,7 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 		// continue), and a limit does not make the resourceVersion exact.
 		listPrefix, so.Limit = q.res.key(q.info.Namespace, name), 0
 	}
+	noRetryAfter := false
 	switch {
 	case opts.continueToken != nil:
 		so.Revision, so.Match, so.Start = opts.continueToken.Revision, store.Exact, prefix+opts.continueToken.Start
@@ -261,7 +262,14 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 		// most recent: the current snapshot
 	case opts.match == "Exact" || (opts.match == "" && opts.limit > 0 && !pinned):
 		so.Revision, so.Match = opts.revision, store.Exact
-		if so.Revision > q.s.store.Revision() {
+		if so.Revision > q.s.store.Revision() && q.s.kubeRelease.AtLeast(34) {
+			// kube 1.34 and later (ListFromCacheSnapshot) serve an exact
+			// list from the watch cache, which waits for a future revision
+			// as for a not-older-than read, then answers 504; for one
+			// pinned name, without asking to retry (no Retry-After).
+			so.Match = store.NotOlderThan
+			noRetryAfter = pinned
+		} else if so.Revision > q.s.store.Revision() {
 			// kube reads an exact revision from etcd, which refuses a
 			// future one at once; the error reaches the client as is.
 			return listPage{}, &meta.Status{Kind: "Status", APIVersion: "v1", Status: "Failure",
@@ -281,6 +289,10 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 		var expired *store.ExpiredError
 		if errors.As(err, &expired) {
 			return listPage{}, meta.Expired("The resourceVersion for the provided list is too old.")
+		}
+		var future *store.FutureRevisionError
+		if noRetryAfter && errors.As(err, &future) {
+			return listPage{}, meta.TooLargeResourceVersion(future.Requested, future.Current, 0)
 		}
 		return listPage{}, storeError(err, q.gr(), "")
 	}

@@ -78,6 +78,16 @@ func (q *request) handlerListOptions() (listOptions, error) {
 	}
 	opts.resourceVersion = query.Get("resourceVersion")
 	opts.match = query.Get("resourceVersionMatch")
+	if q.s.kubeRelease.AtLeast(34) && requestinfo.QueryBool(query, "watch") && opts.sendInitialEvents == nil &&
+		opts.match == "" && (opts.resourceVersion == "" || opts.resourceVersion == "0") {
+		// With the WatchList feature on by default (kube 1.34 and later),
+		// kube defaults a watch from "most recent" or "any" to a streaming
+		// list: sendInitialEvents=true, resourceVersionMatch=NotOlderThan,
+		// so that a watch asking for bookmarks gets the initial-events-end
+		// one (docs/kube-behaviour/19-releases.md, "difftest at 1.37").
+		initialEvents := true
+		opts.sendInitialEvents, opts.match = &initialEvents, "NotOlderThan"
+	}
 
 	if v := query.Get("labelSelector"); v != "" {
 		if opts.labels, err = selectors.ParseLabelSelector(v); err != nil {

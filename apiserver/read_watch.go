@@ -136,6 +136,15 @@ func (q *request) watch() {
 	if opts.hasTimeoutSeconds && timeout > 2*time.Second {
 		finalBookmark = deadline.Add(-2 * time.Second)
 	}
+	// A streaming list asking for bookmarks is also due one at kube's next
+	// bookmark tick (its cacher ticks every second or so): sent if the
+	// store moved past the initial events' revision by then, as kube
+	// 1.37.2 sends it (docs/kube-behaviour/19-releases.md, "difftest at
+	// 1.37").
+	streamTick := time.Time{}
+	if opts.sendInitialEvents != nil && *opts.sendInitialEvents && opts.allowBookmarks {
+		streamTick = time.Now().Add(min(q.s.bookmarkInterval, streamingListTick))
+	}
 	var lastFlush time.Time
 	var lastBatch int // events in the last write
 	var linger *time.Timer
@@ -154,6 +163,9 @@ func (q *request) watch() {
 			if !finalBookmark.IsZero() && finalBookmark.Before(wake) {
 				wake = finalBookmark
 			}
+			if !streamTick.IsZero() && streamTick.Before(wake) {
+				wake = streamTick
+			}
 			if !wake.Equal(waitUntil) || waitCtx.Err() != nil {
 				waitCancel()
 				var cancel context.CancelFunc
@@ -168,6 +180,16 @@ func (q *request) watch() {
 			return // the client left or the timeout passed
 		case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 			now := time.Now()
+			if !streamTick.IsZero() && !now.Before(streamTick) {
+				streamTick = time.Time{}
+				if watcher.Revision() > start {
+					w.sendBookmark(watcher.Revision(), false)
+					if !w.flush() {
+						return
+					}
+				}
+				continue
+			}
 			if !finalBookmark.IsZero() && !now.Before(finalBookmark) {
 				finalBookmark = time.Time{}
 			} else {
@@ -258,6 +280,11 @@ type watchStream struct {
 	events watchEventCells
 }
 
+// streamingListTick is when a streaming list's first bookmark tick comes
+// after its initial events (kube's cacher ticks every 1 s ± 25%, from a
+// phase of its own; half a second lands within a one-second watch).
+const streamingListTick = 500 * time.Millisecond
+
 func (w *watchStream) begin() {
 	w.begun = true
 	h := w.q.w.Header()
@@ -322,14 +349,19 @@ func (w *watchStream) send(t store.EventType, obj *store.Object) {
 // every event: PartialObjectMetadata, or a Table of it).
 func (w *watchStream) sendBookmark(revision int64, initialEventsEnd bool) {
 	md := map[string]any{"resourceVersion": strconv.FormatInt(revision, 10)}
-	if !w.q.res.customResource {
-		md["creationTimestamp"] = nil // a typed object's zero time, as kube serialises it
+	// kube 1.34 omits a zero creationTimestamp and no longer annotates
+	// the end of a streaming list with the list's blueprint; 1.33 does
+	// both (docs/kube-behaviour/19-releases.md, "difftest at 1.37").
+	before134 := !w.q.s.kubeRelease.AtLeast(34)
+	if before134 && !w.q.res.customResource {
+		md["creationTimestamp"] = nil // a typed object's zero time, as kube 1.33 serialises it
 	}
 	if initialEventsEnd {
-		md["annotations"] = map[string]any{
-			initialEventsEndAnnotation:                    "true",
-			"kubernetes.io/initial-events-list-blueprint": base64.StdEncoding.EncodeToString(w.enc.blueprint(w.q.res)),
+		annotations := map[string]any{initialEventsEndAnnotation: "true"}
+		if before134 {
+			annotations["kubernetes.io/initial-events-list-blueprint"] = base64.StdEncoding.EncodeToString(w.enc.blueprint(w.q.res))
 		}
+		md["annotations"] = annotations
 	}
 	obj := meta.Object{"kind": w.q.res.Kind, "apiVersion": w.q.res.APIVersion(), "metadata": md}
 	var b []byte

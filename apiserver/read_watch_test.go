@@ -339,3 +339,161 @@ func TestAWatchFromAFutureResourceVersionEnds(t *testing.T) {
 		handlerEnds(t, running)
 	})
 }
+
+// TestStreamingListEndBookmarkPerRelease: kube 1.33 ends a streaming list
+// with a bookmark carrying a null creationTimestamp and the list's
+// blueprint; kube 1.34 and later (1.37.2 recorded) send neither
+// (docs/kube-behaviour/19-releases.md, "difftest at 1.37").
+func TestStreamingListEndBookmarkPerRelease(t *testing.T) {
+	cases := []struct {
+		name      string
+		release   Release
+		blueprint bool
+	}{
+		{"kube 1.33 annotates the blueprint and a null creationTimestamp", Release133, true},
+		{"kube 1.37 sends the end annotation alone", Release137, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{}), Release: tc.release})
+			require.NoError(t, err)
+			hs := httptest.NewServer(srv)
+			t.Cleanup(hs.Close)
+			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			require.Equal(t, http.StatusCreated, ts.do("POST", cmPath, `{"metadata":{"name":"s"}}`).code)
+			next, closeWatch := ts.openWatch(cmPath + "?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true")
+			defer closeWatch()
+			ev, _ := next()
+			require.Equal(t, "ADDED", ev.Type)
+			ev, _ = next()
+			require.Equal(t, "BOOKMARK", ev.Type)
+			md := ev.Object["metadata"].(map[string]any)
+			annotations, _ := md["annotations"].(map[string]any)
+			assert.Equal(t, "true", annotations["k8s.io/initial-events-end"])
+			_, hasBlueprint := annotations["kubernetes.io/initial-events-list-blueprint"]
+			assert.Equal(t, tc.blueprint, hasBlueprint, "blueprint annotation")
+			_, hasCreationTimestamp := md["creationTimestamp"]
+			assert.Equal(t, tc.blueprint, hasCreationTimestamp, "creationTimestamp key")
+		})
+	}
+}
+
+// TestWatchFromNowOrAnyIsAStreamingListPerRelease: with the WatchList
+// feature on by default (kube 1.34 and later; 1.37.2 recorded), a watch
+// with resourceVersion unset or "0" and without sendInitialEvents is
+// defaulted to a streaming list, so asking for bookmarks brings the
+// initial-events-end bookmark after the initial events; kube 1.33 sends
+// the initial events alone.
+func TestWatchFromNowOrAnyIsAStreamingListPerRelease(t *testing.T) {
+	cases := []struct {
+		name    string
+		release Release
+		query   string
+		endMark bool
+	}{
+		{"kube 1.37 ends the initial events of a watch from now with the bookmark", Release137, "watch=true&allowWatchBookmarks=true", true},
+		{"kube 1.37 ends the initial events of a watch from any with the bookmark", Release137, "watch=true&resourceVersion=0&allowWatchBookmarks=true", true},
+		{"kube 1.37 sends no bookmark to a watch that did not ask for them", Release137, "watch=true", false},
+		{"kube 1.33 sends the initial events of a watch from now alone", Release133, "watch=true&allowWatchBookmarks=true", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{}), Release: tc.release})
+			require.NoError(t, err)
+			hs := httptest.NewServer(srv)
+			t.Cleanup(hs.Close)
+			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			require.Equal(t, http.StatusCreated, ts.do("POST", cmPath, `{"metadata":{"name":"n"}}`).code)
+			next, closeWatch := ts.openWatch(cmPath + "?timeoutSeconds=1&" + tc.query)
+			defer closeWatch()
+			ev, _ := next()
+			require.Equal(t, "ADDED", ev.Type)
+			endMarks := 0
+			for ev, ok := next(); ok; ev, ok = next() {
+				if annotations, _ := field(ev.Object, "metadata.annotations").(map[string]any); ev.Type == "BOOKMARK" && annotations["k8s.io/initial-events-end"] == "true" {
+					endMarks++
+				}
+			}
+			if tc.endMark {
+				assert.Equal(t, 1, endMarks, "one initial-events-end bookmark")
+			} else {
+				assert.Zero(t, endMarks, "no initial-events-end bookmark")
+			}
+		})
+	}
+}
+
+// TestAnExactListFromAFutureResourceVersionPerRelease: kube 1.33 reads an
+// exact list (resourceVersionMatch=Exact, or a limit with a
+// resourceVersion) from etcd, which refuses a future revision at once with
+// a 500; kube 1.34 and later (1.37.2 recorded) serve it from the watch
+// cache, which waits for the revision and answers 504.
+func TestAnExactListFromAFutureResourceVersionPerRelease(t *testing.T) {
+	cases := []struct {
+		name    string
+		release Release
+		query   string
+		code    int
+	}{
+		{"kube 1.37 waits for a limited list's future revision, then 504", Release137, "limit=1&resourceVersion=999999", http.StatusGatewayTimeout},
+		{"kube 1.37 waits for an Exact list's future revision, then 504", Release137, "resourceVersion=999999&resourceVersionMatch=Exact", http.StatusGatewayTimeout},
+		{"kube 1.33 answers a limited list's future revision 500 at once", Release133, "limit=1&resourceVersion=999999", http.StatusInternalServerError},
+		{"kube 1.37 waits for an Exact list of one pinned name, then 504 without Retry-After", Release137,
+			"limit=1&fieldSelector=metadata.name%3Dx&resourceVersion=999999&resourceVersionMatch=Exact", http.StatusGatewayTimeout},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{FutureWait: 50 * time.Millisecond}), Release: tc.release})
+			require.NoError(t, err)
+			hs := httptest.NewServer(srv)
+			t.Cleanup(hs.Close)
+			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			r := ts.do("GET", cmPath+"?"+tc.query, "")
+			assert.Equal(t, tc.code, r.code, string(r.raw))
+			if r.code == http.StatusGatewayTimeout {
+				pinned := strings.Contains(tc.query, "fieldSelector")
+				assert.Equal(t, !pinned, r.header.Get("Retry-After") == "1", "Retry-After")
+			}
+		})
+	}
+}
+
+// TestAStreamingListGetsABookmarkAtTheFirstTickAfterAWrite: kube 1.37.2's
+// cacher sends a streaming list that asked for bookmarks one more, plain
+// bookmark at its first tick when a write came after the initial events
+// (even one the selector filters out); without a write, none.
+func TestAStreamingListGetsABookmarkAtTheFirstTickAfterAWrite(t *testing.T) {
+	for _, write := range []bool{true, false} {
+		name := "after a write the first tick brings a plain bookmark at its revision"
+		if !write {
+			name = "without a write the first tick brings nothing"
+		}
+		t.Run(name, func(t *testing.T) {
+			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{}), Release: Release137})
+			require.NoError(t, err)
+			hs := httptest.NewServer(srv)
+			t.Cleanup(hs.Close)
+			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			next, closeWatch := ts.openWatch(cmPath + "?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&labelSelector=app%3Dnone&timeoutSeconds=1")
+			defer closeWatch()
+			ev, _ := next()
+			require.Equal(t, "BOOKMARK", ev.Type, "the end of the initial events")
+			var rv any
+			if write {
+				created := ts.do("POST", cmPath, `{"metadata":{"name":"other"}}`)
+				require.Equal(t, http.StatusCreated, created.code)
+				rv = field(created.body, "metadata.resourceVersion")
+			}
+			var bookmarks []any
+			for ev, ok := next(); ok; ev, ok = next() {
+				require.Equal(t, "BOOKMARK", ev.Type)
+				bookmarks = append(bookmarks, field(ev.Object, "metadata.resourceVersion"))
+			}
+			if write {
+				assert.Equal(t, []any{rv}, bookmarks)
+			} else {
+				assert.Empty(t, bookmarks)
+			}
+		})
+	}
+}

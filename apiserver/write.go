@@ -372,9 +372,14 @@ func (q *request) update() {
 	}
 	allowCreate := q.res.AllowCreateOnUpdate && q.info.Subresource == ""
 	uid := obj.UID()
+	// kube 1.37 asks storage to report a missing object before the
+	// preconditions when the update cannot create it (404); kube 1.33's
+	// storage checks the body's uid first, a missing object included (409).
+	notFoundFirst := !allowCreate && q.s.kubeRelease.AtLeast(37)
 	q.respondUpdate(q.updateObject(wo, allowCreate, func(cur *store.Object) (meta.Object, error) {
-		// kube's storage checks the body's uid as a precondition before
-		// anything else, a missing object included.
+		if cur == nil && notFoundFirst {
+			return nil, store.ErrNotFound
+		}
 		if uid != "" && (cur == nil || cur.Data().UID() != uid) {
 			return nil, q.uidPreconditionFailed(cur, uid)
 		}
@@ -607,6 +612,9 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 		own := strategy.ValidateUpdate(w, next, old)
 		errs = append(append(errs, q.res.schemaErrorsBeside(schemaErrs, own)...), own...)
 		if errs = q.validateCustomResource(next, old, errs); len(errs) > 0 {
+			if q.s.kubeRelease.AtLeast(37) {
+				errs = withoutRepeatedCauses(errs)
+			}
 			return meta.Invalid(q.gk(), q.info.Name, errs)
 		}
 		return q.kindAdmission(w, next, old)
@@ -677,4 +685,26 @@ func randomSuffix() string {
 		b[i] = alphabet[int(b[i])%len(alphabet)]
 	}
 	return string(b[:])
+}
+
+// withoutRepeatedCauses keeps the first of the field errors that read the
+// same (field, and the cause's message). kube 1.33 reports an update's
+// ObjectMeta problems once per pass that checks them (up to four times);
+// kube 1.37.2 reports each once, in the order of their first report
+// (docs/kube-behaviour/19-releases.md, "difftest at 1.37").
+func withoutRepeatedCauses(errs meta.FieldErrors) meta.FieldErrors {
+	type cause struct {
+		typ         meta.ErrorType
+		field, body string
+	}
+	seen := make(map[cause]bool, len(errs))
+	out := errs[:0:0]
+	for _, e := range errs {
+		c := cause{e.Type, e.Field, e.Body()}
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, e)
+		}
+	}
+	return out
 }

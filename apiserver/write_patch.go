@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,6 +58,9 @@ func (q *request) patch() {
 	if err == nil {
 		q.applying = patchType == applyPatchType
 		wo, err = q.requestOptions("PatchOptions", q.applying)
+	}
+	if err == nil && q.s.kubeRelease.AtLeast(37) {
+		err = checkPatchBody(patchType, body)
 	}
 	if err != nil {
 		q.fail(err)
@@ -465,6 +469,30 @@ func contains(list []string, s string) bool {
 
 // applyYAMLError words an apply body's decoding error as kube's reading of
 // it into a map (sigs.k8s.io/yaml's Unmarshal) does.
+// checkPatchBody is kube 1.37's look at a patch body after the options'
+// checks and before the object is read (to record valid JSON for audit):
+// a body of the JSON patch types that is not JSON is a 400 "invalid JSON
+// patch", even for an object that does not exist; an apply body not
+// written as a JSON object is converted from YAML, and a YAML syntax error
+// is a 400 "error encoding patch". kube 1.33 reads the object first and
+// words the errors as its patchers do.
+func checkPatchBody(patchType string, body []byte) error {
+	if patchType != applyPatchType {
+		if !json.Valid(body) {
+			return meta.BadRequest("invalid JSON patch")
+		}
+		return nil
+	}
+	if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
+		return nil // kube hands a JSON-looking body on as it is
+	}
+	var fe *codec.FormatError
+	if _, err := (codec.YAMLCodec{}).Decode(body); errors.As(err, &fe) {
+		return meta.BadRequest("error encoding patch: " + fe.Msg)
+	}
+	return nil
+}
+
 func applyYAMLError(err error) string {
 	var fe *codec.FormatError
 	var noe *codec.NotObjectError
