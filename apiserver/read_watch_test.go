@@ -355,11 +355,7 @@ func TestStreamingListEndBookmarkPerRelease(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{}), Release: tc.release})
-			require.NoError(t, err)
-			hs := httptest.NewServer(srv)
-			t.Cleanup(hs.Close)
-			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			ts := startReleaseServer(t, tc.release)
 			require.Equal(t, http.StatusCreated, ts.do("POST", cmPath, `{"metadata":{"name":"s"}}`).code)
 			next, closeWatch := ts.openWatch(cmPath + "?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true")
 			defer closeWatch()
@@ -398,11 +394,7 @@ func TestWatchFromNowOrAnyIsAStreamingListPerRelease(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{}), Release: tc.release})
-			require.NoError(t, err)
-			hs := httptest.NewServer(srv)
-			t.Cleanup(hs.Close)
-			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			ts := startReleaseServer(t, tc.release)
 			require.Equal(t, http.StatusCreated, ts.do("POST", cmPath, `{"metadata":{"name":"n"}}`).code)
 			next, closeWatch := ts.openWatch(cmPath + "?timeoutSeconds=1&" + tc.query)
 			defer closeWatch()

@@ -43,11 +43,7 @@ func TestPatchBodyCheckedBeforeTheObjectPerRelease(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{}), Release: tc.release})
-			require.NoError(t, err)
-			hs := httptest.NewServer(srv)
-			t.Cleanup(hs.Close)
-			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			ts := startReleaseServer(t, tc.release)
 			require.Equal(t, http.StatusCreated, ts.do("POST", cmPath, `{"metadata":{"name":"present"}}`).code)
 			path := cmPath + "/" + tc.object
 			if tc.contentType == applyPatchType {
@@ -76,11 +72,7 @@ func TestUpdateOfAMissingObjectWithAUIDPerRelease(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{}), Release: tc.release})
-			require.NoError(t, err)
-			hs := httptest.NewServer(srv)
-			t.Cleanup(hs.Close)
-			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			ts := startReleaseServer(t, tc.release)
 			resp := ts.do("PUT", cmPath+"/missing",
 				`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"missing","uid":"00000000-0000-0000-0000-000000000000"}}`)
 			assert.Equal(t, tc.code, resp.code)
@@ -107,11 +99,7 @@ func TestUpdateCausesPerRelease(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{}), Release: tc.release})
-			require.NoError(t, err)
-			hs := httptest.NewServer(srv)
-			t.Cleanup(hs.Close)
-			ts := &testServer{t: t, srv: srv, url: hs.URL}
+			ts := startReleaseServer(t, tc.release)
 			require.Equal(t, http.StatusCreated, ts.do("POST", cmPath, `{"metadata":{"name":"fin","finalizers":["example.com/hold"]}}`).code)
 			require.Equal(t, http.StatusOK, ts.do("DELETE", cmPath+"/fin", "").code)
 			resp := ts.do("PUT", cmPath+"/fin",
@@ -124,4 +112,15 @@ func TestUpdateCausesPerRelease(t *testing.T) {
 			assert.Equal(t, tc.fields, fields)
 		})
 	}
+}
+
+// startReleaseServer serves testResources from memory as release r
+// answers, over loopback HTTP.
+func startReleaseServer(t *testing.T, r Release) *testServer {
+	t.Helper()
+	srv, err := New(Config{Resources: testResources, Store: memory.New(memory.Config{}), Release: r})
+	require.NoError(t, err)
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	return &testServer{t: t, srv: srv, url: hs.URL}
 }
