@@ -467,8 +467,6 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// applyYAMLError words an apply body's decoding error as kube's reading of
-// it into a map (sigs.k8s.io/yaml's Unmarshal) does.
 // checkPatchBody is kube 1.37's look at a patch body after the options'
 // checks and before the object is read (to record valid JSON for audit):
 // a body of the JSON patch types that is not JSON is a 400 "invalid JSON
@@ -493,6 +491,8 @@ func checkPatchBody(patchType string, body []byte) error {
 	return nil
 }
 
+// applyYAMLError words an apply body's decoding error as kube's reading of
+// it into a map (sigs.k8s.io/yaml's Unmarshal) does.
 func applyYAMLError(err error) string {
 	var fe *codec.FormatError
 	var noe *codec.NotObjectError
