@@ -213,8 +213,10 @@ func TestAFlagKapiCannotHonourFailsStartNamingIt(t *testing.T) {
 			flags: func(a *envtest.Arguments) { a.Append("feature-gates", "APIServingWithRoutine=true") },
 			want:  "--feature-gates: kapi serves as kube-apiserver 1.37 with APIServingWithRoutine=false and cannot set APIServingWithRoutine=true"},
 		{name: "a feature gate away from the default of the release emulated",
-			flags: func(a *envtest.Arguments) { a.Set("emulated-version", "1.33").Append("feature-gates", "WatchList=true") },
-			want:  "--feature-gates: kapi serves as kube-apiserver 1.33 with WatchList=false and cannot set WatchList=true"},
+			flags: func(a *envtest.Arguments) {
+				a.Set("emulated-version", "1.33").Append("feature-gates", "WatchList=true")
+			},
+			want: "--feature-gates: kapi serves as kube-apiserver 1.33 with WatchList=false and cannot set WatchList=true"},
 		{name: "an emulated version kapi does not serve",
 			flags: func(a *envtest.Arguments) { a.Set("emulated-version", "1.34") },
 			want:  `--emulated-version: kapi answers as kube-apiserver 1.33, 1.35, 1.36, 1.37, not "1.34"`},
