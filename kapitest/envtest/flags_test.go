@@ -99,7 +99,7 @@ func TestAdmissionPluginFlagsTakeEffect(t *testing.T) {
 			flags: func(a *envtest.Arguments) { a.Append("disable-admission-plugins", "ValidatingAdmissionPolicy") }},
 		{name: "a feature gate at its default is accepted", enforced: true,
 			flags: func(a *envtest.Arguments) {
-				a.Append("feature-gates", "StrictCostEnforcementForVAP=true,WatchList=false")
+				a.Append("feature-gates", "WatchList=true,APIServingWithRoutine=false")
 			}},
 	}
 	for _, c := range cases {
