@@ -31,7 +31,14 @@ type kubeServer struct {
 
 func newKubeServer(t *testing.T) *kubeServer {
 	t.Helper()
-	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(), OpenAPIComponents: builtin.OpenAPIComponents()})
+	return newKubeServerAt(t, apiserver.DefaultRelease)
+}
+
+// newKubeServerAt is newKubeServer answering as release r: for answers
+// that kube changed between releases.
+func newKubeServerAt(t *testing.T, r apiserver.Release) *kubeServer {
+	t.Helper()
+	srv, err := apiserver.New(apiserver.Config{Resources: builtin.Resources(), OpenAPIComponents: builtin.OpenAPIComponents(), Release: r})
 	require.NoError(t, err)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
@@ -409,9 +416,10 @@ func TestDeleteCollectionAnswersWhatItListed(t *testing.T) {
 }
 
 // A patch body is decoded after the object is read: a bad patch of a
-// missing object is a 404, of an existing one a 400.
+// missing object is a 404, of an existing one a 400. That is kube 1.33;
+// 1.37 checks the body first (TestPatchBodyCheckedBeforeTheObjectPerRelease).
 func TestPatchOfAMissingObjectIsNotFoundWhateverItsBody(t *testing.T) {
-	ks := newKubeServer(t)
+	ks := newKubeServerAt(t, apiserver.Release133)
 	const path = "/api/v1/namespaces/default/configmaps"
 	ks.must(201, "POST", path, `{"metadata":{"name":"cm1"}}`)
 	for _, tt := range []struct{ contentType, body string }{
@@ -558,7 +566,8 @@ func TestObjectMetaValidationIsComposedAsKubes(t *testing.T) {
 		assert.Equal(t, [][2]string{{"metadata.labels", labelMsg}, {"metadata.annotations", annoMsg}, {"metadata.finalizers", finMsg},
 			{"metadata.finalizers[0]", hold}, {"metadata.finalizers[1]", badFin}}, causes(a))
 	})
-	t.Run("an update of a ConfigMap reports them as kube's four passes do", func(t *testing.T) {
+	t.Run("an update of a ConfigMap reports them as kube 1.33's four passes do", func(t *testing.T) {
+		ks := newKubeServerAt(t, apiserver.Release133)
 		ks.must(201, "POST", path, `{"metadata":{"name":"u1"}}`)
 		a := ks.do("PUT", path+"/u1", `{"metadata":{"name":"u1",`+badMeta+`}}`)
 		require.Equal(t, 422, a.code, a.raw)
@@ -572,14 +581,36 @@ func TestObjectMetaValidationIsComposedAsKubes(t *testing.T) {
 		msg, _ := at(a.body, "message")
 		assert.Equal(t, 5, strings.Count(msg.(string), ": Invalid value: "), "the message names each problem once")
 	})
-	t.Run("a new finalizer on an object being deleted is two causes, one message", func(t *testing.T) {
-		ks.must(201, "POST", path, `{"metadata":{"name":"held","finalizers":["example.com/hold"]}}`)
-		ks.must(200, "DELETE", path+"/held", "")
-		a := ks.do("PATCH", path+"/held", `{"metadata":{"finalizers":["example.com/other"]}}`, "Content-Type", "application/merge-patch+json")
-		const forbidden = `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/other"}`
-		assert.Equal(t, [][2]string{{"metadata.finalizers", forbidden}, {"metadata.finalizers", forbidden}}, causes(a))
-		kubeSays(t, a, 422, map[string]string{"message": strconv.Quote(`ConfigMap "held" is invalid: metadata.finalizers: ` + forbidden)})
+	t.Run("an update of a ConfigMap reports each cause once from kube 1.37", func(t *testing.T) {
+		ks := newKubeServerAt(t, apiserver.Release137)
+		ks.must(201, "POST", path, `{"metadata":{"name":"u1"}}`)
+		a := ks.do("PUT", path+"/u1", `{"metadata":{"name":"u1",`+badMeta+`}}`)
+		require.Equal(t, 422, a.code, a.raw)
+		assert.Equal(t, [][2]string{{"metadata.labels", labelMsg}, {"metadata.annotations", annoMsg}, {"metadata.finalizers", finMsg},
+			{"metadata.finalizers[0]", hold}, {"metadata.finalizers[1]", badFin}}, causes(a))
 	})
+	const forbidden = `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/other"}`
+	for _, tc := range []struct {
+		name    string
+		release apiserver.Release
+		causes  int
+	}{
+		{"a new finalizer on an object being deleted is two causes, one message, in kube 1.33", apiserver.Release133, 2},
+		{"a new finalizer on an object being deleted is one cause from kube 1.37", apiserver.Release137, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ks := newKubeServerAt(t, tc.release)
+			ks.must(201, "POST", path, `{"metadata":{"name":"held","finalizers":["example.com/hold"]}}`)
+			ks.must(200, "DELETE", path+"/held", "")
+			a := ks.do("PATCH", path+"/held", `{"metadata":{"finalizers":["example.com/other"]}}`, "Content-Type", "application/merge-patch+json")
+			want := [][2]string{}
+			for range tc.causes {
+				want = append(want, [2]string{"metadata.finalizers", forbidden})
+			}
+			assert.Equal(t, want, causes(a))
+			kubeSays(t, a, 422, map[string]string{"message": strconv.Quote(`ConfigMap "held" is invalid: metadata.finalizers: ` + forbidden)})
+		})
+	}
 	t.Run("a name with a slash fails the kind's rule; the path-segment rule is not reached", func(t *testing.T) {
 		a := ks.do("POST", path, `{"metadata":{"name":"with/slash"}}`)
 		assert.Equal(t, [][2]string{{"metadata.name", `Invalid value: "with/slash": ` + subdom}}, causes(a))
@@ -712,9 +743,10 @@ func TestEmptyValuesKubeOmitsAreNotStored(t *testing.T) {
 
 // An update's uid is a precondition checked before anything else, a
 // missing object included; a resourceVersion that is no number fails as
-// kube's storage fails it (500).
+// kube's storage fails it (500). That is kube 1.33; 1.37 answers the
+// missing object 404 (TestUpdateOfAMissingObjectWithAUIDPerRelease).
 func TestUpdatePreconditionsAsKubesStorageChecksThem(t *testing.T) {
-	ks := newKubeServer(t)
+	ks := newKubeServerAt(t, apiserver.Release133)
 	const path = "/api/v1/namespaces/default/configmaps"
 	created := ks.must(201, "POST", path, `{"metadata":{"name":"cm-d"}}`)
 	uid, _ := at(created.body, "metadata.uid")
@@ -910,9 +942,10 @@ func TestPatchFieldValidationAsKubes(t *testing.T) {
 	})
 }
 
-// An exact list of a future resourceVersion is etcd's refusal, at once.
+// An exact list of a future resourceVersion is etcd's refusal, at once, in
+// kube 1.33; from 1.34 kube waits for it and answers 504 (read_watch_test.go).
 func TestAnExactListOfAFutureRevisionIsEtcdsError(t *testing.T) {
-	ks := newKubeServer(t)
+	ks := newKubeServerAt(t, apiserver.Release133)
 	for _, q := range []string{"?resourceVersion=1000000&resourceVersionMatch=Exact", "?resourceVersion=1000000&limit=2"} {
 		kubeSays(t, ks.do("GET", "/api/v1/namespaces/default/configmaps"+q, ""), 500, map[string]string{
 			"reason": absent, "message": `"etcdserver: mvcc: required revision is a future revision"`})
@@ -1054,9 +1087,10 @@ func TestAPatchedObjectWithoutNameIsUndeterminable(t *testing.T) {
 // format words it: YAML that does not parse in YAML's words, the rest as
 // the JSON reading of apiVersion and kind; a null body, in YAML also an
 // empty one, is an empty object. An apply body is read into a map, with
-// that reader's words.
+// that reader's words. That is kube 1.33; 1.37 words an apply body's YAML
+// error as the patch's (TestPatchBodyCheckedBeforeTheObjectPerRelease).
 func TestUndecodableBodiesInTheirSerializersWords(t *testing.T) {
-	ks := newKubeServer(t)
+	ks := newKubeServerAt(t, apiserver.Release133)
 	const path = "/api/v1/namespaces/default/configmaps"
 	ks.must(201, "POST", path, `{"metadata":{"name":"nm1"}}`)
 	yamlBody := func(method, p, body string) kubeAnswer {

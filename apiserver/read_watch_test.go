@@ -63,7 +63,13 @@ func (ts *testServer) openWatch(path string, headers ...string) (next func() (wa
 
 func newWatchTestServer(t *testing.T, st *memory.Store) *testServer {
 	t.Helper()
-	srv, err := New(Config{Resources: testResources, Store: st, WatchBookmarkInterval: 50 * time.Millisecond})
+	return newWatchTestServerAt(t, st, DefaultRelease)
+}
+
+// newWatchTestServerAt is newWatchTestServer answering as release r.
+func newWatchTestServerAt(t *testing.T, st *memory.Store, r Release) *testServer {
+	t.Helper()
+	srv, err := New(Config{Resources: testResources, Store: st, WatchBookmarkInterval: 50 * time.Millisecond, Release: r})
 	require.NoError(t, err)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
@@ -102,7 +108,9 @@ func TestWatch(t *testing.T) {
 		assert.Equal(t, "ADDED", ev.Type)
 		assert.Equal(t, "w2", field(ev.Object, "metadata.name"))
 	})
-	t.Run("a streaming list ends its initial events with an annotated bookmark", func(t *testing.T) {
+	t.Run("a streaming list ends its initial events with kube 1.33's annotated bookmark", func(t *testing.T) {
+		ts := newWatchTestServerAt(t, memory.New(memory.Config{}), Release133)
+		require.Equal(t, http.StatusCreated, ts.do("POST", cmPath, `{"metadata":{"name":"w3"}}`).code)
 		next, closeWatch := ts.openWatch(cmPath + "?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true")
 		defer closeWatch()
 		ev, _ := next()
@@ -139,7 +147,17 @@ func TestWatch(t *testing.T) {
 // decode, and a streaming list's blueprint is a PartialObjectMetadataList;
 // a Table watch's are Tables.
 func TestBookmarksTakeTheFormOfTheStreamsEvents(t *testing.T) {
-	ts := newWatchTestServer(t, memory.New(memory.Config{}))
+	for _, r := range []Release{Release133, Release137} {
+		t.Run("kube "+string(r), func(t *testing.T) { bookmarksTakeTheFormOfTheStreamsEvents(t, r) })
+	}
+}
+
+// bookmarksTakeTheFormOfTheStreamsEvents holds release r's bookmarks: kube
+// 1.33 writes a zero creationTimestamp as null and sends a streaming list's
+// blueprint; from 1.34 neither.
+func bookmarksTakeTheFormOfTheStreamsEvents(t *testing.T, r Release) {
+	ts := newWatchTestServerAt(t, memory.New(memory.Config{}), r)
+	before134 := !r.AtLeast(34)
 	require.Equal(t, http.StatusCreated, ts.do("POST", cmPath, `{"metadata":{"name":"b"}}`).code)
 	const partial = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1"
 	now := func() string { return strconv.FormatInt(ts.srv.store.Revision(), 10) }
@@ -158,10 +176,13 @@ func TestBookmarksTakeTheFormOfTheStreamsEvents(t *testing.T) {
 		defer closeWatch()
 		ev, _ := next()
 		require.Equal(t, "BOOKMARK", ev.Type)
-		assert.Equal(t, map[string]any{"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
-			"metadata": map[string]any{"resourceVersion": rv, "creationTimestamp": nil}}, ev.Object)
+		md := map[string]any{"resourceVersion": rv}
+		if before134 {
+			md["creationTimestamp"] = nil
+		}
+		assert.Equal(t, map[string]any{"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": md}, ev.Object)
 	})
-	t.Run("a metadata-only streaming list ends with a PartialObjectMetadata bookmark and blueprint", func(t *testing.T) {
+	t.Run("a metadata-only streaming list ends with a PartialObjectMetadata bookmark", func(t *testing.T) {
 		next, closeWatch := ts.openWatch(cmPath+"?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true",
 			"Accept", partial)
 		defer closeWatch()
@@ -173,8 +194,12 @@ func TestBookmarksTakeTheFormOfTheStreamsEvents(t *testing.T) {
 		assert.Equal(t, "PartialObjectMetadata", ev.Object["kind"])
 		assert.Equal(t, "meta.k8s.io/v1", ev.Object["apiVersion"])
 		assert.Equal(t, "true", field(ev.Object, "metadata.annotations").(map[string]any)["k8s.io/initial-events-end"])
-		assert.Equal(t, map[string]any{"kind": "PartialObjectMetadataList", "apiVersion": "meta.k8s.io/v1",
-			"metadata": map[string]any{}, "items": nil}, blueprint(ev))
+		if before134 {
+			assert.Equal(t, map[string]any{"kind": "PartialObjectMetadataList", "apiVersion": "meta.k8s.io/v1",
+				"metadata": map[string]any{}, "items": nil}, blueprint(ev))
+		} else {
+			assert.NotContains(t, field(ev.Object, "metadata.annotations"), "kubernetes.io/initial-events-list-blueprint")
+		}
 	})
 	t.Run("a Table watch's bookmark is a Table", func(t *testing.T) {
 		next, closeWatch := ts.openWatch(cmPath+"?watch=true&allowWatchBookmarks=true&resourceVersion="+now(),

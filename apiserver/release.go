@@ -25,7 +25,7 @@ const (
 )
 
 // DefaultRelease is the release of a Config whose Release is empty.
-const DefaultRelease = Release133
+const DefaultRelease = Release137
 
 // releasePatches are the patch releases kapi's data of each release
 // comes from: what /version's gitVersion reports.

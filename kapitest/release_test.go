@@ -20,11 +20,12 @@ func TestWithReleaseServesThatRelease(t *testing.T) {
 		gitVersion string
 		draServed  bool
 	}{
-		{"", "v1.33.13", false},
+		{"", "v1.37.2", true},
+		{apiserver.Release133, "v1.33.13", false},
 		{apiserver.Release137, "v1.37.2", true},
 	}
 	for _, c := range cases {
-		t.Run(string(c.release.OrDefault()), func(t *testing.T) {
+		t.Run("release "+string(c.release), func(t *testing.T) {
 			srv := kapitest.Start(t, kapitest.WithRelease(c.release))
 			cs, err := kubernetes.NewForConfig(srv.AdminConfig())
 			require.NoError(t, err)

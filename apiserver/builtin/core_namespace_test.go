@@ -6,30 +6,35 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
 )
 
 // TestFinalizingANamespaceThatIsGoneAnswersAsKube: a PUT of /finalize of a
 // namespace gone meanwhile (the namespace controller was first) answers
-// kube's 409 when the body carries the uid the client read (kube's UID
-// precondition meets an empty object), and 404 without one
-// (docs/kube-behaviour/09-controllers.md).
+// 404 without a uid in the body; with the uid the client read, kube 1.33
+// answers its UID precondition's 409 (the precondition meets an empty
+// object) and kube 1.37 the 404 (docs/kube-behaviour/09-controllers.md).
 func TestFinalizingANamespaceThatIsGoneAnswersAsKube(t *testing.T) {
-	srv := newClusterServer(t, builtin.Options{})
+	const withUID = `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"gone","uid":"0c4b6c8d-0000-4000-8000-000000000001"},"spec":{"finalizers":[]}}`
+	const withoutUID = `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"gone"},"spec":{"finalizers":[]}}`
+	const notFound = `namespaces "gone" not found`
 	cases := []struct {
-		name, body, message string
-		code                int
+		name          string
+		release       apiserver.Release
+		body, message string
+		code          int
 	}{
-		{name: "with the uid it read", code: http.StatusConflict,
-			body: `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"gone","uid":"0c4b6c8d-0000-4000-8000-000000000001"},"spec":{"finalizers":[]}}`,
+		{name: "kube 1.33 answers a body with the uid it read 409", release: apiserver.Release133, code: http.StatusConflict, body: withUID,
 			message: `Operation cannot be fulfilled on namespaces "gone": StorageError: invalid object, Code: 4, Key: /registry/namespaces/gone, ` +
 				`ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: 0c4b6c8d-0000-4000-8000-000000000001, UID in object meta: `},
-		{name: "without a uid", code: http.StatusNotFound,
-			body:    `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"gone"},"spec":{"finalizers":[]}}`,
-			message: `namespaces "gone" not found`},
+		{name: "kube 1.33 answers a body without a uid 404", release: apiserver.Release133, code: http.StatusNotFound, body: withoutUID, message: notFound},
+		{name: "kube 1.37 answers a body with the uid it read 404", release: apiserver.Release137, code: http.StatusNotFound, body: withUID, message: notFound},
+		{name: "kube 1.37 answers a body without a uid 404", release: apiserver.Release137, code: http.StatusNotFound, body: withoutUID, message: notFound},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			srv := newClusterServerAt(t, c.release, builtin.Options{}, nil)
 			code, out := serve(t, srv, "PUT", "/api/v1/namespaces/gone/finalize", "application/json", c.body)
 			assert.Equal(t, c.code, code)
 			assert.Equal(t, c.message, out["message"])

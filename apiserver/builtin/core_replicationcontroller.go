@@ -26,13 +26,16 @@ func replicasFieldValues(o meta.Object) map[string]string {
 }
 
 // replicationControllerStrategy is what a ReplicationController does
-// differently.
-type replicationControllerStrategy struct{ apiserver.GenericStrategy }
+// differently; release is the kube release served.
+type replicationControllerStrategy struct {
+	apiserver.GenericStrategy
+	release apiserver.Release
+}
 
 // Default mirrors SetDefaults_ReplicationController: the selector and the
 // labels default to the template's labels; the template gets the pod spec
 // defaults.
-func (replicationControllerStrategy) Default(o meta.Object) {
+func (s replicationControllerStrategy) Default(o meta.Object) {
 	spec := obj(o, "spec")
 	setDefault(spec, "replicas", int64(1))
 	template, ok := spec["template"].(map[string]any)
@@ -48,9 +51,12 @@ func (replicationControllerStrategy) Default(o meta.Object) {
 		}
 	}
 	defaultPodSpec(obj(template, "spec"))
-	// kube's field tracking sees a controller's template with its null
-	// creationTimestamp (the writer owns it), unlike other templates'.
-	setDefault(obj(template, "metadata"), "creationTimestamp", nil)
+	// kube 1.33's field tracking sees a controller's template with its null
+	// creationTimestamp (the writer owns it), unlike other templates'; from
+	// 1.34 a zero timestamp is omitted there too.
+	if !s.release.AtLeast(34) {
+		setDefault(obj(template, "metadata"), "creationTimestamp", nil)
+	}
 }
 
 // PrepareForCreate starts a controller with no replicas observed.

@@ -39,7 +39,13 @@ func newClusterServer(t *testing.T, o builtin.Options) *apiserver.Server {
 // allocation sends itself (a Service's IPAddress).
 func newClusterServerOn(t *testing.T, o builtin.Options, st store.Store) *apiserver.Server {
 	t.Helper()
-	rs, err := builtin.ResourcesWith(apiserver.DefaultRelease, o)
+	return newClusterServerAt(t, apiserver.DefaultRelease, o, st)
+}
+
+// newClusterServerAt is newClusterServerOn answering as release r.
+func newClusterServerAt(t *testing.T, r apiserver.Release, o builtin.Options, st store.Store) *apiserver.Server {
+	t.Helper()
+	rs, err := builtin.ResourcesWith(r, o)
 	require.NoError(t, err)
 	served := false
 	for _, r := range rs {
@@ -51,7 +57,7 @@ func newClusterServerOn(t *testing.T, o builtin.Options, st store.Store) *apiser
 	}
 	hooks, err := builtin.PostStartHooks(o)
 	require.NoError(t, err)
-	srv, err := apiserver.New(apiserver.Config{Resources: rs, OpenAPIComponents: builtin.OpenAPIComponents(), PostStartHooks: hooks,
+	srv, err := apiserver.New(apiserver.Config{Release: r, Resources: rs, OpenAPIComponents: builtin.OpenAPIComponentsFor(r), PostStartHooks: hooks,
 		Store: st, Authenticator: authn.New(true), Authorizer: authz.AlwaysAllow()})
 	require.NoError(t, err)
 	return srv

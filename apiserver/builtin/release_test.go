@@ -32,7 +32,7 @@ func TestVersionIsTheRelease(t *testing.T) {
 		release                          apiserver.Release
 		minor, minCompatibility, version string
 	}{
-		{"", "33", "32", "v1.33.13"},
+		{"", "37", "36", "v1.37.2"},
 		{apiserver.Release133, "33", "32", "v1.33.13"},
 		{apiserver.Release135, "35", "34", "v1.35.4"},
 		{apiserver.Release136, "36", "35", "v1.36.3"},

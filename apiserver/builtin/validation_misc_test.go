@@ -32,8 +32,9 @@ func TestMiscValidationAnswersAsKube(t *testing.T) {
 	require.NotEmpty(t, cases)
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			rs := builtin.Resources()
-			srv, err := apiserver.New(apiserver.Config{Resources: rs, OpenAPIComponents: builtin.OpenAPIComponents()})
+			// Recorded from kube-apiserver 1.33.13.
+			r := apiserver.Release133
+			srv, err := apiserver.New(apiserver.Config{Release: r, Resources: builtin.ResourcesFor(r), OpenAPIComponents: builtin.OpenAPIComponentsFor(r)})
 			require.NoError(t, err)
 			code, out := serve(t, srv, "POST", "/api/v1/namespaces", "application/json", `{"metadata":{"name":"valmisc-1"}}`)
 			require.Equal(t, http.StatusCreated, code, out)

@@ -79,10 +79,11 @@ func TestDivergencesAnswerAsKube(t *testing.T) {
 	replayKubeCases(t, nil, "testdata/kube-divergences.json")
 }
 
-// replayKubeCases replays the recordings of files; a case named in
-// diverging is one kapi knowingly answers differently (the reason given).
+// replayKubeCases replays files recorded from kube-apiserver 1.33.13
+// against kapi answering as 1.33; a case named in diverging is one kapi
+// knowingly answers differently (the reason given).
 func replayKubeCases(t *testing.T, diverging map[string]string, files ...string) {
-	replayKubeCasesAt(t, "", diverging, files...)
+	replayKubeCasesAt(t, apiserver.Release133, diverging, files...)
 }
 
 // replayKubeCasesAt replays recorded cases against a server answering as

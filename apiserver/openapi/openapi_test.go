@@ -13,17 +13,19 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/apiserver/builtin"
 	"github.com/kapi-dev/kapi/apiserver/openapi"
 	"github.com/kapi-dev/kapi/meta"
 	"github.com/kapi-dev/kapi/schema"
 )
 
-// builtinResources describes the built-in kinds the way the server would.
+// builtinResources describes kube 1.33's built-in kinds the way the server
+// would (the documents these tests compare with are kube-apiserver 1.33's).
 func builtinResources() []openapi.Resource {
 	out := []openapi.Resource{{Version: "v1", Kind: "Namespace", Plural: "namespaces", Subresources: []string{"status"},
 		Verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch"}, Component: "io.k8s.api.core.v1.Namespace"}}
-	for _, r := range builtin.Resources() {
+	for _, r := range builtin.ResourcesFor(apiserver.Release133) {
 		or := openapi.Resource{Group: r.Group, Version: r.Version, Kind: r.Kind, Plural: r.Plural, Namespaced: r.Namespaced,
 			Verbs: r.Verbs, Component: builtin.ComponentName(r.GroupVersionKind()), ReturnDeletedObject: r.ReturnDeletedObject}
 		if r.StatusSubresource {
@@ -43,7 +45,11 @@ func only(kind string) []openapi.Resource {
 	panic("no " + kind)
 }
 
-func opts() openapi.Options { return openapi.Options{Components: builtin.OpenAPIComponents()} }
+// opts builds documents of kube 1.33's components, as the tests' expectations were
+// taken from kube-apiserver 1.33.
+func opts() openapi.Options {
+	return openapi.Options{Components: builtin.OpenAPIComponentsFor(apiserver.Release133), KubernetesVersion: "1.33"}
+}
 
 func widget(t testing.TB) openapi.Resource {
 	s, err := schema.Parse(map[string]any{"type": "object", "properties": map[string]any{

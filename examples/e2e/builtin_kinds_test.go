@@ -1,8 +1,9 @@
 package e2e
 
-// Every built-in kind of kube-apiserver 1.33, held to what the
-// reference server stored and printed for the same manifests
-// (docs/kube-behaviour/builtin, recorded by its record.sh).
+// Every built-in kind, held to what the reference server of each recorded
+// release (1.33 and 1.37) stored and printed for the same manifests
+// (docs/kube-behaviour/builtin, recorded by its record.sh, and
+// 19-releases/1.37/builtin).
 
 import (
 	"encoding/json"
@@ -18,10 +19,23 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/examples/server/kapiserver"
 )
 
-// builtinDir holds the manifests and what kube-apiserver made of them.
+// builtinDir holds the manifests and what kube-apiserver 1.33 made of them.
 const builtinDir = "../../docs/kube-behaviour/builtin"
+
+// recordedBuiltins is, per release, where what that release's
+// kube-apiserver made of the manifests of builtinDir is recorded.
+var recordedBuiltins = []struct {
+	release apiserver.Release
+	dir     string
+}{
+	{apiserver.Release133, builtinDir},
+	{apiserver.Release137, "../../docs/kube-behaviour/19-releases/1.37/builtin"},
+}
 
 // builtinManifests lists the manifests in the order record.sh applied
 // them: namespaces first, admission webhooks and APIServices last.
@@ -47,9 +61,9 @@ func manifestBase(path string) string { return strings.TrimSuffix(filepath.Base(
 
 // applyBuiltinManifests starts the example server and applies every
 // manifest with kubectl 1.33, as record.sh did against the reference.
-func applyBuiltinManifests(t *testing.T) (*cluster, *kubectlRunner, []string) {
+func applyBuiltinManifests(t *testing.T, r apiserver.Release) (*cluster, *kubectlRunner, []string) {
 	t.Helper()
-	c := startCluster(t)
+	c := startClusterWith(t, kapiserver.ConfigFor(r))
 	k := kubectlFor(t, c, "1.33")
 	paths := builtinManifests(t)
 	for _, p := range paths {
@@ -155,20 +169,24 @@ func normaliseAll(list []any) []any {
 // field, and kubectl's managedFields where kube shows them), the Table of
 // each object, and `kubectl get` and `get -o wide`.
 func TestEveryBuiltInKindAsKube(t *testing.T) {
-	c, k, paths := applyBuiltinManifests(t)
-	t.Run("stored", func(t *testing.T) { checkStored(t, c, k, paths) })
-	t.Run("table", func(t *testing.T) { checkTables(t, c, paths) })
-	t.Run("kubectl-get", func(t *testing.T) { checkKubectlGet(t, k, paths) })
+	for _, rec := range recordedBuiltins {
+		t.Run("kube-"+string(rec.release), func(t *testing.T) {
+			c, k, paths := applyBuiltinManifests(t, rec.release)
+			t.Run("stored", func(t *testing.T) { checkStored(t, c, k, paths, rec.dir) })
+			t.Run("table", func(t *testing.T) { checkTables(t, c, paths, rec.dir) })
+			t.Run("kubectl-get", func(t *testing.T) { checkKubectlGet(t, k, paths, rec.dir) })
+		})
+	}
 }
 
 // checkStored compares the stored object of every manifest with the
 // reference's, and the objects kube serves through two versions.
-func checkStored(t *testing.T, c *cluster, k *kubectlRunner, paths []string) {
+func checkStored(t *testing.T, c *cluster, k *kubectlRunner, paths []string, recorded string) {
 	for _, p := range paths {
 		base := manifestBase(p)
 		t.Run(base, func(t *testing.T) {
 			t.Parallel()
-			want := readJSONFile(t, filepath.Join(builtinDir, "stored", base+".json")).([]any)
+			want := readJSONFile(t, filepath.Join(recorded, "stored", base+".json")).([]any)
 			out := k.forTest(t).must("get", "-f", p, "-o", "json")
 			var got any
 			require.NoError(t, json.Unmarshal([]byte(out), &got))
@@ -188,7 +206,7 @@ func checkStored(t *testing.T, c *cluster, k *kubectlRunner, paths []string) {
 	}
 	for base, path := range views {
 		t.Run(base, func(t *testing.T) {
-			want := readJSONFile(t, filepath.Join(builtinDir, "stored", base+".json")).([]any)
+			want := readJSONFile(t, filepath.Join(recorded, "stored", base+".json")).([]any)
 			var got any
 			require.NoError(t, json.Unmarshal(httpGet(t, c.url+path, "application/json"), &got))
 			assertJSONEqual(t, normaliseAll(want), normaliseAll([]any{got}))
@@ -321,12 +339,12 @@ func meta(v any, path ...any) any {
 // checkTables reads each object as the Table kubectl asks for and compares
 // it, cells and column definitions, with the reference's Table of the same
 // object.
-func checkTables(t *testing.T, c *cluster, paths []string) {
+func checkTables(t *testing.T, c *cluster, paths []string, recorded string) {
 	for _, p := range paths {
 		base := manifestBase(p)
 		t.Run(base, func(t *testing.T) {
-			want := readJSONFile(t, filepath.Join(builtinDir, "tables", base+".json")).([]any)
-			stored := readJSONFile(t, filepath.Join(builtinDir, "stored", base+".json")).([]any)
+			want := readJSONFile(t, filepath.Join(recorded, "tables", base+".json")).([]any)
+			stored := readJSONFile(t, filepath.Join(recorded, "stored", base+".json")).([]any)
 			require.Len(t, want, len(stored))
 			for i, o := range stored {
 				path := objectPath(o.(map[string]any))
@@ -388,12 +406,12 @@ func pluralOf(apiVersion, kind string) string {
 // checkKubectlGet compares `kubectl get -f` and `kubectl get -f -o wide`
 // with what kubectl printed against the reference, cell for cell (ages,
 // times, uids and server-specific cells masked), warnings included.
-func checkKubectlGet(t *testing.T, k *kubectlRunner, paths []string) {
+func checkKubectlGet(t *testing.T, k *kubectlRunner, paths []string, recorded string) {
 	for _, p := range paths {
 		base := manifestBase(p)
 		t.Run(base, func(t *testing.T) {
 			t.Parallel()
-			b, err := os.ReadFile(filepath.Join(builtinDir, "get", base+".txt"))
+			b, err := os.ReadFile(filepath.Join(recorded, "get", base+".txt"))
 			require.NoError(t, err)
 			want := strings.SplitN(string(b), "\n\n", 2)
 			require.Len(t, want, 2)
@@ -483,9 +501,9 @@ func printedCells(base, text string) [][]string {
 
 // TestKubectlAPIResourcesListsWhatKubeLists compares `kubectl
 // api-resources` (1.27 and 1.33, plain and wide) with what the same
-// kubectl printed against a fresh reference server.
+// kubectl printed against a fresh reference server of kube 1.33.
 func TestKubectlAPIResourcesListsWhatKubeLists(t *testing.T) {
-	c := startCluster(t)
+	c := startClusterWith(t, kapiserver.ConfigFor(apiserver.Release133))
 	for _, version := range []string{"1.27", "1.33"} {
 		for _, wide := range []bool{false, true} {
 			name := "kubectl-" + version

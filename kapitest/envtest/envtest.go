@@ -22,9 +22,12 @@
 // configuration reaches the server in-process (no socket, no TLS), and
 // KubeConfig reaches it over loopback for kubectl or another process (a
 // user's Kubectl runs kubectl through it).
-// What only concerns binaries (BinaryAssetsDirectory,
-// DownloadBinaryAssets*, ControlPlaneStartTimeout/StopTimeout,
-// AttachControlPlaneOutput, etcd's flags) is accepted and ignored. The
+// The server answers as the Kubernetes release of the binaries the suite
+// names (DownloadBinaryAssetsVersion, or setup-envtest's directory in
+// BinaryAssetsDirectory or KUBEBUILDER_ASSETS), or as --emulated-version
+// says; nothing is downloaded or run, and the rest that only concerns
+// binaries (ControlPlaneStartTimeout/StopTimeout, AttachControlPlaneOutput,
+// etcd's flags) is accepted and ignored. The
 // API server's flags (ControlPlane.GetAPIServer().Configure(), over
 // envtest's defaults) are honoured where kapi has the feature
 // (--authorization-mode, --service-cluster-ip-range, the
@@ -171,8 +174,10 @@ type Environment struct {
 	CRDDirectoryPaths []string
 
 	// DownloadBinaryAssets, DownloadBinaryAssetsVersion,
-	// DownloadBinaryAssetsIndexURL and BinaryAssetsDirectory are accepted
-	// and ignored: nothing is downloaded or run.
+	// DownloadBinaryAssetsIndexURL and BinaryAssetsDirectory download and
+	// run nothing; the release DownloadBinaryAssetsVersion or the assets
+	// directory's name (setup-envtest's "1.37.0-linux-amd64") names is the
+	// release the server answers as (see release.go).
 	DownloadBinaryAssets         bool
 	DownloadBinaryAssetsVersion  string
 	DownloadBinaryAssetsIndexURL string
@@ -394,9 +399,13 @@ func (te *Environment) Start() (*rest.Config, error) {
 	if te.Scheme == nil {
 		te.Scheme = scheme.Scheme
 	}
-	flags, err := apiServerFlags(te.ControlPlane.APIServer)
+	release, warning := releaseOfBinaries(te.binariesRelease())
+	flags, err := apiServerFlags(te.ControlPlane.APIServer, release)
 	if err != nil {
 		return nil, err
+	}
+	if warning != "" {
+		flags.warnings = append([]string{warning}, flags.warnings...)
 	}
 	for _, w := range flags.warnings {
 		fmt.Fprintf(warningOutput, "kapitest/envtest: warning: %s\n", w)

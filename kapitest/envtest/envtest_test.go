@@ -88,7 +88,7 @@ func TestStartInstallsTypedCRDsAndPathsAndReportsThem(t *testing.T) {
 		ControlPlaneStartTimeout: time.Minute,
 		AttachControlPlaneOutput: true,
 	}
-	env.ControlPlane.GetAPIServer().Configure().Set("feature-gates", "ConsistentListFromCache=true") // at its default: accepted
+	env.ControlPlane.GetAPIServer().Configure().Set("feature-gates", "WatchList=true") // at its 1.37 default: accepted
 	cfg, err := env.Start()
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, env.Stop()) })

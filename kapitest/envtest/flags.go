@@ -21,12 +21,12 @@ import (
 // treated in one of four ways:
 //
 //   - honoured: kapi has the feature and the flag sets it
-//     (--authorization-mode, --service-cluster-ip-range,
+//     (--emulated-version, --authorization-mode, --service-cluster-ip-range,
 //     --service-node-port-range, --min-request-timeout, the
 //     ValidatingAdmissionPolicy plugin, --runtime-config for the group
 //     versions kapi serves);
 //   - accepted: the flag asks for what kapi does anyway (a feature gate at
-//     its kube 1.33 default, an admission plugin kapi always applies, a
+//     its default in the release served, an admission plugin kapi always applies, a
 //     plugin disabled that kapi does not have), or only says how the
 //     binary runs (ports, certificates, etcd, logging), which has no
 //     meaning in-process;
@@ -56,14 +56,16 @@ var warningOutput io.Writer = os.Stderr
 
 // serverFlags is what the flags make of the server.
 type serverFlags struct {
+	release   apiserver.Release // the release the server answers as
 	opts      []kapitest.Option
 	configure []func(*apiserver.Config)
 	builtin   builtin.Options
 	warnings  []string
 }
 
-// apiServerFlags reads the flags of s (nil: envtest's defaults alone).
-func apiServerFlags(s *APIServer) (*serverFlags, error) {
+// apiServerFlags reads the flags of s (nil: envtest's defaults alone) for
+// a server answering as release unless --emulated-version names another.
+func apiServerFlags(s *APIServer, release apiserver.Release) (*serverFlags, error) {
 	args := EmptyArguments()
 	var legacy []string
 	if s != nil {
@@ -100,7 +102,14 @@ func apiServerFlags(s *APIServer) (*serverFlags, error) {
 		return nil, fmt.Errorf("envtest: kube-apiserver flags --enable-admission-plugins and --disable-admission-plugins both name %s",
 			strings.Join(both, ", "))
 	}
-	f := &serverFlags{}
+	f := &serverFlags{release: release}
+	if vals, ok := flags["emulated-version"]; ok {
+		r, err := emulatedVersion(last(vals))
+		if err != nil {
+			return nil, fmt.Errorf("envtest: kube-apiserver flag --emulated-version: %w", err)
+		}
+		f.release = r
+	}
 	for _, key := range order {
 		vals, ok := flags[key]
 		if !ok {
@@ -117,7 +126,7 @@ func apiServerFlags(s *APIServer) (*serverFlags, error) {
 			}
 		}))
 	}
-	f.opts = append(f.opts, kapitest.WithBuiltinOptions(f.builtin))
+	f.opts = append(f.opts, kapitest.WithBuiltinOptions(f.builtin), kapitest.WithRelease(f.release))
 	return f, nil
 }
 
@@ -146,6 +155,8 @@ func (f *serverFlags) warn(format string, args ...any) {
 // error.
 func (f *serverFlags) apply(key string, vals []string) error {
 	switch {
+	case key == "emulated-version":
+		// Read first: the other flags are taken as that release takes them.
 	case key == "authorization-mode":
 		modes := list(vals)
 		for _, m := range modes {
@@ -183,7 +194,7 @@ func (f *serverFlags) apply(key string, vals []string) error {
 	case key == "disable-admission-plugins":
 		return f.disablePlugins(list(vals))
 	case key == "feature-gates":
-		return featureGates(list(vals))
+		return f.featureGates(list(vals))
 	case key == "runtime-config":
 		return f.runtimeConfig(list(vals))
 	case strings.HasPrefix(key, "audit-"):
@@ -297,9 +308,10 @@ func (f *serverFlags) disablePlugins(names []string) error {
 // logs and metrics: any value is accepted.
 var loggingGates = []string{"LoggingAlphaOptions", "LoggingBetaOptions", "ContextualLogging", "ComponentSLIs"}
 
-// featureGates accepts gates set to what kapi does (kube-apiserver 1.33's
-// defaults) and refuses any other value, and names kube does not know.
-func featureGates(pairs []string) error {
+// featureGates accepts gates set to what kapi does (the served release's
+// kube-apiserver defaults) and refuses any other value, and names that
+// release does not know.
+func (f *serverFlags) featureGates(pairs []string) error {
 	for _, pair := range pairs {
 		name, val, ok := strings.Cut(pair, "=")
 		on, err := strconv.ParseBool(strings.TrimSpace(val))
@@ -312,16 +324,16 @@ func featureGates(pairs []string) error {
 		}
 		if name == "AllAlpha" || name == "AllBeta" {
 			if on {
-				return fmt.Errorf("kapi serves kube-apiserver 1.33's default features and cannot turn %s on", name)
+				return fmt.Errorf("kapi serves kube-apiserver %s's default features and cannot turn %s on", f.release, name)
 			}
 			continue
 		}
-		def, known := kubeFeatureGates[name]
+		def, known := kubeFeatureGates[string(f.release)][name]
 		switch {
 		case !known:
 			return fmt.Errorf("unrecognized feature gate %s", name)
 		case on != def:
-			return fmt.Errorf("kapi serves as kube-apiserver 1.33 with %s=%t and cannot set %s=%t", name, def, name, on)
+			return fmt.Errorf("kapi serves as kube-apiserver %s with %s=%t and cannot set %s=%t", f.release, name, def, name, on)
 		}
 	}
 	return nil
@@ -329,7 +341,7 @@ func featureGates(pairs []string) error {
 
 // runtimeConfig turns group versions (and resources) off or on.
 func (f *serverFlags) runtimeConfig(pairs []string) error {
-	served := builtin.Resources()
+	served := builtin.ResourcesFor(f.release)
 	for _, pair := range pairs {
 		key, val, ok := strings.Cut(pair, "=")
 		if !ok {
@@ -342,10 +354,10 @@ func (f *serverFlags) runtimeConfig(pairs []string) error {
 		switch key {
 		case "api/all", "api/ga", "api/beta", "api/alpha":
 			if !on {
-				return fmt.Errorf("%s=false: kapi serves kube-apiserver 1.33's default group versions and cannot turn them all off", key)
+				return fmt.Errorf("%s=false: kapi serves kube-apiserver %s's default group versions and cannot turn them all off", key, f.release)
 			}
 			if key != "api/ga" {
-				f.warn("--runtime-config=%s=true: kapi serves only the group versions kube-apiserver 1.33 serves by default; a request for an alpha or beta version off by default gets 404", key)
+				f.warn("--runtime-config=%s=true: kapi serves only the group versions kube-apiserver %s serves by default; a request for an alpha or beta version off by default gets 404", key, f.release)
 			}
 			continue
 		case "api/legacy", "v1", "api/v1":

@@ -99,7 +99,7 @@ func TestAdmissionPluginFlagsTakeEffect(t *testing.T) {
 			flags: func(a *envtest.Arguments) { a.Append("disable-admission-plugins", "ValidatingAdmissionPolicy") }},
 		{name: "a feature gate at its default is accepted", enforced: true,
 			flags: func(a *envtest.Arguments) {
-				a.Append("feature-gates", "StrictCostEnforcementForVAP=true,WatchList=false")
+				a.Append("feature-gates", "WatchList=true,APIServingWithRoutine=false")
 			}},
 	}
 	for _, c := range cases {
@@ -210,8 +210,16 @@ func TestAFlagKapiCannotHonourFailsStartNamingIt(t *testing.T) {
 			},
 			want: "--enable-admission-plugins and --disable-admission-plugins both name ServiceAccount"},
 		{name: "a feature gate away from its default",
-			flags: func(a *envtest.Arguments) { a.Append("feature-gates", "WatchList=true") },
-			want:  "--feature-gates: kapi serves as kube-apiserver 1.33 with WatchList=false and cannot set WatchList=true"},
+			flags: func(a *envtest.Arguments) { a.Append("feature-gates", "APIServingWithRoutine=true") },
+			want:  "--feature-gates: kapi serves as kube-apiserver 1.37 with APIServingWithRoutine=false and cannot set APIServingWithRoutine=true"},
+		{name: "a feature gate away from the default of the release emulated",
+			flags: func(a *envtest.Arguments) {
+				a.Set("emulated-version", "1.33").Append("feature-gates", "WatchList=true")
+			},
+			want: "--feature-gates: kapi serves as kube-apiserver 1.33 with WatchList=false and cannot set WatchList=true"},
+		{name: "an emulated version kapi does not serve",
+			flags: func(a *envtest.Arguments) { a.Set("emulated-version", "1.34") },
+			want:  `--emulated-version: kapi answers as kube-apiserver 1.33, 1.35, 1.36, 1.37, not "1.34"`},
 		{name: "an unknown feature gate",
 			flags: func(a *envtest.Arguments) { a.Append("feature-gates", "NoSuchGate=true") },
 			want:  "--feature-gates: unrecognized feature gate NoSuchGate"},
