@@ -512,11 +512,7 @@ func (q *request) uidPreconditionFailed(cur *store.Object, uid string) error {
 	if q.res.Storage != nil {
 		gr = q.res.Storage.Resource
 	}
-	key := "/registry/" + store.KubeStoragePath(gr.Group, gr.Resource) + "/" // kube's key, at its default prefix
-	if q.info.Namespace != "" {
-		key += q.info.Namespace + "/"
-	}
-	key += q.info.Name
+	key := store.KubeKey(gr.Group, gr.Resource, q.info.Namespace, q.info.Name)
 	return meta.Conflict(q.gr(), q.info.Name, fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s, ResourceVersion: 0, "+
 		"AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", key, uid, storedUID))
 }

@@ -72,6 +72,17 @@ func KubeStoragePath(group, plural string) string {
 	return group + "/" + plural
 }
 
+// KubeKey is the etcd key kube-apiserver, at its default prefix
+// "/registry", keeps an object under, as its storage errors name it:
+// "/registry/services/specs/default/web", "/registry/namespaces/team-a".
+func KubeKey(group, plural, namespace, name string) string {
+	key := "/registry/" + KubeStoragePath(group, plural) + "/"
+	if namespace != "" {
+		key += namespace + "/"
+	}
+	return key + name
+}
+
 // KubeStoredResource is KubeStoragePath the other way: the resource whose
 // objects kube keeps at the start of path (a key under the prefix, without
 // it: "services/specs/ns/s"), and the rest of path after it ("/ns/s").

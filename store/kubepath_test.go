@@ -57,3 +57,21 @@ func TestKubeStoredResourceIsKubeStoragePathTheOtherWay(t *testing.T) {
 	_, _, ok := store.KubeStoredResource("example.com")
 	assert.False(t, ok, "a group without its plural")
 }
+
+func TestKubeKeyIsWhereKubeKeepsAnObject(t *testing.T) {
+	cases := []struct {
+		name                              string
+		group, plural, namespace, objName string
+		key                               string
+	}{
+		{"a namespaced core object is under its plural and namespace", "", "pods", "default", "web", "/registry/pods/default/web"},
+		{"a cluster-scoped object has no namespace segment", "", "namespaces", "", "team-a", "/registry/namespaces/team-a"},
+		{"a resource with a path of its own keeps it", "", "services", "default", "web", "/registry/services/specs/default/web"},
+		{"a custom resource is under its group", "example.com", "widgets", "default", "w", "/registry/example.com/widgets/default/w"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Equal(t, c.key, store.KubeKey(c.group, c.plural, c.namespace, c.objName))
+		})
+	}
+}

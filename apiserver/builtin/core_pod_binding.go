@@ -7,6 +7,7 @@ import (
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/store"
 )
 
 // servePodBinding assigns a pod to a node as a scheduler does (kube's
@@ -38,7 +39,7 @@ func bindPod(w *apiserver.Write, namespace, name string, b meta.Object) (int, me
 		return 0, nil, &meta.Status{Kind: "Status", APIVersion: "v1", Status: "Failure", Message: errs.Error(), Code: 500}
 	}
 	uid, rv := b.UID(), b.ResourceVersion()
-	key := "/registry/pods/" + namespace + "/" + name
+	key := store.KubeKey("", "pods", namespace, name)
 	_, err := w.Update(podsGR, namespace, name, func(pod meta.Object) (meta.Object, error) {
 		if err := storagePrecondition(key, pod, uid, rv); err != nil {
 			return nil, err
