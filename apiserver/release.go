@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/kapi-dev/kapi/meta"
 )
 
 // Release is a Kubernetes minor release a server answers as: the
@@ -93,6 +95,16 @@ func (r Release) Minor() int {
 
 // AtLeast says whether r is minor release 1.minor or a later one.
 func (r Release) AtLeast(minor int) bool { return r.Minor() >= minor }
+
+// ValueStyle is how r's field errors print the values they report:
+// kube 1.34 (apimachinery 0.34) began to print them as JSON where 1.33
+// printed Go syntax.
+func (r Release) ValueStyle() meta.ValueStyle {
+	if r.AtLeast(34) {
+		return meta.JSONValues
+	}
+	return meta.GoValues
+}
 
 // GitVersion is the gitVersion of r's /version: the patch release kapi's
 // data of r comes from ("v1.37.2").

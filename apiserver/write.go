@@ -257,7 +257,7 @@ func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOpti
 			errs = genericNameErrors(obj) // kube's registry checks, after the kind's
 		}
 		if len(errs) > 0 {
-			return meta.Invalid(q.gk(), obj.Name(), errs)
+			return q.s.invalid(q.gk(), obj.Name(), errs)
 		}
 		return q.kindAdmission(w, obj, nil)
 	})
@@ -615,7 +615,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 			if q.s.kubeRelease.AtLeast(37) {
 				errs = withoutRepeatedCauses(errs)
 			}
-			return meta.Invalid(q.gk(), q.info.Name, errs)
+			return q.s.invalid(q.gk(), q.info.Name, errs)
 		}
 		return q.kindAdmission(w, next, old)
 	}
@@ -685,6 +685,12 @@ func randomSuffix() string {
 		b[i] = alphabet[int(b[i])%len(alphabet)]
 	}
 	return string(b[:])
+}
+
+// invalid is the 422 of an object's validation errors, their values
+// printed as the server's release prints them (Release.ValueStyle).
+func (s *Server) invalid(gk meta.GroupKind, name string, errs meta.FieldErrors) *meta.Status {
+	return meta.Invalid(gk, name, errs.InStyle(s.kubeRelease.ValueStyle()))
 }
 
 // withoutRepeatedCauses keeps the first of the field errors that read the

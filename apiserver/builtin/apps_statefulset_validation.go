@@ -1,6 +1,8 @@
 package builtin
 
 import (
+	"encoding/json"
+
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -28,12 +30,18 @@ func validateStatefulSet(o meta.Object) meta.FieldErrors {
 	if s, ok := spec["updateStrategy"].(map[string]any); ok {
 		typ, _ := s["type"].(string)
 		if typ != "RollingUpdate" && typ != "OnDelete" {
-			ru := "(*apps.RollingUpdateStatefulSetStrategy)(nil)"
-			if _, ok := s["rollingUpdate"].(map[string]any); ok {
+			ru, ruJSON := "(*apps.RollingUpdateStatefulSetStrategy)(nil)", json.RawMessage("null")
+			if r, ok := s["rollingUpdate"].(map[string]any); ok {
 				ru = "&apps.RollingUpdateStatefulSetStrategy{...}"
+				partition, _ := meta.AsInt64(r["partition"])
+				unavailable := json.RawMessage("null")
+				if r["maxUnavailable"] != nil {
+					unavailable = json.RawMessage(intOrStringValue(r["maxUnavailable"]).json)
+				}
+				ruJSON = json.RawMessage(jsonStruct("Partition", partition, "MaxUnavailable", unavailable))
 			}
-			e.invalid("spec.updateStrategy", goValue(`apps.StatefulSetUpdateStrategy{Type:"`+typ+`", RollingUpdate:`+ru+`}`),
-				"must be 'RollingUpdate' or 'OnDelete'")
+			e.invalid("spec.updateStrategy", kubeValue{`apps.StatefulSetUpdateStrategy{Type:"` + typ + `", RollingUpdate:` + ru + `}`,
+				jsonStruct("Type", typ, "RollingUpdate", ruJSON)}, "must be 'RollingUpdate' or 'OnDelete'")
 		}
 	}
 	e.nonNegative("spec.replicas", spec["replicas"])

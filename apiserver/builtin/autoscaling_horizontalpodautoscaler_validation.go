@@ -255,13 +255,13 @@ func (e *fieldErrs) hpaContainerResourceName(path, name string) {
 	}
 	if !strings.Contains(name, "/") {
 		if !standardContainerResources[name] && !strings.HasPrefix(name, "hugepages-") {
-			e.invalid(path, goValue(name), "must be a standard resource for containers")
+			e.invalid(path, plainName(name), "must be a standard resource for containers")
 		}
 		return
 	}
 	if !strings.Contains(name, "kubernetes.io/") && (strings.HasPrefix(name, "requests.") ||
 		len(selectors.QualifiedNameErrors("requests."+name)) > 0) {
-		e.invalid(path, goValue(name), "doesn't follow extended resource name standard")
+		e.invalid(path, plainName(name), "doesn't follow extended resource name standard")
 	}
 }
 
@@ -276,7 +276,7 @@ func (e *fieldErrs) metricTarget(path string, t map[string]any) {
 	}
 	for _, f := range []string{"value", "averageValue"} {
 		if q, ok := parseQuantity(t[f]); ok && q.Sign() != 1 {
-			e.invalid(path+"."+f, goValue(q.GoString()), "must be positive")
+			e.invalid(path+"."+f, quantityValue(q), "must be positive")
 		}
 	}
 	if n, ok := meta.AsInt64(t["averageUtilization"]); ok && n < 1 {

@@ -72,7 +72,7 @@ func (e *fieldErrs) jobTemplateSpec(path string, tmpl map[string]any) {
 	spec := asMap(tmpl["spec"])
 	e.jobSpec(path+".spec", spec)
 	if sel, ok := spec["selector"].(map[string]any); ok {
-		e.invalid(path+".spec.selector", goValue(goLabelSelector(sel)), "`selector` will be auto-generated")
+		e.invalid(path+".spec.selector", labelSelectorValue((sel)), "`selector` will be auto-generated")
 	}
 	if spec["manualSelector"] == true {
 		e.notSupported(path+".spec.manualSelector", true, "nil", "false")

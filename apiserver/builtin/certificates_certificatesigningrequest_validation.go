@@ -67,13 +67,13 @@ func csrRequestError(b []byte) error {
 	return err
 }
 
-// goBytes renders a []byte as Go's %#v does.
-func goBytes(b []byte) goValue {
+// goBytes is a []byte: Go's %#v lists its bytes, JSON is their base64.
+func goBytes(b []byte) kubeValue {
 	parts := make([]string, len(b))
 	for i, c := range b {
 		parts[i] = fmt.Sprintf("0x%x", c)
 	}
-	return goValue("[]byte{" + strings.Join(parts, ", ") + "}")
+	return kubeValue{"[]byte{" + strings.Join(parts, ", ") + "}", jsonText(b)}
 }
 
 // signerName is kube's ValidateSignerName: domain/path, the domain of at

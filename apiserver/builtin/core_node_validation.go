@@ -1,7 +1,9 @@
 package builtin
 
 import (
+	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
@@ -35,7 +37,7 @@ func (s nodeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) met
 		typ, _ := addr["type"].(string)
 		ip, _ := addr["address"].(string)
 		if key := typ + "\x00" + ip; seen[key] {
-			e.duplicate(fmt.Sprintf("status.addresses[%d]", i), goValue(fmt.Sprintf("core.NodeAddress{Type:%q, Address:%q}", typ, ip)))
+			e.duplicate(fmt.Sprintf("status.addresses[%d]", i), kubeValue{fmt.Sprintf("core.NodeAddress{Type:%q, Address:%q}", typ, ip), jsonStruct("Type", typ, "Address", ip)})
 		} else {
 			seen[key] = true
 		}
@@ -74,12 +76,14 @@ func (e *fieldErrs) nodeTaints(o meta.Object) {
 		}
 		k := key + "\x00" + effect
 		if seen[k] {
-			added := "<nil>"
+			added, addedJSON := "<nil>", json.RawMessage("null")
 			if s, ok := taint["timeAdded"].(string); ok && s != "" {
 				added = s
+				addedJSON = json.RawMessage(timeValue(s, time.RFC3339).json)
 			}
 			e.list = append(e.list, meta.FieldError{Type: meta.ErrorDuplicate, Field: p,
-				Value:  goValue(fmt.Sprintf("core.Taint{Key:%q, Value:%q, Effect:%q, TimeAdded:%s}", key, value, effect, added)),
+				Value: kubeValue{fmt.Sprintf("core.Taint{Key:%q, Value:%q, Effect:%q, TimeAdded:%s}", key, value, effect, added),
+					jsonStruct("Key", key, "Value", value, "Effect", effect, "TimeAdded", addedJSON)},
 				Detail: "taints must be unique by key and effect pair"})
 		}
 		seen[k] = true

@@ -43,7 +43,7 @@ func (s persistentVolumeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta
 		e.invalid("volumeMode", spec["volumeMode"], "field is immutable")
 	}
 	if oldSpec["nodeAffinity"] != nil && !equalJSON(spec["nodeAffinity"], oldSpec["nodeAffinity"]) {
-		e.invalid("nodeAffinity", goValue("core.VolumeNodeAffinity{Required:(*core.NodeSelector)(0x…)}"),
+		e.invalid("nodeAffinity", kubeValue{"core.VolumeNodeAffinity{Required:(*core.NodeSelector)(0x…)}", volumeNodeAffinityJSON(spec["nodeAffinity"])},
 			"field is immutable, except for updating from beta label to GA")
 	}
 	return e.list
@@ -78,7 +78,7 @@ func (e *fieldErrs) persistentVolumeSpec(spec map[string]any) {
 		e.required("spec.capacity")
 	}
 	if _, ok := capacity["storage"]; !ok || len(capacity) > 1 {
-		e.notSupported("spec.capacity", goValue(goResourceList(spec["capacity"])), "storage")
+		e.notSupported("spec.capacity", resourceListValue(spec["capacity"]), "storage")
 	}
 	for _, k := range sortedMapKeys(capacity) {
 		q, ok := parseQuantity(capacity[k])

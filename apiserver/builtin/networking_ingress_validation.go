@@ -66,9 +66,9 @@ func (e *fieldErrs) ingressSpec(path string, spec map[string]any, opts ingressOp
 	rules, hasRules := spec["rules"].([]any)
 	backend, hasBackend := spec["defaultBackend"].(map[string]any)
 	if len(rules) == 0 && !hasBackend {
-		value := goValue("[]networking.IngressRule(nil)")
+		value := kubeValue{"[]networking.IngressRule(nil)", "null"}
 		if hasRules {
-			value = "[]networking.IngressRule{}"
+			value = kubeValue{"[]networking.IngressRule{}", "[]"}
 		}
 		e.invalid(path, value, "either `defaultBackend` or `rules` must be specified")
 	}

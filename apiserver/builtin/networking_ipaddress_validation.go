@@ -50,12 +50,13 @@ func (ipAddressStrategy) ValidateUpdate(_ *apiserver.Write, o, old meta.Object) 
 
 // goParentReference renders a parent reference as Go's %#v of kube's
 // internal (pointer) type shows it.
-func goParentReference(v any) goValue {
+func goParentReference(v any) kubeValue {
 	ref, ok := v.(map[string]any)
 	if !ok {
-		return "(*networking.ParentReference)(nil)"
+		return kubeValue{"(*networking.ParentReference)(nil)", "null"}
 	}
 	s := func(k string) string { x, _ := ref[k].(string); return x }
-	return goValue(fmt.Sprintf("networking.ParentReference{Group:%q, Resource:%q, Namespace:%q, Name:%q}",
-		s("group"), s("resource"), s("namespace"), s("name")))
+	return kubeValue{fmt.Sprintf("networking.ParentReference{Group:%q, Resource:%q, Namespace:%q, Name:%q}",
+		s("group"), s("resource"), s("namespace"), s("name")),
+		jsonStruct("Group", s("group"), "Resource", s("resource"), "Namespace", s("namespace"), "Name", s("name"))}
 }

@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
@@ -137,11 +136,6 @@ func (e *fieldErrs) ipBlock(path string, block map[string]any) {
 
 // goPolicyTypes prints a NetworkPolicy's policyTypes as kube's messages
 // show them.
-func goPolicyTypes(list []any) goValue {
-	q := make([]string, len(list))
-	for i, v := range list {
-		s, _ := v.(string)
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return goValue("[]networking.PolicyType{" + strings.Join(q, ", ") + "}")
+func goPolicyTypes(list []any) kubeValue {
+	return typedStrings("networking.PolicyType", list)
 }

@@ -69,7 +69,7 @@ func aggregationRuleErrors(rule map[string]any) meta.FieldErrors {
 		before := len(e.list)
 		e.labelSelector(path, sel)
 		if len(e.list) > before {
-			e.invalid(path, goValue(`"null"`), "invalid label selector.")
+			e.invalid(path, kubeValue{`"null"`, "null"}, "invalid label selector.")
 		}
 	}
 	return e.list

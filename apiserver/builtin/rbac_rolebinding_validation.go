@@ -42,7 +42,8 @@ func (s bindingStrategy) ValidateUpdate(w *apiserver.Write, obj, old meta.Object
 	}
 	if n := ref(obj); n != ref(old) {
 		errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: "roleRef",
-			Value:  goValue(fmt.Sprintf("rbac.RoleRef{APIGroup:%q, Kind:%q, Name:%q}", n[0], n[1], n[2])),
+			Value: kubeValue{fmt.Sprintf("rbac.RoleRef{APIGroup:%q, Kind:%q, Name:%q}", n[0], n[1], n[2]),
+				jsonStruct("APIGroup", n[0], "Kind", n[1], "Name", n[2])},
 			Detail: "cannot change roleRef"})
 	}
 	return errs

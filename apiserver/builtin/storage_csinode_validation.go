@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -71,13 +72,20 @@ func (s csiNodeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) 
 // goCSINodeDriver renders a driver as kube's message does (Go's %#v of
 // the internal type). kube shows a set allocatable as its pointer's
 // address, which kapi cannot reproduce: it shows a fixed one.
-func goCSINodeDriver(d map[string]any) goValue {
+func goCSINodeDriver(d map[string]any) kubeValue {
 	name, _ := d["name"].(string)
 	id, _ := d["nodeID"].(string)
-	alloc := "(*storage.VolumeNodeResources)(nil)"
-	if _, ok := d["allocatable"].(map[string]any); ok {
+	alloc, allocJSON := "(*storage.VolumeNodeResources)(nil)", json.RawMessage("null")
+	if a, ok := d["allocatable"].(map[string]any); ok {
 		alloc = "(*storage.VolumeNodeResources)(0xc000010000)"
+		var count any
+		if n, ok := meta.AsInt64(a["count"]); ok {
+			count = n
+		}
+		allocJSON = json.RawMessage(jsonStruct("Count", count))
 	}
-	return goValue(fmt.Sprintf("storage.CSINodeDriver{Name:%q, NodeID:%q, TopologyKeys:%s, Allocatable:%s}",
-		name, id, goStrings(stringList(d["topologyKeys"])), alloc))
+	topology := stringListOrNil(d["topologyKeys"])
+	return kubeValue{fmt.Sprintf("storage.CSINodeDriver{Name:%q, NodeID:%q, TopologyKeys:%s, Allocatable:%s}",
+		name, id, goStrings(stringList(d["topologyKeys"])), alloc),
+		jsonStruct("Name", name, "NodeID", id, "TopologyKeys", topology, "Allocatable", allocJSON)}
 }

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/kapi-dev/kapi/apiserver"
@@ -50,24 +51,29 @@ func (s volumeAttachmentStrategy) ValidateUpdate(w *apiserver.Write, o, old meta
 	var e fieldErrs
 	e.list = s.Validate(w, o)
 	if !equalJSON(o["spec"], old["spec"]) {
-		e.invalid("spec", goValue(goVolumeAttachmentSpec(asMap(o["spec"]))), "field is immutable")
+		e.invalid("spec", goVolumeAttachmentSpec(asMap(o["spec"])), "field is immutable")
 	}
 	return e.list
 }
 
 // goVolumeAttachmentSpec renders a storage.VolumeAttachmentSpec as Go's
 // %#v does (its pointers' addresses vary in kube's too).
-func goVolumeAttachmentSpec(spec map[string]any) string {
+// Its JSON shows an inline volume spec as {...}: kapi does not print a
+// whole internal PersistentVolumeSpec.
+func goVolumeAttachmentSpec(spec map[string]any) kubeValue {
 	src := asMap(spec["source"])
 	pv, inline := "(*string)(nil)", "(*core.PersistentVolumeSpec)(nil)"
-	if _, ok := src["persistentVolumeName"].(string); ok {
-		pv = "(*string)(0xc000000000)"
+	var pvJSON any
+	inlineJSON := json.RawMessage("null")
+	if name, ok := src["persistentVolumeName"].(string); ok {
+		pv, pvJSON = "(*string)(0xc000000000)", name
 	}
 	if _, ok := src["inlineVolumeSpec"].(map[string]any); ok {
-		inline = "(*core.PersistentVolumeSpec)(0xc000000000)"
+		inline, inlineJSON = "(*core.PersistentVolumeSpec)(0xc000000000)", json.RawMessage("{}")
 	}
 	attacher, _ := spec["attacher"].(string)
 	node, _ := spec["nodeName"].(string)
-	return fmt.Sprintf("storage.VolumeAttachmentSpec{Attacher:%q, Source:storage.VolumeAttachmentSource{PersistentVolumeName:%s, InlineVolumeSpec:%s}, NodeName:%q}",
-		attacher, pv, inline, node)
+	return kubeValue{fmt.Sprintf("storage.VolumeAttachmentSpec{Attacher:%q, Source:storage.VolumeAttachmentSource{PersistentVolumeName:%s, InlineVolumeSpec:%s}, NodeName:%q}",
+		attacher, pv, inline, node),
+		jsonStruct("Attacher", attacher, "Source", json.RawMessage(jsonStruct("PersistentVolumeName", pvJSON, "InlineVolumeSpec", inlineJSON)), "NodeName", node)}
 }

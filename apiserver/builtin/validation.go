@@ -199,11 +199,11 @@ func (e *fieldErrs) positiveIntOrPercent(path string, v any) {
 		return
 	}
 	if !percentRE.MatchString(s) {
-		e.invalid(path, goValue(goIntOrString(s)), "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")
+		e.invalid(path, intOrStringValue(s), "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")
 		return
 	}
 	if percentOver100(s) {
-		e.invalid(path, goValue(goIntOrString(s)), "must not be greater than 100%")
+		e.invalid(path, intOrStringValue(s), "must not be greater than 100%")
 	}
 }
 
