@@ -3,11 +3,9 @@ package builtin
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
-	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/selectors"
 )
 
@@ -17,21 +15,14 @@ type csiNodeStrategy struct{ apiserver.GenericStrategy }
 
 // Validate checks each driver: its name (a DNS subdomain, once per node),
 // node ID, allocatable count and topology keys.
-func (csiNodeStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (csiNodeStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
 	names := map[string]bool{}
 	for i, d := range meta.AsList(field(o, "spec", "drivers")) {
 		driver := asMap(d)
 		p := fmt.Sprintf("spec.drivers[%d]", i)
 		name, _ := driver["name"].(string)
-		if name == "" {
-			e.required(p + ".name")
-		}
-		if len(name) > 63 {
-			e.list = append(e.list, meta.FieldError{Type: meta.ErrorTooLong, Field: p + ".name", Value: name,
-				Detail: "must have at most 63 bytes"})
-		}
-		e.invalidAll(p+".name", name, schema.DNS1123Subdomain(strings.ToLower(name)))
+		e.csiDriverName(p+".name", name)
 		if id, _ := driver["nodeID"].(string); id == "" {
 			e.required(p + ".nodeID")
 		}

@@ -11,11 +11,17 @@ import (
 // Validate is kube's ValidateVolumeAttachment and, for v1,
 // ValidateVolumeAttachmentV1: an attacher (a CSI driver name), exactly one
 // source, a node name.
-func (volumeAttachmentStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (volumeAttachmentStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
+	e.volumeAttachment(o)
+	return e.all()
+}
+
+func (e *fieldErrs) volumeAttachment(o meta.Object) {
 	spec := asMap(o["spec"])
 	attacher, _ := spec["attacher"].(string)
-	if attacher == "" {
+	declarative := e.release.AtLeast(37) // the attacher's checks are declarative rules
+	if attacher == "" && !declarative {
 		e.required("spec.attacher")
 	}
 	src := asMap(spec["source"])
@@ -35,11 +41,14 @@ func (volumeAttachmentStrategy) Validate(_ *apiserver.Write, o meta.Object) meta
 	}
 	node, _ := spec["nodeName"].(string)
 	e.dnsSubdomain("spec.nodeName", node)
-	e.csiDriverName("spec.attacher", attacher)
+	if declarative {
+		e.declarativeCSIDriverName("spec.attacher", attacher)
+	} else {
+		e.csiDriverName("spec.attacher", attacher)
+	}
 	if hasPV {
 		e.dnsSubdomain("spec.source.persistentVolumeName", pvName)
 	}
-	return e.list
 }
 
 // ValidateUpdate validates the attachment as on create; its spec stays
@@ -48,11 +57,14 @@ func (s volumeAttachmentStrategy) ValidateUpdate(w *apiserver.Write, o, old meta
 	if w.Subresource == "status" {
 		return nil
 	}
-	var e fieldErrs
-	e.list = s.Validate(w, o)
-	if !equalJSON(o["spec"], old["spec"]) {
-		e.invalid("spec", goVolumeAttachmentSpec(asMap(o["spec"])), "field is immutable")
+	e := fieldErrs{release: w.Release()}
+	if e.release.AtLeast(37) { // declarative: the spec's rule before its fields'
+		e.declarativeImmutable("spec", o["spec"], old["spec"], nil)
+		e.volumeAttachment(o)
+		return e.all()
 	}
+	e.volumeAttachment(o)
+	e.immutable("spec", o["spec"], old["spec"], goVolumeAttachmentSpec(asMap(o["spec"])))
 	return e.list
 }
 

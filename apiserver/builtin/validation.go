@@ -33,6 +33,9 @@ type fieldErrs struct {
 	// release is the kube release whose rules apply where they changed
 	// since 1.33; empty means apiserver.DefaultRelease.
 	release apiserver.Release
+	// declared are the errors of kube 1.37's declarative validation, which
+	// come after the others (all).
+	declared meta.FieldErrors
 }
 
 func (e *fieldErrs) required(path string) {
@@ -149,6 +152,40 @@ func (e *fieldErrs) immutable(path string, next, old any, shown any) {
 	if !equalJSON(next, old) {
 		e.invalid(path, shown, "field is immutable")
 	}
+}
+
+// declarativeImmutable is immutable for a field whose immutability kube
+// 1.37 checks by a declarative rule (+k8s:immutable), which reports the
+// change with no value (null) after the kind's other errors; before, with
+// shown, in turn. (1.36 has the rules; whether it enforces them depends on
+// each kind's registration: kapi answers as 1.35 there.)
+func (e *fieldErrs) declarativeImmutable(path string, next, old any, shown any) {
+	if !e.release.AtLeast(37) {
+		e.immutable(path, next, old, shown)
+		return
+	}
+	if !equalJSON(next, old) {
+		e.declared = append(e.declared, meta.FieldError{Type: meta.ErrorInvalid, Field: path, Value: nil, Detail: "field is immutable"})
+	}
+}
+
+// declarativeRequired is required for a field kube 1.37 requires by a
+// declarative rule (+required), reported after the kind's other errors.
+func (e *fieldErrs) declarativeRequired(path string) {
+	if !e.release.AtLeast(37) {
+		e.required(path)
+		return
+	}
+	e.declared = append(e.declared, meta.FieldError{Type: meta.ErrorRequired, Field: path})
+}
+
+// all is the errors in kube's order: the kind's handwritten validation's,
+// then its declarative validation's (kube 1.37 appends those).
+func (e *fieldErrs) all() meta.FieldErrors {
+	if len(e.declared) == 0 {
+		return e.list
+	}
+	return append(e.list[:len(e.list):len(e.list)], e.declared...)
 }
 
 // schemaEdited returns a copy of s in which the node at path (property
