@@ -13,8 +13,8 @@ import (
 
 // Validate is kube's ValidateNode: taints (reported under metadata.taints,
 // as kube does), capacity and allocatable, pod CIDRs.
-func (nodeStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (nodeStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
 	e.nodeTaints(o)
 	e.nodeResources(o)
 	e.podCIDRs(o)
@@ -26,7 +26,7 @@ func (nodeStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors
 // to /status runs alone): resources, addresses, the pod CIDRs and provider
 // ID set once, taints.
 func (s nodeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
-	var e fieldErrs
+	e := fieldErrs{release: w.Release()}
 	if w.Subresource == "" {
 		e.list = s.Validate(w, o)
 	}
@@ -119,9 +119,7 @@ func (e *fieldErrs) podCIDRs(o meta.Object) {
 		}
 	}
 	for i, c := range cidrs {
-		if !legacyCIDR(c) {
-			e.invalid(fmt.Sprintf("spec.podCIDRs[%d]", i), c, invalidCIDRDetail)
-		}
+		e.cidr(fmt.Sprintf("spec.podCIDRs[%d]", i), c, nil)
 	}
 	if len(cidrs) > 1 {
 		if len(cidrs) > 2 || cidrFamily(cidrs[0]) == cidrFamily(cidrs[1]) {
