@@ -612,9 +612,6 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 		own := strategy.ValidateUpdate(w, next, old)
 		errs = append(append(errs, q.res.schemaErrorsBeside(schemaErrs, own)...), own...)
 		if errs = q.validateCustomResource(next, old, errs); len(errs) > 0 {
-			if q.s.kubeRelease.AtLeast(37) {
-				errs = withoutRepeatedCauses(errs)
-			}
 			return q.s.invalid(q.gk(), q.info.Name, errs)
 		}
 		return q.kindAdmission(w, next, old)
@@ -687,17 +684,22 @@ func randomSuffix() string {
 	return string(b[:])
 }
 
-// invalid is the 422 of an object's validation errors, their values
-// printed as the server's release prints them (Release.ValueStyle).
+// invalid is the 422 of an object's validation errors as the server's
+// release reports them: their values printed in its style
+// (Release.ValueStyle); from 1.37 each cause once (withoutRepeatedCauses).
 func (s *Server) invalid(gk meta.GroupKind, name string, errs meta.FieldErrors) *meta.Status {
+	if s.kubeRelease.AtLeast(37) {
+		errs = withoutRepeatedCauses(errs)
+	}
 	return meta.Invalid(gk, name, errs.InStyle(s.kubeRelease.ValueStyle()))
 }
 
 // withoutRepeatedCauses keeps the first of the field errors that read the
-// same (field, and the cause's message). kube 1.33 reports an update's
-// ObjectMeta problems once per pass that checks them (up to four times);
-// kube 1.37.2 reports each once, in the order of their first report
-// (docs/kube-behaviour/19-releases.md, "difftest at 1.37").
+// same (field, and the cause's message). kube 1.33 reports a problem once
+// per pass that checks it (an update's ObjectMeta up to four times, an
+// HPA metric's unknown type twice); kube 1.37.2 reports each once, in the
+// order of their first report (docs/kube-behaviour/19-releases.md,
+// "difftest at 1.37", and the validation replay at 1.37).
 func withoutRepeatedCauses(errs meta.FieldErrors) meta.FieldErrors {
 	type cause struct {
 		typ         meta.ErrorType

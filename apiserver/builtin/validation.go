@@ -179,6 +179,16 @@ func (e *fieldErrs) declarativeRequired(path string) {
 	e.declared = append(e.declared, meta.FieldError{Type: meta.ErrorRequired, Field: path})
 }
 
+// declarativeInvalid is invalid, reported as kube 1.37's declarative
+// validation does (after the kind's other errors) when declarative.
+func (e *fieldErrs) declarativeInvalid(declarative bool, path string, value any, detail string) {
+	if !declarative {
+		e.invalid(path, value, detail)
+		return
+	}
+	e.declared = append(e.declared, meta.FieldError{Type: meta.ErrorInvalid, Field: path, Value: value, Detail: detail})
+}
+
 // all is the errors in kube's order: the kind's handwritten validation's,
 // then its declarative validation's (kube 1.37 appends those).
 func (e *fieldErrs) all() meta.FieldErrors {
