@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
@@ -17,7 +18,7 @@ func (statefulSetStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object
 	if !specWrite(w) {
 		return nil
 	}
-	return validateStatefulSetUpdate(o, old)
+	return validateStatefulSetUpdateAt(w.Release(), o, old)
 }
 
 // validateStatefulSet is kube's ValidateStatefulSetSpec.
@@ -56,10 +57,27 @@ func validateStatefulSet(o meta.Object) meta.FieldErrors {
 
 // validateStatefulSetUpdate: a StatefulSet's spec is immutable but for
 // replicas, ordinals, template, updateStrategy, revisionHistoryLimit, the
-// claim retention policy and minReadySeconds.
+// claim retention policy and minReadySeconds (as kube 1.33 says it).
 func validateStatefulSetUpdate(o, old meta.Object) meta.FieldErrors {
-	var e fieldErrs
+	return validateStatefulSetUpdateAt("", o, old)
+}
+
+// validateStatefulSetUpdateAt is validateStatefulSetUpdate at release r:
+// kube 1.37 reports each of the fields that stay (selector, claim
+// templates, service name, pod management policy) as immutable instead.
+func validateStatefulSetUpdateAt(r apiserver.Release, o, old meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: r}
 	spec, oldSpec := asMap(o["spec"]), asMap(old["spec"])
+	if r.AtLeast(37) {
+		e.immutable("spec.selector", spec["selector"], oldSpec["selector"], labelSelectorValue(spec["selector"]))
+		// kapi shows the claim templates as they were sent, not as
+		// kube's internal types print.
+		templates := spec["volumeClaimTemplates"]
+		e.immutable("spec.volumeClaimTemplates", templates, oldSpec["volumeClaimTemplates"], kubeValue{fmt.Sprintf("%#v", templates), jsonText(templates)})
+		e.immutable("spec.serviceName", spec["serviceName"], oldSpec["serviceName"], stringOr(spec["serviceName"], ""))
+		e.immutable("spec.podManagementPolicy", spec["podManagementPolicy"], oldSpec["podManagementPolicy"], stringOr(spec["podManagementPolicy"], ""))
+		return append(validateStatefulSet(o), e.list...)
+	}
 	masked := meta.DeepCopyValue(spec).(map[string]any)
 	for _, k := range []string{"replicas", "ordinals", "template", "updateStrategy", "revisionHistoryLimit",
 		"persistentVolumeClaimRetentionPolicy", "minReadySeconds"} {

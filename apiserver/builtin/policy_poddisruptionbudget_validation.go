@@ -16,7 +16,7 @@ func (podDisruptionBudgetStrategy) Validate(_ *apiserver.Write, o meta.Object) m
 // ValidatePodDisruptionBudgetStatusUpdate (policy/v1's checks).
 func (podDisruptionBudgetStrategy) ValidateUpdate(w *apiserver.Write, o, _ meta.Object) meta.FieldErrors {
 	if w.Subresource == "status" {
-		var e fieldErrs
+		e := fieldErrs{release: w.Release()}
 		status := asMap(o["status"])
 		e.conditions("status.conditions", status["conditions"])
 		for _, f := range []string{"disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"} {

@@ -276,13 +276,17 @@ func (e *fieldErrs) conditions(path string, v any) {
 		if n, ok := meta.AsInt64(cond["observedGeneration"]); ok && n < 0 {
 			e.invalid(p+".observedGeneration", n, "must be greater than or equal to zero")
 		}
+		mustBeSet := "must be set" // apimachinery 0.34 dropped the detail
+		if e.release.AtLeast(34) {
+			mustBeSet = ""
+		}
 		if t, _ := cond["lastTransitionTime"].(string); t == "" {
-			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: p + ".lastTransitionTime", Detail: "must be set"})
+			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: p + ".lastTransitionTime", Detail: mustBeSet})
 		}
 		reason, _ := cond["reason"].(string)
 		switch {
 		case reason == "":
-			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: p + ".reason", Detail: "must be set"})
+			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: p + ".reason", Detail: mustBeSet})
 		case !conditionReasonRE.MatchString(reason):
 			e.invalid(p+".reason", reason, "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName',  or 'ReasonA,ReasonB',  or 'ReasonA:ReasonB', regex used for validation is '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?')")
 		}
