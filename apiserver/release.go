@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -104,6 +105,36 @@ func (r Release) ValueStyle() meta.ValueStyle {
 		return meta.JSONValues
 	}
 	return meta.GoValues
+}
+
+// rewordings are the messages of apimachinery's shared checks that a
+// release words otherwise than 1.33, from the minor release on.
+var rewordings = []struct {
+	since    int
+	was, now string
+}{
+	// apimachinery 0.35's IsQualifiedName is content.IsLabelKey, whose
+	// message for a name with more than one '/' names a label key.
+	{35, "a qualified name must consist of", "a valid label key must consist of"},
+}
+
+// reworded returns errs with their details in r's words (rewordings).
+func (r Release) reworded(errs meta.FieldErrors) meta.FieldErrors {
+	var out meta.FieldErrors
+	for i, e := range errs {
+		for _, w := range rewordings {
+			if r.AtLeast(w.since) && strings.HasPrefix(e.Detail, w.was) {
+				if out == nil {
+					out = slices.Clone(errs)
+				}
+				out[i].Detail = w.now + strings.TrimPrefix(e.Detail, w.was)
+			}
+		}
+	}
+	if out == nil {
+		return errs
+	}
+	return out
 }
 
 // GitVersion is the gitVersion of r's /version: the patch release kapi's

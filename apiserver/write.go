@@ -580,7 +580,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 	if rv == "" && q.r.Method == http.MethodPut && (q.res.customResource || q.res.ConditionalUpdates) {
 		// Custom resources, and the kinds whose strategy says so, do not
 		// allow unconditional updates.
-		return nil, meta.Invalid(meta.GroupKind{Group: q.res.Group, Kind: q.res.Plural}, q.info.Name, meta.FieldErrors{{
+		return nil, q.s.invalid(meta.GroupKind{Group: q.res.Group, Kind: q.res.Plural}, q.info.Name, meta.FieldErrors{{
 			Type: meta.ErrorInvalid, Field: "metadata.resourceVersion", Value: zeroUint{}, Detail: "must be specified for an update"}})
 	}
 	if uid := next.UID(); uid == "" {
@@ -631,10 +631,19 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 	return next, nil
 }
 
-// zeroUint prints as kube prints an unset uint64 resourceVersion: 0x0.
+// zeroUint prints as kube prints an unset uint64 resourceVersion: 0x0 in
+// Go syntax, 0 in JSON.
 type zeroUint struct{}
 
 func (zeroUint) String() string { return "0x0" }
+
+// FormatValue: Go's %#v prints a uint64 in hex; JSON, 0.
+func (z zeroUint) FormatValue(s meta.ValueStyle) string {
+	if s == meta.JSONValues {
+		return "0"
+	}
+	return z.String()
+}
 
 // specChanged reports whether anything besides metadata and status differs.
 func specChanged(old, next meta.Object) bool {
@@ -686,8 +695,10 @@ func randomSuffix() string {
 
 // invalid is the 422 of an object's validation errors as the server's
 // release reports them: their values printed in its style
-// (Release.ValueStyle); from 1.37 each cause once (withoutRepeatedCauses).
+// (Release.ValueStyle), apimachinery's shared messages in its words
+// (Release.reworded); from 1.37 each cause once (withoutRepeatedCauses).
 func (s *Server) invalid(gk meta.GroupKind, name string, errs meta.FieldErrors) *meta.Status {
+	errs = s.kubeRelease.reworded(errs)
 	if s.kubeRelease.AtLeast(37) {
 		errs = withoutRepeatedCauses(errs)
 	}

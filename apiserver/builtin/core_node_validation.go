@@ -45,14 +45,20 @@ func (s nodeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) met
 	if oldCIDRs := stringList(field(old, "spec", "podCIDRs")); len(oldCIDRs) > 0 && !equalJSON(field(o, "spec", "podCIDRs"), field(old, "spec", "podCIDRs")) {
 		e.forbidden("spec.podCIDRs", `node updates may not change podCIDR except from "" to valid`)
 	}
-	if oldID := str(old, "spec", "providerID"); oldID != "" && str(o, "spec", "providerID") != oldID {
+	switch oldID, id := str(old, "spec", "providerID"), str(o, "spec", "providerID"); {
+	case oldID == "" || id == oldID:
+	case !e.release.AtLeast(37):
 		e.forbidden("spec.providerID", `node updates may not change providerID except from "" to valid`)
+	case id == "": // kube 1.37's declarative update rule
+		e.declarativeInvalid(true, "spec.providerID", nil, "field cannot be cleared once set")
+	default:
+		e.declarativeInvalid(true, "spec.providerID", nil, "field cannot be modified once set")
 	}
 	e.nodeTaints(o)
 	if str(o, "spec", "externalID") != str(old, "spec", "externalID") {
 		e.forbidden("spec.externalID", "may not be updated")
 	}
-	return e.list
+	return e.all()
 }
 
 // nodeTaints is kube's validateNodeTaints: keys, values, effects, one
