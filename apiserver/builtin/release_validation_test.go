@@ -45,8 +45,6 @@ const (
 )
 
 var diverging137 = map[string]string{
-	"a CSI volume is accepted":             liveState137,
-	"a volume's claim ref may be set":      liveState137,
-	"a CSR is not approved and denied":     wording137,
-	"a cron job without a spec is refused": wording137,
+	"a CSI volume is accepted":        liveState137,
+	"a volume's claim ref may be set": liveState137,
 }
