@@ -140,8 +140,8 @@ func goTypedStrings(typ string, v any) string {
 // goRawExtension renders a runtime.RawExtension holding v (JSON) as kube's
 // messages show one: its bytes as they were decoded. kapi holds the value
 // decoded, so the bytes are its compact encoding, keys sorted: kube shows
-// the object's keys in the order the client wrote them.
-// Its JSON is those bytes (null for none).
+// the object's keys in the order the client wrote them. Its JSON is
+// those bytes (null for none), as encoding/json compacts them.
 func goRawExtension(v any) kubeValue {
 	raw := "[]uint8(nil)"
 	if r, ok := v.(meta.RawJSON); ok {
@@ -163,7 +163,7 @@ func goRawExtension(v any) kubeValue {
 				parts[i] = fmt.Sprintf("0x%x", c)
 			}
 			raw = "[]uint8{" + strings.Join(parts, ", ") + "}"
-			jsonRaw = string(b)
+			jsonRaw = jsonText(json.RawMessage(b))
 		}
 	}
 	return kubeValue{"runtime.RawExtension{Raw:" + raw + ", Object:runtime.Object(nil)}", jsonRaw}
