@@ -137,8 +137,12 @@ func validateCSRConditions(o meta.Object) meta.FieldErrors {
 func (e *fieldErrs) csrConditions(o meta.Object) {
 	seen := map[string]bool{}
 	exclusive := func(p, typ string) {
-		if !e.release.AtLeast(37) {
+		switch {
+		case !e.release.AtLeast(35):
 			e.invalid(p+".type", typ, "Approved and Denied conditions are mutually exclusive")
+			return
+		case !e.release.AtLeast(37): // reported at the list from 1.35
+			e.invalid("status.conditions", typ, "Approved and Denied conditions are mutually exclusive")
 			return
 		}
 		for _, d := range e.declared {

@@ -15,7 +15,7 @@ type runtimeClassStrategy struct{ apiserver.GenericStrategy }
 func (runtimeClassStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
 	e := fieldErrs{release: w.Release()}
 	handler, _ := o["handler"].(string)
-	if handler == "" && e.release.AtLeast(37) {
+	if handler == "" && e.release.AtLeast(36) { // 1.36: Required, not the DNS label's message
 		e.declarativeRequired("handler")
 	} else {
 		e.invalidAll("handler", handler, schema.DNS1123Label(handler))

@@ -45,11 +45,18 @@ func (e *fieldErrs) storageClass(o meta.Object) {
 func (s storageClassStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
 	e := fieldErrs{release: w.Release()}
 	e.storageClass(o)
-	if e.release.AtLeast(37) {
+	switch {
+	case e.release.AtLeast(37):
 		for _, f := range []string{"provisioner", "parameters", "reclaimPolicy", "volumeBindingMode"} {
 			e.declarativeImmutable(f, o[f], old[f], nil)
 		}
 		return e.all()
+	case e.release.AtLeast(36): // ValidateImmutableField, in the handwritten order
+		e.immutable("parameters", o["parameters"], old["parameters"], stringMapValue(o["parameters"]))
+		for _, f := range []string{"provisioner", "reclaimPolicy", "volumeBindingMode"} {
+			e.immutable(f, o[f], old[f], o[f])
+		}
+		return e.list
 	}
 	if !equalJSON(o["parameters"], old["parameters"]) {
 		e.forbidden("parameters", "updates to parameters are forbidden.")

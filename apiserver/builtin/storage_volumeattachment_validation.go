@@ -21,7 +21,11 @@ func (e *fieldErrs) volumeAttachment(o meta.Object) {
 	spec := asMap(o["spec"])
 	attacher, _ := spec["attacher"].(string)
 	declarative := e.release.AtLeast(37) // the attacher's checks are declarative rules
-	if attacher == "" && !declarative {
+	switch {
+	case declarative:
+	case e.release.AtLeast(36): // ValidateCSIDriverName first, once
+		e.csiDriverName("spec.attacher", attacher)
+	case attacher == "":
 		e.required("spec.attacher")
 	}
 	src := asMap(spec["source"])
@@ -41,9 +45,10 @@ func (e *fieldErrs) volumeAttachment(o meta.Object) {
 	}
 	node, _ := spec["nodeName"].(string)
 	e.dnsSubdomain("spec.nodeName", node)
-	if declarative {
+	switch {
+	case declarative:
 		e.declarativeCSIDriverName("spec.attacher", attacher)
-	} else {
+	case !e.release.AtLeast(36):
 		e.csiDriverName("spec.attacher", attacher)
 	}
 	if hasPV {

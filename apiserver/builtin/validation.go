@@ -157,8 +157,8 @@ func (e *fieldErrs) immutable(path string, next, old any, shown any) {
 // declarativeImmutable is immutable for a field whose immutability kube
 // 1.37 checks by a declarative rule (+k8s:immutable), which reports the
 // change with no value (null) after the kind's other errors; before, with
-// shown, in turn. (1.36 has the rules; whether it enforces them depends on
-// each kind's registration: kapi answers as 1.35 there.)
+// shown, in turn (1.36 has the rules as alpha ones, which its handwritten
+// validation shadows).
 func (e *fieldErrs) declarativeImmutable(path string, next, old any, shown any) {
 	if !e.release.AtLeast(37) {
 		e.immutable(path, next, old, shown)
