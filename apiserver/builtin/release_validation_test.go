@@ -1,6 +1,7 @@
 package builtin_test
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -84,6 +85,32 @@ func TestValidationMessagesPerRelease(t *testing.T) {
 			if c.message != "" {
 				assert.Equal(t, c.message, out["message"])
 			}
+		})
+	}
+}
+
+// TestStorageClassProvisionerChangePerRelease: 1.33 and 1.35 forbid the
+// change; 1.36's handwritten check calls the field immutable, showing the
+// value; 1.37's declarative rule shows none.
+func TestStorageClassProvisionerChangePerRelease(t *testing.T) {
+	const class = `{"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"s"},"provisioner":"%s"}`
+	const path = "/apis/storage.k8s.io/v1/storageclasses"
+	for _, c := range []struct {
+		release apiserver.Release
+		cause   string
+	}{
+		{apiserver.Release133, "provisioner: Forbidden: updates to provisioner are forbidden."},
+		{apiserver.Release135, "provisioner: Forbidden: updates to provisioner are forbidden."},
+		{apiserver.Release136, `provisioner: Invalid value: "b.example.com": field is immutable`},
+		{apiserver.Release137, "provisioner: Invalid value: null: field is immutable"},
+	} {
+		t.Run(string(c.release), func(t *testing.T) {
+			srv := releaseServer(t, c.release)
+			code, out := serve(t, srv, http.MethodPost, path, "application/json", fmt.Sprintf(class, "a.example.com"))
+			require.Equal(t, http.StatusCreated, code, out)
+			code, out = serve(t, srv, http.MethodPut, path+"/s", "application/json", fmt.Sprintf(class, "b.example.com"))
+			require.Equal(t, http.StatusUnprocessableEntity, code, out)
+			assert.Equal(t, `StorageClass.storage.k8s.io "s" is invalid: `+c.cause, out["message"])
 		})
 	}
 }
