@@ -2,8 +2,11 @@ package apiserver
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kapi-dev/kapi/meta"
 )
 
 // Release is a Kubernetes minor release a server answers as: the
@@ -93,6 +96,46 @@ func (r Release) Minor() int {
 
 // AtLeast says whether r is minor release 1.minor or a later one.
 func (r Release) AtLeast(minor int) bool { return r.Minor() >= minor }
+
+// ValueStyle is how r's field errors print the values they report:
+// kube 1.34 (apimachinery 0.34) began to print them as JSON where 1.33
+// printed Go syntax.
+func (r Release) ValueStyle() meta.ValueStyle {
+	if r.AtLeast(34) {
+		return meta.JSONValues
+	}
+	return meta.GoValues
+}
+
+// rewordings are the messages of apimachinery's shared checks that a
+// release words otherwise than 1.33, from the minor release on.
+var rewordings = []struct {
+	since    int
+	was, now string
+}{
+	// apimachinery 0.35's IsQualifiedName is content.IsLabelKey, whose
+	// message for a name with more than one '/' names a label key.
+	{35, "a qualified name must consist of", "a valid label key must consist of"},
+}
+
+// reworded returns errs with their details in r's words (rewordings).
+func (r Release) reworded(errs meta.FieldErrors) meta.FieldErrors {
+	var out meta.FieldErrors
+	for i, e := range errs {
+		for _, w := range rewordings {
+			if r.AtLeast(w.since) && strings.HasPrefix(e.Detail, w.was) {
+				if out == nil {
+					out = slices.Clone(errs)
+				}
+				out[i].Detail = w.now + strings.TrimPrefix(e.Detail, w.was)
+			}
+		}
+	}
+	if out == nil {
+		return errs
+	}
+	return out
+}
 
 // GitVersion is the gitVersion of r's /version: the patch release kapi's
 // data of r comes from ("v1.37.2").

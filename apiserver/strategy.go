@@ -211,6 +211,16 @@ func (w *Write) User() *authn.User {
 	return u
 }
 
+// Release is the kube release the server answers as (Config.Release;
+// DefaultRelease outside a server): what a strategy's validation follows
+// where kube's changed between releases.
+func (w *Write) Release() Release {
+	if w == nil || w.s == nil {
+		return DefaultRelease
+	}
+	return w.s.kubeRelease
+}
+
 // Metrics is the server's metrics registry (Server.Metrics), where a
 // strategy registers the families of its own work once per server (a
 // repair's counts, as kube-apiserver's repair loops count theirs).

@@ -257,7 +257,7 @@ func (q *request) admitCreate(ctx context.Context, obj meta.Object, wo writeOpti
 			errs = genericNameErrors(obj) // kube's registry checks, after the kind's
 		}
 		if len(errs) > 0 {
-			return meta.Invalid(q.gk(), obj.Name(), errs)
+			return q.s.invalid(q.gk(), obj.Name(), errs)
 		}
 		return q.kindAdmission(w, obj, nil)
 	})
@@ -576,7 +576,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 	if rv == "" && q.r.Method == http.MethodPut && (q.res.customResource || q.res.ConditionalUpdates) {
 		// Custom resources, and the kinds whose strategy says so, do not
 		// allow unconditional updates.
-		return nil, meta.Invalid(meta.GroupKind{Group: q.res.Group, Kind: q.res.Plural}, q.info.Name, meta.FieldErrors{{
+		return nil, q.s.invalid(meta.GroupKind{Group: q.res.Group, Kind: q.res.Plural}, q.info.Name, meta.FieldErrors{{
 			Type: meta.ErrorInvalid, Field: "metadata.resourceVersion", Value: zeroUint{}, Detail: "must be specified for an update"}})
 	}
 	if uid := next.UID(); uid == "" {
@@ -608,10 +608,7 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 		own := strategy.ValidateUpdate(w, next, old)
 		errs = append(append(errs, q.res.schemaErrorsBeside(schemaErrs, own)...), own...)
 		if errs = q.validateCustomResource(next, old, errs); len(errs) > 0 {
-			if q.s.kubeRelease.AtLeast(37) {
-				errs = withoutRepeatedCauses(errs)
-			}
-			return meta.Invalid(q.gk(), q.info.Name, errs)
+			return q.s.invalid(q.gk(), q.info.Name, errs)
 		}
 		return q.kindAdmission(w, next, old)
 	}
@@ -630,10 +627,19 @@ func (q *request) prepareForUpdate(ctx context.Context, next, old meta.Object, w
 	return next, nil
 }
 
-// zeroUint prints as kube prints an unset uint64 resourceVersion: 0x0.
+// zeroUint prints as kube prints an unset uint64 resourceVersion: 0x0 in
+// Go syntax, 0 in JSON.
 type zeroUint struct{}
 
 func (zeroUint) String() string { return "0x0" }
+
+// FormatValue: Go's %#v prints a uint64 in hex; JSON, 0.
+func (z zeroUint) FormatValue(s meta.ValueStyle) string {
+	if s == meta.JSONValues {
+		return "0"
+	}
+	return z.String()
+}
 
 // specChanged reports whether anything besides metadata and status differs.
 func specChanged(old, next meta.Object) bool {
@@ -683,11 +689,24 @@ func randomSuffix() string {
 	return string(b[:])
 }
 
+// invalid is the 422 of an object's validation errors as the server's
+// release reports them: their values printed in its style
+// (Release.ValueStyle), apimachinery's shared messages in its words
+// (Release.reworded); from 1.37 each cause once (withoutRepeatedCauses).
+func (s *Server) invalid(gk meta.GroupKind, name string, errs meta.FieldErrors) *meta.Status {
+	errs = s.kubeRelease.reworded(errs)
+	if s.kubeRelease.AtLeast(37) {
+		errs = withoutRepeatedCauses(errs)
+	}
+	return meta.Invalid(gk, name, errs.InStyle(s.kubeRelease.ValueStyle()))
+}
+
 // withoutRepeatedCauses keeps the first of the field errors that read the
-// same (field, and the cause's message). kube 1.33 reports an update's
-// ObjectMeta problems once per pass that checks them (up to four times);
-// kube 1.37.2 reports each once, in the order of their first report
-// (docs/kube-behaviour/19-releases.md, "difftest at 1.37").
+// same (field, and the cause's message). kube 1.33 reports a problem once
+// per pass that checks it (an update's ObjectMeta up to four times, an
+// HPA metric's unknown type twice); kube 1.37.2 reports each once, in the
+// order of their first report (docs/kube-behaviour/19-releases.md,
+// "difftest at 1.37", and the validation replay at 1.37).
 func withoutRepeatedCauses(errs meta.FieldErrors) meta.FieldErrors {
 	type cause struct {
 		typ         meta.ErrorType

@@ -1,6 +1,7 @@
 package meta
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -364,6 +365,8 @@ func formatBadValue(v any) string {
 		return fmt.Sprintf("%q", t)
 	case int, int32, int64, float32, float64, bool:
 		return fmt.Sprint(t)
+	case StyledValue:
+		return t.FormatValue(GoValues)
 	case fmt.Stringer:
 		return t.String()
 	}
@@ -371,6 +374,75 @@ func formatBadValue(v any) string {
 		return formatBadValue(rv.Elem().Interface())
 	}
 	return fmt.Sprintf("%#v", v)
+}
+
+// ValueStyle is how a field error prints its value: kube changed it in
+// 1.34 (apimachinery 0.34).
+type ValueStyle uint8
+
+const (
+	// GoValues is kube 1.33's and earlier releases': a string quoted, a
+	// number or boolean as is, nil (or a nil pointer) as null, a pointer
+	// as what it points to, a fmt.Stringer as its String(), anything else
+	// in Go syntax (%#v). FieldError.Body prints this way.
+	GoValues ValueStyle = iota
+	// JSONValues is kube 1.34's and later releases': a string quoted (as
+	// Go quotes it), an int64, int32, float or boolean as is, anything
+	// else as its JSON (encoding/json, so a map's keys sorted and <, >, &
+	// escaped), a value JSON cannot encode as its String() or Go syntax.
+	JSONValues
+)
+
+// StyledValue is a field error's value that stands for a Go value of
+// kube's (a typed struct, a resource.Quantity, a []byte): it prints in
+// each style as kube prints that Go value.
+type StyledValue interface {
+	FormatValue(ValueStyle) string
+}
+
+// formattedValue is a value already printed in a style.
+type formattedValue string
+
+func (v formattedValue) String() string { return string(v) }
+
+func formatBadValueAs(style ValueStyle, v any) string {
+	if style == GoValues {
+		return formatBadValue(v)
+	}
+	switch t := v.(type) {
+	case string:
+		return fmt.Sprintf("%q", t)
+	case int64, int32, float32, float64, bool:
+		return fmt.Sprint(t)
+	case formattedValue:
+		return string(t)
+	case StyledValue:
+		return t.FormatValue(style)
+	}
+	if b, err := json.Marshal(v); err == nil {
+		return string(b)
+	}
+	if s, ok := v.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return fmt.Sprintf("%#v", v)
+}
+
+// InStyle returns errs with their values printed in style s: the errors'
+// messages (Body, Error, Invalid's causes) then read as kube's releases
+// of that style print them. GoValues returns errs.
+func (errs FieldErrors) InStyle(s ValueStyle) FieldErrors {
+	if s == GoValues || len(errs) == 0 {
+		return errs
+	}
+	out := make(FieldErrors, len(errs))
+	for i, e := range errs {
+		if e.Value != NoValue && e.Type != ErrorRequired && e.Type != ErrorForbidden && e.Type != ErrorTooLong && e.Type != ErrorInternal {
+			e.Value = formattedValue(formatBadValueAs(s, e.Value))
+		}
+		out[i] = e
+	}
+	return out
 }
 
 // Error is "field: body".

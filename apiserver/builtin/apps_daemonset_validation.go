@@ -1,6 +1,8 @@
 package builtin
 
 import (
+	"encoding/json"
+
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -28,12 +30,13 @@ func validateDaemonSet(o meta.Object) meta.FieldErrors {
 	if s, ok := spec["updateStrategy"].(map[string]any); ok {
 		typ, _ := s["type"].(string)
 		if typ != "RollingUpdate" && typ != "OnDelete" {
-			ru := "(*apps.RollingUpdateDaemonSet)(nil)"
-			if _, ok := s["rollingUpdate"].(map[string]any); ok {
+			ru, ruJSON := "(*apps.RollingUpdateDaemonSet)(nil)", json.RawMessage("null")
+			if r, ok := s["rollingUpdate"].(map[string]any); ok {
 				ru = "&apps.RollingUpdateDaemonSet{...}"
+				ruJSON = json.RawMessage(jsonStruct("MaxUnavailable", intOrStringValue(r["maxUnavailable"]), "MaxSurge", intOrStringValue(r["maxSurge"])))
 			}
-			e.notSupported("spec.updateStrategy", goValue(`apps.DaemonSetUpdateStrategy{Type:"`+typ+`", RollingUpdate:`+ru+`}`),
-				"RollingUpdate", "OnDelete")
+			e.notSupported("spec.updateStrategy", kubeValue{`apps.DaemonSetUpdateStrategy{Type:"` + typ + `", RollingUpdate:` + ru + `}`,
+				jsonStruct("Type", typ, "RollingUpdate", ruJSON)}, "RollingUpdate", "OnDelete")
 		}
 	}
 	e.nonNegative("spec.revisionHistoryLimit", spec["revisionHistoryLimit"])

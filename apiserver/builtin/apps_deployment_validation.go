@@ -1,6 +1,8 @@
 package builtin
 
 import (
+	"encoding/json"
+
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -48,11 +50,13 @@ func (e *fieldErrs) deploymentStrategy(path string, s map[string]any) {
 			e.rollingUpdate(path+".rollingUpdate", ru)
 		}
 	default:
-		ruText := "(*apps.RollingUpdateDeployment)(nil)"
+		ruText, ruJSON := "(*apps.RollingUpdateDeployment)(nil)", json.RawMessage("null")
 		if hasRU {
 			ruText = "&apps.RollingUpdateDeployment{...}"
+			ruJSON = json.RawMessage(jsonStruct("MaxUnavailable", intOrStringValue(ru["maxUnavailable"]), "MaxSurge", intOrStringValue(ru["maxSurge"])))
 		}
-		e.notSupported(path, goValue(`apps.DeploymentStrategy{Type:"`+typ+`", RollingUpdate:`+ruText+`}`), "Recreate", "RollingUpdate")
+		e.notSupported(path, kubeValue{`apps.DeploymentStrategy{Type:"` + typ + `", RollingUpdate:` + ruText + `}`,
+			jsonStruct("Type", typ, "RollingUpdate", ruJSON)}, "Recreate", "RollingUpdate")
 	}
 }
 
@@ -62,10 +66,10 @@ func (e *fieldErrs) rollingUpdate(path string, ru map[string]any) {
 	e.intOrPercent(path+".maxUnavailable", unavailable)
 	e.intOrPercent(path+".maxSurge", surge)
 	if isZeroIntOrPercent(unavailable) && isZeroIntOrPercent(surge) {
-		e.invalid(path+".maxUnavailable", goValue(goIntOrString(unavailable)), "may not be 0 when `maxSurge` is 0")
+		e.invalid(path+".maxUnavailable", intOrStringValue(unavailable), "may not be 0 when `maxSurge` is 0")
 	}
 	if s, ok := unavailable.(string); ok && percentOver100(s) {
-		e.invalid(path+".maxUnavailable", goValue(goIntOrString(s)), "must not be greater than 100%")
+		e.invalid(path+".maxUnavailable", intOrStringValue(s), "must not be greater than 100%")
 	}
 }
 
@@ -76,7 +80,7 @@ func (e *fieldErrs) intOrPercent(path string, v any) {
 	}
 	if s, ok := v.(string); ok {
 		if !percentRE.MatchString(s) {
-			e.invalid(path, goValue(goIntOrString(s)), "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")
+			e.invalid(path, intOrStringValue(s), "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")
 		}
 	}
 }

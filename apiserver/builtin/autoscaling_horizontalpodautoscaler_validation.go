@@ -11,8 +11,8 @@ import (
 )
 
 // Validate is kube's ValidateHorizontalPodAutoscaler.
-func (hpaStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	return validateHPA(o, nil)
+func (hpaStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	return validateHPA(w.Release(), o, nil)
 }
 
 // ValidateUpdate is kube's ValidateHorizontalPodAutoscalerUpdate, or its
@@ -21,14 +21,14 @@ func (hpaStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.F
 	if w.Subresource == "status" {
 		return validateHPAStatus(o)
 	}
-	return validateHPA(o, old)
+	return validateHPA(w.Release(), o, old)
 }
 
 // Validate checks an autoscaling/v1 autoscaler as kube does: converted to
 // the v2 form it is stored in, so the paths name v2's fields
 // (targetCPUUtilizationPercentage is spec.metrics[0].resource.target.averageUtilization).
-func (hpaV1Strategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	return validateHPA(hpaV1ToV2(o), nil)
+func (hpaV1Strategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	return validateHPA(w.Release(), hpaV1ToV2(o), nil)
 }
 
 // ValidateUpdate checks the v2 form of an autoscaling/v1 update.
@@ -36,31 +36,48 @@ func (hpaV1Strategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta
 	if w.Subresource == "status" {
 		return validateHPAStatus(hpaV1ToV2(o))
 	}
-	return validateHPA(hpaV1ToV2(o), hpaV1ToV2(old))
+	return validateHPA(w.Release(), hpaV1ToV2(o), hpaV1ToV2(old))
 }
 
 // validateHPA is kube's validateHorizontalPodAutoscalerSpec of a v2
-// object; old (nil on create) lets an autoscaler that already scales to
-// zero keep minReplicas 0 (new ones need the HPAScaleToZero gate, off).
-func validateHPA(o, old meta.Object) meta.FieldErrors {
-	var e fieldErrs
+// object at release r; old (nil on create) lets an autoscaler that
+// already scales to zero keep minReplicas 0 (new ones need the
+// HPAScaleToZero gate, on by default from 1.37). kube 1.37 checks the
+// replica bounds by declarative rules, reported after the others.
+func validateHPA(r apiserver.Release, o, old meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: r}
 	spec := asMap(o["spec"])
 	minBound := int64(1)
-	if n, ok := meta.AsInt64(field(old, "spec", "minReplicas")); ok && n == 0 {
+	if n, ok := meta.AsInt64(field(old, "spec", "minReplicas")); ok && n == 0 || r.AtLeast(37) {
 		minBound = 0
 	}
 	minReplicas, hasMin := meta.AsInt64(spec["minReplicas"])
 	if hasMin && minReplicas < minBound {
-		e.invalid("spec.minReplicas", minReplicas, fmt.Sprintf("must be greater than or equal to %d", minBound))
+		e.declarativeInvalid(r.AtLeast(37), "spec.minReplicas", minReplicas, fmt.Sprintf("must be greater than or equal to %d", minBound))
 	}
 	maxReplicas, _ := meta.AsInt64(spec["maxReplicas"])
-	if maxReplicas < 1 {
+	switch {
+	case maxReplicas < 1 && !r.AtLeast(36):
 		e.invalid("spec.maxReplicas", maxReplicas, "must be greater than 0")
+	case maxReplicas == 0 && r.AtLeast(37):
+		e.declarativeRequired("spec.maxReplicas")
+	case maxReplicas == 0:
+		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: "spec.maxReplicas", Detail: "must be set and greater than 0"})
+	case maxReplicas < 0:
+		e.declarativeInvalid(r.AtLeast(37), "spec.maxReplicas", maxReplicas, "must be greater than or equal to 1")
 	}
 	if hasMin && maxReplicas < minReplicas {
 		e.invalid("spec.maxReplicas", maxReplicas, "must be greater than or equal to `minReplicas`")
 	}
-	e.crossVersionObjectReference("spec.scaleTargetRef", asMap(spec["scaleTargetRef"]))
+	target := asMap(spec["scaleTargetRef"])
+	e.crossVersionObjectReference("spec.scaleTargetRef", target)
+	if r.AtLeast(34) { // kube 1.34 checks the target's apiVersion
+		oldTarget := asMap(field(old, "spec", "scaleTargetRef"))
+		unchanged := old != nil && oldTarget["apiVersion"] == target["apiVersion"] && oldTarget["kind"] == target["kind"]
+		if !unchanged {
+			e.apiVersionWithGroup("spec.scaleTargetRef.apiVersion", target["apiVersion"], target["kind"] == "ReplicationController")
+		}
+	}
 	scalesToZero := false
 	for i, m := range meta.AsList(spec["metrics"]) {
 		metric := asMap(m)
@@ -76,7 +93,7 @@ func validateHPA(o, old meta.Object) meta.FieldErrors {
 		e.scalingRules("spec.behavior.scaleUp", b["scaleUp"])
 		e.scalingRules("spec.behavior.scaleDown", b["scaleDown"])
 	}
-	return e.list
+	return e.all()
 }
 
 // validateHPAStatus is kube's ValidateHorizontalPodAutoscalerStatusUpdate.
@@ -88,6 +105,24 @@ func validateHPAStatus(o meta.Object) meta.FieldErrors {
 	n, _ = meta.AsInt64(status["desiredReplicas"])
 	e.nonNegative("status.desiredReplicas", n)
 	return e.list
+}
+
+// apiVersionWithGroup is kube's ValidateAPIVersion of a reference's
+// apiVersion: a group version, with a group unless emptyGroup.
+func (e *fieldErrs) apiVersionWithGroup(path string, v any, emptyGroup bool) {
+	s, _ := v.(string)
+	group := ""
+	switch strings.Count(s, "/") {
+	case 0:
+	case 1:
+		group, _, _ = strings.Cut(s, "/")
+	default:
+		e.invalid(path, s, "unexpected GroupVersion string: "+s)
+		return
+	}
+	if group == "" && !emptyGroup {
+		e.invalid(path, s, "apiVersion must specify API group")
+	}
 }
 
 // crossVersionObjectReference is kube's ValidateCrossVersionObjectReference:
@@ -255,13 +290,13 @@ func (e *fieldErrs) hpaContainerResourceName(path, name string) {
 	}
 	if !strings.Contains(name, "/") {
 		if !standardContainerResources[name] && !strings.HasPrefix(name, "hugepages-") {
-			e.invalid(path, goValue(name), "must be a standard resource for containers")
+			e.invalid(path, plainName(name), "must be a standard resource for containers")
 		}
 		return
 	}
 	if !strings.Contains(name, "kubernetes.io/") && (strings.HasPrefix(name, "requests.") ||
 		len(selectors.QualifiedNameErrors("requests."+name)) > 0) {
-		e.invalid(path, goValue(name), "doesn't follow extended resource name standard")
+		e.invalid(path, plainName(name), "doesn't follow extended resource name standard")
 	}
 }
 
@@ -276,7 +311,7 @@ func (e *fieldErrs) metricTarget(path string, t map[string]any) {
 	}
 	for _, f := range []string{"value", "averageValue"} {
 		if q, ok := parseQuantity(t[f]); ok && q.Sign() != 1 {
-			e.invalid(path+"."+f, goValue(q.GoString()), "must be positive")
+			e.invalid(path+"."+f, quantityValue(q), "must be positive")
 		}
 	}
 	if n, ok := meta.AsInt64(t["averageUtilization"]); ok && n < 1 {

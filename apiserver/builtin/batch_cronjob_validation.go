@@ -11,13 +11,13 @@ import (
 // Validate is kube's ValidateCronJobCreate: the spec, then a name short
 // enough for the jobs the controller names after it (name + "-" + a
 // ten-digit time fits a 63-character label).
-func (cronJobStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (cronJobStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
 	e.cronJobSpec("spec", asMap(o["spec"]), nil)
 	if name := o.Name(); len(name) > 52 {
 		e.invalid("metadata.name", name, "must be no more than 52 characters")
 	}
-	return e.list
+	return e.all()
 }
 
 // ValidateUpdate is kube's ValidateCronJobUpdate (no name length: older
@@ -27,16 +27,16 @@ func (cronJobStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) me
 	if w.Subresource != "" {
 		return nil
 	}
-	var e fieldErrs
+	e := fieldErrs{release: w.Release()}
 	e.cronJobSpec("spec", asMap(o["spec"]), asMap(old["spec"]))
-	return e.list
+	return e.all()
 }
 
 // cronJobSpec is kube's validateCronJobSpec; oldSpec is nil on create.
 func (e *fieldErrs) cronJobSpec(path string, spec, oldSpec map[string]any) {
 	schedule, _ := spec["schedule"].(string)
 	if schedule == "" {
-		e.required(path + ".schedule")
+		e.declarativeRequired(path + ".schedule")
 	} else {
 		if msg := cronScheduleError(schedule); msg != "" {
 			e.invalid(path+".schedule", schedule, msg)
@@ -72,7 +72,7 @@ func (e *fieldErrs) jobTemplateSpec(path string, tmpl map[string]any) {
 	spec := asMap(tmpl["spec"])
 	e.jobSpec(path+".spec", spec)
 	if sel, ok := spec["selector"].(map[string]any); ok {
-		e.invalid(path+".spec.selector", goValue(goLabelSelector(sel)), "`selector` will be auto-generated")
+		e.invalid(path+".spec.selector", labelSelectorValue((sel)), "`selector` will be auto-generated")
 	}
 	if spec["manualSelector"] == true {
 		e.notSupported(path+".spec.manualSelector", true, "nil", "false")

@@ -32,13 +32,13 @@ func validateJob(o meta.Object) meta.FieldErrors {
 			case !ok:
 				e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: p, Detail: "must be '" + l[1] + "'"})
 			case v != l[1]:
-				e.invalid(p, goValue(goStringMap(labels)), "must be '"+l[1]+"'")
+				e.invalid(p, stringMapValue((labels)), "must be '"+l[1]+"'")
 			}
 		}
 		expected := map[string]any{"batch.kubernetes.io/controller-uid": uid, "batch.kubernetes.io/job-name": name,
 			"controller-uid": uid, "job-name": name}
 		if !selectorMatches(spec["selector"], expected) {
-			e.invalid("spec.selector", goValue(goLabelSelector(spec["selector"])), "`selector` not auto-generated")
+			e.invalid("spec.selector", labelSelectorValue((spec["selector"])), "`selector` not auto-generated")
 		}
 	}
 	e.jobSpec("spec", spec)
@@ -47,7 +47,7 @@ func validateJob(o meta.Object) meta.FieldErrors {
 	}
 	labels := asMap(field(spec, "template", "metadata"))["labels"]
 	if spec["selector"] != nil && !selectorMatches(spec["selector"], labels) {
-		e.invalid("spec.template.metadata.labels", goValue(goStringMap(labels)), "`selector` does not match template `labels`")
+		e.invalid("spec.template.metadata.labels", stringMapValue((labels)), "`selector` does not match template `labels`")
 	}
 	return e.list
 }
@@ -58,10 +58,10 @@ func validateJobUpdate(o, old meta.Object) meta.FieldErrors {
 	var e fieldErrs
 	spec, oldSpec := asMap(o["spec"]), asMap(old["spec"])
 	if !equalJSON(spec["selector"], oldSpec["selector"]) {
-		e.invalid("spec.selector", goValue(goLabelSelector(spec["selector"])), "field is immutable")
+		e.invalid("spec.selector", labelSelectorValue((spec["selector"])), "field is immutable")
 	}
 	if !equalJSON(spec["template"], oldSpec["template"]) && oldSpec["suspend"] != true {
-		e.invalid("spec.template", goValue("core.PodTemplateSpec{...}"), "field is immutable")
+		e.invalid("spec.template", podTemplateValue(spec["template"]), "field is immutable")
 	}
 	if !equalJSON(spec["completions"], oldSpec["completions"]) && spec["completionMode"] != "Indexed" {
 		n, _ := meta.AsInt64(spec["completions"])

@@ -23,10 +23,10 @@ var csrUsages = []string{"any", "cert sign", "client auth", "code signing", "con
 	"ipsec tunnel", "ipsec user", "key agreement", "key encipherment", "microsoft sgc", "netscape sgc", "ocsp signing",
 	"s/mime", "server auth", "signing", "timestamping"}
 
-// validateCSR is the spec part of kube's CSR validation, then the
-// conditions (validateCSRConditions).
-func validateCSR(o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+// validateCSR is the spec part of kube's CSR validation at release r,
+// then the conditions (validateCSRConditions).
+func validateCSR(r apiserver.Release, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: r}
 	spec := asMap(o["spec"])
 	request := decodedBytes(spec["request"])
 	if err := csrRequestError(request); err != nil {
@@ -53,7 +53,8 @@ func validateCSR(o meta.Object) meta.FieldErrors {
 	if n, ok := meta.AsInt64(spec["expirationSeconds"]); ok && n < 600 {
 		e.invalid("spec.expirationSeconds", n, "may not specify a duration less than 600 seconds (10 minutes)")
 	}
-	return append(e.list, validateCSRConditions(o)...)
+	e.csrConditions(o)
+	return e.all()
 }
 
 // csrRequestError is kube's ParseCSR: one PEM block of a certificate
@@ -67,13 +68,13 @@ func csrRequestError(b []byte) error {
 	return err
 }
 
-// goBytes renders a []byte as Go's %#v does.
-func goBytes(b []byte) goValue {
+// goBytes is a []byte: Go's %#v lists its bytes, JSON is their base64.
+func goBytes(b []byte) kubeValue {
 	parts := make([]string, len(b))
 	for i, c := range b {
 		parts[i] = fmt.Sprintf("0x%x", c)
 	}
-	return goValue("[]byte{" + strings.Join(parts, ", ") + "}")
+	return kubeValue{"[]byte{" + strings.Join(parts, ", ") + "}", jsonText(b)}
 }
 
 // signerName is kube's ValidateSignerName: domain/path, the domain of at
@@ -113,20 +114,46 @@ func (e *fieldErrs) signerName(path, name string) {
 
 // Validate checks a new CSR's spec (certificates_certificatesigningrequest_validation.go) and
 // conditions.
-func (csrStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	return validateCSR(o)
+func (csrStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	return validateCSR(w.Release(), o)
 }
 
 // ValidateUpdate keeps its Approved and Denied conditions.
-func (csrStrategy) ValidateUpdate(_ *apiserver.Write, o, old meta.Object) meta.FieldErrors {
-	return validateCSRUpdate(o, old)
+func (csrStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
+	return validateCSRUpdateAt(w.Release(), o, old)
 }
 
-// validateCSRConditions is kube's validateConditions: Approved and Denied
-// exclusive and True, Failed True, each type once.
+// validateCSRConditions is kube 1.33's validateConditions (csrConditions).
 func validateCSRConditions(o meta.Object) meta.FieldErrors {
 	var e fieldErrs
+	e.csrConditions(o)
+	return e.all()
+}
+
+// csrConditions is kube's validateConditions: Approved and Denied
+// exclusive and True, Failed True, each type once. kube 1.37 has the
+// exclusion as a declarative rule (+k8s:zeroOrOneOfMember), reported once
+// for the list, after the others.
+func (e *fieldErrs) csrConditions(o meta.Object) {
 	seen := map[string]bool{}
+	exclusive := func(p, typ string) {
+		switch {
+		case !e.release.AtLeast(35):
+			e.invalid(p+".type", typ, "Approved and Denied conditions are mutually exclusive")
+			return
+		case !e.release.AtLeast(37): // reported at the list from 1.35
+			e.invalid("status.conditions", typ, "Approved and Denied conditions are mutually exclusive")
+			return
+		}
+		for _, d := range e.declared {
+			if d.Field == "status.conditions" {
+				return
+			}
+		}
+		const approved, denied = `conditions[{"type": "Approved"}]`, `conditions[{"type": "Denied"}]`
+		e.declared = append(e.declared, meta.FieldError{Type: meta.ErrorInvalid, Field: "status.conditions",
+			Value: "{" + approved + ", " + denied + "}", Detail: "must specify at most one of: `" + approved + "`, `" + denied + "`"})
+	}
 	approved, denied := false, false
 	for i, c := range meta.AsList(field(o, "status", "conditions")) {
 		cond := asMap(c)
@@ -140,7 +167,7 @@ func validateCSRConditions(o meta.Object) meta.FieldErrors {
 		case "Approved":
 			approved = true
 			if denied {
-				e.invalid(p+".type", typ, "Approved and Denied conditions are mutually exclusive")
+				exclusive(p, typ)
 			}
 			if status != "True" {
 				e.notSupported(p+".status", status, "True")
@@ -148,7 +175,7 @@ func validateCSRConditions(o meta.Object) meta.FieldErrors {
 		case "Denied":
 			denied = true
 			if approved {
-				e.invalid(p+".type", typ, "Approved and Denied conditions are mutually exclusive")
+				exclusive(p, typ)
 			}
 			if status != "True" {
 				e.notSupported(p+".status", status, "True")
@@ -165,12 +192,16 @@ func validateCSRConditions(o meta.Object) meta.FieldErrors {
 		}
 		seen[typ] = true
 	}
-	return e.list
 }
 
 // validateCSRUpdate: an update keeps the Approved and Denied conditions it
-// had, and its conditions valid.
+// had, and its conditions valid (as kube 1.33: validateCSRUpdateAt).
 func validateCSRUpdate(o, old meta.Object) meta.FieldErrors {
+	return validateCSRUpdateAt("", o, old)
+}
+
+// validateCSRUpdateAt is validateCSRUpdate at release r.
+func validateCSRUpdateAt(r apiserver.Release, o, old meta.Object) meta.FieldErrors {
 	var e fieldErrs
 	count := func(x meta.Object, typ string) int {
 		n := 0
@@ -186,7 +217,9 @@ func validateCSRUpdate(o, old meta.Object) meta.FieldErrors {
 			e.forbidden("status.conditions", fmt.Sprintf("updates may not remove a condition of type %q", typ))
 		}
 	}
-	return append(validateCSRConditions(o), e.list...)
+	conds := fieldErrs{release: r}
+	conds.csrConditions(o)
+	return append(append(conds.list, e.list...), conds.declared...)
 }
 
 // enumOrNotSupported is enum for a value that must be set.

@@ -12,8 +12,8 @@ import (
 // Validate is kube's ValidateEndpointsCreate: each subset has addresses
 // (IPs that are not loopback, link-local or unspecified; DNS-label
 // hostnames; node names) and, when it has several ports, named ones.
-func (endpointsStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (endpointsStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
 	for i, s := range meta.AsList(o["subsets"]) {
 		e.endpointSubset(fmt.Sprintf("subsets[%d]", i), asMap(s))
 	}

@@ -99,25 +99,25 @@ func (e *fieldErrs) limitRangeItem(path string, item map[string]any, types map[s
 		ratio, hasRatio := ratios[k]
 		at := func(kind string) string { return fmt.Sprintf("%s.%s[%s]", path, kind, k) }
 		if hasMin && hasMax && minV.Cmp(maxV) > 0 {
-			e.invalid(at("min"), goValue(minV.Canonical().GoString()), fmt.Sprintf("min value %s is greater than max value %s", minV.String(), maxV.String()))
+			e.invalid(at("min"), quantityValue(minV), fmt.Sprintf("min value %s is greater than max value %s", minV.String(), maxV.String()))
 		}
 		if hasReq && hasMin && minV.Cmp(req) > 0 {
-			e.invalid(at("defaultRequest"), goValue(req.Canonical().GoString()), fmt.Sprintf("min value %s is greater than default request value %s", minV.String(), req.String()))
+			e.invalid(at("defaultRequest"), quantityValue(req), fmt.Sprintf("min value %s is greater than default request value %s", minV.String(), req.String()))
 		}
 		if hasReq && hasMax && req.Cmp(maxV) > 0 {
-			e.invalid(at("defaultRequest"), goValue(req.Canonical().GoString()), fmt.Sprintf("default request value %s is greater than max value %s", req.String(), maxV.String()))
+			e.invalid(at("defaultRequest"), quantityValue(req), fmt.Sprintf("default request value %s is greater than max value %s", req.String(), maxV.String()))
 		}
 		if hasReq && hasDef && req.Cmp(def) > 0 {
-			e.invalid(at("defaultRequest"), goValue(req.Canonical().GoString()), fmt.Sprintf("default request value %s is greater than default limit value %s", req.String(), def.String()))
+			e.invalid(at("defaultRequest"), quantityValue(req), fmt.Sprintf("default request value %s is greater than default limit value %s", req.String(), def.String()))
 		}
 		if hasDef && hasMin && minV.Cmp(def) > 0 {
-			e.invalid(at("default"), goValue(minV.Canonical().GoString()), fmt.Sprintf("min value %s is greater than default value %s", minV.String(), def.String()))
+			e.invalid(at("default"), quantityValue(minV), fmt.Sprintf("min value %s is greater than default value %s", minV.String(), def.String()))
 		}
 		if hasDef && hasMax && def.Cmp(maxV) > 0 {
-			e.invalid(at("default"), goValue(maxV.Canonical().GoString()), fmt.Sprintf("default value %s is greater than max value %s", def.String(), maxV.String()))
+			e.invalid(at("default"), quantityValue(maxV), fmt.Sprintf("default value %s is greater than max value %s", def.String(), maxV.String()))
 		}
 		if hasRatio && ratio.Cmp(quantity.Int64(1)) < 0 {
-			e.invalid(at("maxLimitRequestRatio"), goValue(ratio.Canonical().GoString()), fmt.Sprintf("ratio %s is less than 1", ratio.String()))
+			e.invalid(at("maxLimitRequestRatio"), quantityValue(ratio), fmt.Sprintf("ratio %s is less than 1", ratio.String()))
 		}
 		if hasRatio && hasMin && hasMax {
 			ratioValue := float64(ratio.Value())
@@ -128,11 +128,11 @@ func (e *fieldErrs) limitRangeItem(path string, item map[string]any, types map[s
 				minValue, maxValue = minV.Milli().Int64(), maxV.Milli().Int64()
 			}
 			if limit := float64(maxValue) / float64(minValue); ratioValue > limit {
-				e.invalid(at("maxLimitRequestRatio"), goValue(ratio.Canonical().GoString()), fmt.Sprintf("ratio %s is greater than max/min = %f", ratio.String(), limit))
+				e.invalid(at("maxLimitRequestRatio"), quantityValue(ratio), fmt.Sprintf("ratio %s is greater than max/min = %f", ratio.String(), limit))
 			}
 		}
 		if overcommitForbidden(k) && hasDef && hasReq && def.Cmp(req) != 0 {
-			e.invalid(at("defaultRequest"), goValue(req.Canonical().GoString()), fmt.Sprintf("default value %s must equal to defaultRequest value %s in %s", def.String(), req.String(), k))
+			e.invalid(at("defaultRequest"), quantityValue(req), fmt.Sprintf("default value %s must equal to defaultRequest value %s in %s", def.String(), req.String(), k))
 		}
 	}
 }

@@ -1,7 +1,9 @@
 package builtin
 
 import (
+	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
@@ -11,8 +13,8 @@ import (
 
 // Validate is kube's ValidateNode: taints (reported under metadata.taints,
 // as kube does), capacity and allocatable, pod CIDRs.
-func (nodeStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (nodeStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
 	e.nodeTaints(o)
 	e.nodeResources(o)
 	e.podCIDRs(o)
@@ -24,7 +26,7 @@ func (nodeStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors
 // to /status runs alone): resources, addresses, the pod CIDRs and provider
 // ID set once, taints.
 func (s nodeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
-	var e fieldErrs
+	e := fieldErrs{release: w.Release()}
 	if w.Subresource == "" {
 		e.list = s.Validate(w, o)
 	}
@@ -35,7 +37,7 @@ func (s nodeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) met
 		typ, _ := addr["type"].(string)
 		ip, _ := addr["address"].(string)
 		if key := typ + "\x00" + ip; seen[key] {
-			e.duplicate(fmt.Sprintf("status.addresses[%d]", i), goValue(fmt.Sprintf("core.NodeAddress{Type:%q, Address:%q}", typ, ip)))
+			e.duplicate(fmt.Sprintf("status.addresses[%d]", i), kubeValue{fmt.Sprintf("core.NodeAddress{Type:%q, Address:%q}", typ, ip), jsonStruct("Type", typ, "Address", ip)})
 		} else {
 			seen[key] = true
 		}
@@ -43,14 +45,20 @@ func (s nodeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) met
 	if oldCIDRs := stringList(field(old, "spec", "podCIDRs")); len(oldCIDRs) > 0 && !equalJSON(field(o, "spec", "podCIDRs"), field(old, "spec", "podCIDRs")) {
 		e.forbidden("spec.podCIDRs", `node updates may not change podCIDR except from "" to valid`)
 	}
-	if oldID := str(old, "spec", "providerID"); oldID != "" && str(o, "spec", "providerID") != oldID {
+	switch oldID, id := str(old, "spec", "providerID"), str(o, "spec", "providerID"); {
+	case oldID == "" || id == oldID:
+	case !e.release.AtLeast(37):
 		e.forbidden("spec.providerID", `node updates may not change providerID except from "" to valid`)
+	case id == "": // kube 1.37's declarative update rule
+		e.declarativeInvalid(true, "spec.providerID", nil, "field cannot be cleared once set")
+	default:
+		e.declarativeInvalid(true, "spec.providerID", nil, "field cannot be modified once set")
 	}
 	e.nodeTaints(o)
 	if str(o, "spec", "externalID") != str(old, "spec", "externalID") {
 		e.forbidden("spec.externalID", "may not be updated")
 	}
-	return e.list
+	return e.all()
 }
 
 // nodeTaints is kube's validateNodeTaints: keys, values, effects, one
@@ -74,12 +82,14 @@ func (e *fieldErrs) nodeTaints(o meta.Object) {
 		}
 		k := key + "\x00" + effect
 		if seen[k] {
-			added := "<nil>"
+			added, addedJSON := "<nil>", json.RawMessage("null")
 			if s, ok := taint["timeAdded"].(string); ok && s != "" {
 				added = s
+				addedJSON = json.RawMessage(timeValue(s, time.RFC3339).json)
 			}
 			e.list = append(e.list, meta.FieldError{Type: meta.ErrorDuplicate, Field: p,
-				Value:  goValue(fmt.Sprintf("core.Taint{Key:%q, Value:%q, Effect:%q, TimeAdded:%s}", key, value, effect, added)),
+				Value: kubeValue{fmt.Sprintf("core.Taint{Key:%q, Value:%q, Effect:%q, TimeAdded:%s}", key, value, effect, added),
+					jsonStruct("Key", key, "Value", value, "Effect", effect, "TimeAdded", addedJSON)},
 				Detail: "taints must be unique by key and effect pair"})
 		}
 		seen[k] = true
@@ -115,9 +125,7 @@ func (e *fieldErrs) podCIDRs(o meta.Object) {
 		}
 	}
 	for i, c := range cidrs {
-		if !legacyCIDR(c) {
-			e.invalid(fmt.Sprintf("spec.podCIDRs[%d]", i), c, invalidCIDRDetail)
-		}
+		e.cidr(fmt.Sprintf("spec.podCIDRs[%d]", i), c, nil)
 	}
 	if len(cidrs) > 1 {
 		if len(cidrs) > 2 || cidrFamily(cidrs[0]) == cidrFamily(cidrs[1]) {

@@ -14,8 +14,8 @@ import (
 // capacity above zero, the reclaim policy, node affinity, exactly one
 // volume source (and what the common ones need), the class name and the
 // volume mode.
-func (persistentVolumeStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (persistentVolumeStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
 	e.persistentVolumeSpec(asMap(o["spec"]))
 	return e.list
 }
@@ -27,7 +27,7 @@ func (s persistentVolumeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta
 	if w.Subresource == "status" {
 		return nil
 	}
-	var e fieldErrs
+	e := fieldErrs{release: w.Release()}
 	spec, oldSpec := asMap(o["spec"]), asMap(old["spec"])
 	// kube's strategy validates the new volume, then
 	// ValidatePersistentVolumeUpdate validates it again: errors come twice.
@@ -43,7 +43,7 @@ func (s persistentVolumeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta
 		e.invalid("volumeMode", spec["volumeMode"], "field is immutable")
 	}
 	if oldSpec["nodeAffinity"] != nil && !equalJSON(spec["nodeAffinity"], oldSpec["nodeAffinity"]) {
-		e.invalid("nodeAffinity", goValue("core.VolumeNodeAffinity{Required:(*core.NodeSelector)(0x…)}"),
+		e.invalid("nodeAffinity", kubeValue{"core.VolumeNodeAffinity{Required:(*core.NodeSelector)(0x…)}", volumeNodeAffinityJSON(spec["nodeAffinity"])},
 			"field is immutable, except for updating from beta label to GA")
 	}
 	return e.list
@@ -78,7 +78,7 @@ func (e *fieldErrs) persistentVolumeSpec(spec map[string]any) {
 		e.required("spec.capacity")
 	}
 	if _, ok := capacity["storage"]; !ok || len(capacity) > 1 {
-		e.notSupported("spec.capacity", goValue(goResourceList(spec["capacity"])), "storage")
+		e.notSupported("spec.capacity", resourceListValue(spec["capacity"]), "storage")
 	}
 	for _, k := range sortedMapKeys(capacity) {
 		q, ok := parseQuantity(capacity[k])
@@ -194,11 +194,42 @@ func (e *fieldErrs) csiSource(p string, v map[string]any) {
 	}
 }
 
+// declarativeCSIDriverName is kube 1.37's declarative rules for a CSI
+// driver's name (+required, +k8s:maxLength=63,
+// +k8s:format=k8s-long-name-caseless).
+func (e *fieldErrs) declarativeCSIDriverName(p, s string) {
+	if s == "" {
+		e.declarativeRequired(p)
+		return
+	}
+	if len(s) > 63 {
+		e.declared = append(e.declared, meta.FieldError{Type: meta.ErrorTooLong, Field: p, Detail: "may not be more than 63 bytes"})
+	}
+	for _, msg := range dns1123SubdomainCaseless(s) {
+		e.declared = append(e.declared, meta.FieldError{Type: meta.ErrorInvalid, Field: p, Value: s, Detail: msg})
+	}
+}
+
+// dns1123SubdomainCaseless is kube's IsDNS1123SubdomainCaseless: a DNS
+// subdomain whose letters may be upper case.
+func dns1123SubdomainCaseless(s string) []string {
+	msgs := schema.DNS1123Subdomain(strings.ToLower(s))
+	for i, m := range msgs {
+		m = strings.Replace(m, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters",
+			"an RFC 1123 subdomain must consist of alphanumeric characters", 1)
+		msgs[i] = strings.Replace(m, "(e.g. 'example.com'", "(e.g. 'Example.com'", 1)
+	}
+	return msgs
+}
+
 // csiDriverName is kube's ValidateCSIDriverName.
 func (e *fieldErrs) csiDriverName(p string, v any) {
 	s, _ := v.(string)
 	if s == "" {
 		e.required(p)
+		if e.release.AtLeast(35) { // kube 1.35 stops at a missing name
+			return
+		}
 	}
 	if len(s) > 63 {
 		e.list = append(e.list, meta.FieldError{Type: meta.ErrorTooLong, Field: p, Value: s, Detail: "must have at most 63 bytes"})

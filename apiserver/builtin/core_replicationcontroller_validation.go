@@ -39,7 +39,7 @@ func validateReplicationController(o meta.Object) meta.FieldErrors {
 	labels := asMap(asMap(tmpl["metadata"])["labels"])
 	for k, v := range sel {
 		if labels[k] != v {
-			e.invalid("spec.template.metadata.labels", goValue(goStringMap(labels)), "`selector` does not match template `labels`")
+			e.invalid("spec.template.metadata.labels", stringMapValue((labels)), "`selector` does not match template `labels`")
 			break
 		}
 	}

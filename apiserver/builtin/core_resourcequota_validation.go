@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ func (resourceQuotaStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Obje
 		oldScopes[fmt.Sprint(s)] = true
 	}
 	if !equalJSON(toAny(scopes), toAny(oldScopes)) {
-		e.invalid("spec.scopes", goValue(goTypedStrings("core.ResourceQuotaScope", spec["scopes"])), "field is immutable")
+		e.invalid("spec.scopes", typedStrings("core.ResourceQuotaScope", spec["scopes"]), "field is immutable")
 	}
 	return e.list
 }
@@ -88,7 +89,7 @@ func (e *fieldErrs) resourceQuotaSpec(spec map[string]any) {
 	hardNames := sortedMapKeys(hard)
 
 	if scopes := meta.AsList(spec["scopes"]); len(scopes) > 0 {
-		value := goValue(goTypedStrings("core.ResourceQuotaScope", spec["scopes"]))
+		value := typedStrings("core.ResourceQuotaScope", spec["scopes"])
 		set := map[string]bool{}
 		for _, s := range scopes {
 			scope, _ := s.(string)
@@ -124,7 +125,7 @@ func (e *fieldErrs) resourceQuotaSpec(spec map[string]any) {
 		}
 		for _, k := range hardNames {
 			if (standardQuotaResourceNames[k] || isQuotaHugePages(k)) && !scopeLimits(scope, k) {
-				e.invalid(path, goValue(goScopeSelector(sel)), "unsupported scope applied to resource")
+				e.invalid(path, goScopeSelector(sel), "unsupported scope applied to resource")
 			}
 		}
 		switch scope {
@@ -142,7 +143,7 @@ func (e *fieldErrs) resourceQuotaSpec(spec map[string]any) {
 			}
 		case "Exists", "DoesNotExist":
 			if len(values) > 0 {
-				e.invalid(path+".values", goValue(goTypedStrings("string", req["values"])),
+				e.invalid(path+".values", typedStrings("string", req["values"]),
 					"must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector")
 			}
 		default:
@@ -152,23 +153,27 @@ func (e *fieldErrs) resourceQuotaSpec(spec map[string]any) {
 	}
 	// kube shows the quota's scopes here, not the selector's
 	for range conflictingScopes(set) {
-		e.invalid(path, goValue(goTypedStrings("core.ResourceQuotaScope", spec["scopes"])), "conflicting scopes")
+		e.invalid(path, typedStrings("core.ResourceQuotaScope", spec["scopes"]), "conflicting scopes")
 	}
 }
 
 // goScopeSelector renders a core.ScopeSelector as Go's %#v does.
-func goScopeSelector(sel map[string]any) string {
-	exprs := "[]core.ScopedResourceSelectorRequirement(nil)"
+func goScopeSelector(sel map[string]any) kubeValue {
+	exprs, exprsJSON := "[]core.ScopedResourceSelectorRequirement(nil)", "null"
 	if list := meta.AsList(sel["matchExpressions"]); list != nil {
 		parts := make([]string, len(list))
+		jsonParts := make([]string, len(list))
 		for i, r := range list {
 			req := asMap(r)
 			scope, _ := req["scopeName"].(string)
 			op, _ := req["operator"].(string)
+			values := typedStrings("string", req["values"])
 			parts[i] = fmt.Sprintf("core.ScopedResourceSelectorRequirement{ScopeName:%s, Operator:%s, Values:%s}",
-				strconv.Quote(scope), strconv.Quote(op), goTypedStrings("string", req["values"]))
+				strconv.Quote(scope), strconv.Quote(op), values.goSyntax)
+			jsonParts[i] = jsonStruct("ScopeName", scope, "Operator", op, "Values", values)
 		}
 		exprs = "[]core.ScopedResourceSelectorRequirement{" + strings.Join(parts, ", ") + "}"
+		exprsJSON = "[" + strings.Join(jsonParts, ",") + "]"
 	}
-	return "core.ScopeSelector{MatchExpressions:" + exprs + "}"
+	return kubeValue{"core.ScopeSelector{MatchExpressions:" + exprs + "}", jsonStruct("MatchExpressions", json.RawMessage(exprsJSON))}
 }

@@ -24,6 +24,8 @@ func serviceResource() apiserver.Resource {
 type serviceStrategy struct {
 	apiserver.GenericStrategy
 	ranges *serviceRanges
+	// release is the kube release served (its name rules).
+	release apiserver.Release
 }
 
 // Default mirrors SetDefaults_Service: type ClusterIP, no session

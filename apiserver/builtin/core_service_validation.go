@@ -9,8 +9,14 @@ import (
 )
 
 // NameErrors: a Service is named by a DNS-1035 label (it becomes a DNS
-// name).
-func (serviceStrategy) NameErrors(name string) []string { return schema.DNS1035Label(name) }
+// name); from 1.36 by a DNS-1123 label, which may start with a digit
+// (RelaxedServiceNameValidation).
+func (s serviceStrategy) NameErrors(name string) []string {
+	if s.release.AtLeast(36) {
+		return schema.DNS1123Label(name)
+	}
+	return schema.DNS1035Label(name)
+}
 
 // Validate is the part of kube's ValidateService users hit, in its order.
 func (serviceStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {

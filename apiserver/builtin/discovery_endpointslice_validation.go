@@ -16,10 +16,10 @@ import (
 // ports' names, protocols and application protocols.
 
 // Validate is kube's ValidateEndpointSliceCreate.
-func (endpointSliceStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (endpointSliceStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
 	e.endpointSlice(o, nil)
-	return e.list
+	return e.all()
 }
 
 // ValidateUpdate is kube's ValidateEndpointSliceUpdate: the slice as on
@@ -27,13 +27,11 @@ func (endpointSliceStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.Fi
 // endpoints did not change (what an older kube stored stays writable, and
 // a change of the address type alone is refused only as immutable); the
 // address type never changes.
-func (endpointSliceStrategy) ValidateUpdate(_ *apiserver.Write, o, old meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (endpointSliceStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
 	e.endpointSlice(o, old)
-	if !equalJSON(o["addressType"], old["addressType"]) {
-		e.invalid("addressType", o["addressType"], "field is immutable")
-	}
-	return e.list
+	e.declarativeImmutable("addressType", o["addressType"], old["addressType"], o["addressType"])
+	return e.all()
 }
 
 // endpointSlice is kube's ValidateEndpointSlice; old is the version an
@@ -51,7 +49,7 @@ func (e *fieldErrs) endpointSlice(o, old meta.Object) {
 	} else {
 		e.endpointPorts(ports)
 	}
-	var eps fieldErrs
+	eps := fieldErrs{release: e.release}
 	endpoints := meta.AsList(o["endpoints"])
 	if len(endpoints) > 1000 {
 		eps.list = append(eps.list, meta.FieldError{Type: meta.ErrorTooMany, Field: "endpoints", Value: len(endpoints), Detail: "must have at most 1000 items"})
@@ -60,10 +58,11 @@ func (e *fieldErrs) endpointSlice(o, old meta.Object) {
 			eps.endpoint(fmt.Sprintf("endpoints[%d]", i), asMap(ep), typ)
 		}
 	}
-	if len(eps.list) > 0 && old != nil && equalJSON(o["endpoints"], old["endpoints"]) {
-		eps.list = nil
+	if old != nil && equalJSON(o["endpoints"], old["endpoints"]) {
+		eps.list, eps.declared = nil, nil
 	}
 	e.list = append(e.list, eps.list...)
+	e.declared = append(e.declared, eps.declared...)
 }
 
 // endpointPorts is kube's validatePorts of an EndpointSlice.
@@ -95,6 +94,8 @@ func (e *fieldErrs) endpointPorts(ports []any) {
 func (e *fieldErrs) endpoint(path string, ep map[string]any, addressType string) {
 	addresses := meta.AsList(ep["addresses"])
 	switch {
+	case len(addresses) == 0 && e.release.AtLeast(37):
+		e.declarativeRequired(path + ".addresses")
 	case len(addresses) == 0:
 		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".addresses", Detail: "must contain at least 1 address"})
 	case len(addresses) > 100:
@@ -108,7 +109,7 @@ func (e *fieldErrs) endpoint(path string, ep map[string]any, addressType string)
 			e.ipAddress(p, address, nil)
 		case "IPv4", "IPv6":
 			ip := schema.ParseIPSloppy(address)
-			if ip == nil {
+			if ip == nil || e.strictIPs() && len(strictIPErrors(address)) > 0 {
 				e.ipAddress(p, address, nil)
 				continue
 			}

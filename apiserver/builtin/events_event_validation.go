@@ -66,14 +66,14 @@ func (eventsEventStrategy) ValidateUpdate(_ *apiserver.Write, o, old meta.Object
 		src := asMap(v)
 		c, _ := src["component"].(string)
 		h, _ := src["host"].(string)
-		return goValue(fmt.Sprintf("core.EventSource{Component:%q, Host:%q}", c, h))
+		return kubeValue{fmt.Sprintf("core.EventSource{Component:%q, Host:%q}", c, h), jsonStruct("Component", c, "Host", h)}
 	})
 	keep("firstTimestamp", "firstTimestamp", goTime)
 	keep("lastTimestamp", "lastTimestamp", goTime)
 	keep("count", "count", func(v any) any { n, _ := meta.AsInt64(v); return n })
 	keep("reason", "reason", text)
 	keep("type", "type", text)
-	keep("eventTime", "eventTime", goTime)
+	keep("eventTime", "eventTime", goMicroTime)
 	keep("action", "action", text)
 	keep("related", "related", func(v any) any {
 		if v == nil {
@@ -88,22 +88,29 @@ func (eventsEventStrategy) ValidateUpdate(_ *apiserver.Write, o, old meta.Object
 
 // goObjectReference renders an object reference as Go's %#v of kube's
 // internal type.
-func goObjectReference(v any) goValue {
+func goObjectReference(v any) kubeValue {
 	ref := asMap(v)
 	s := func(k string) string { x, _ := ref[k].(string); return x }
-	return goValue(fmt.Sprintf("core.ObjectReference{Kind:%q, Namespace:%q, Name:%q, UID:%q, APIVersion:%q, ResourceVersion:%q, FieldPath:%q}",
-		s("kind"), s("namespace"), s("name"), s("uid"), s("apiVersion"), s("resourceVersion"), s("fieldPath")))
+	return kubeValue{fmt.Sprintf("core.ObjectReference{Kind:%q, Namespace:%q, Name:%q, UID:%q, APIVersion:%q, ResourceVersion:%q, FieldPath:%q}",
+		s("kind"), s("namespace"), s("name"), s("uid"), s("apiVersion"), s("resourceVersion"), s("fieldPath")),
+		jsonStruct("Kind", s("kind"), "Namespace", s("namespace"), "Name", s("name"), "UID", s("uid"),
+			"APIVersion", s("apiVersion"), "ResourceVersion", s("resourceVersion"), "FieldPath", s("fieldPath"))}
 }
 
-// goTime renders a timestamp as Go's time.Time prints (the zero time
-// when unset).
-func goTime(v any) any {
+// goTime is a metav1.Time: Go prints it as time.Time does (the zero time
+// when unset), JSON as RFC 3339 in UTC (null when unset).
+func goTime(v any) any { return timeValue(v, time.RFC3339) }
+
+// goMicroTime is a metav1.MicroTime: its JSON has microseconds.
+func goMicroTime(v any) any { return timeValue(v, "2006-01-02T15:04:05.000000Z07:00") }
+
+func timeValue(v any, layout string) kubeValue {
 	s, _ := v.(string)
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		t = time.Time{}
+		return kubeValue{time.Time{}.String(), "null"}
 	}
-	return goValue(t.UTC().String())
+	return kubeValue{t.UTC().String(), jsonText(t.UTC().Format(layout))}
 }
 
 // eventSeries is kube's validateV1EventSeries.

@@ -16,8 +16,8 @@ import (
 
 // Validate is kube's ValidateIngressCreate: the spec, then the legacy
 // class annotation against ingressClassName.
-func (ingressStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (ingressStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
 	spec := asMap(o["spec"])
 	e.ingressSpec("spec", spec, ingressOptions{})
 	annotation, set := asMap(o.Metadata()["annotations"])["kubernetes.io/ingress.class"].(string)
@@ -31,7 +31,7 @@ func (ingressStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErr
 // already holds of invalid secret names and wildcard rules is tolerated),
 // or ValidateIngressStatusUpdate for a write to /status.
 func (ingressStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
-	var e fieldErrs
+	e := fieldErrs{release: w.Release()}
 	if w.Subresource == "status" {
 		e.ingressLoadBalancer("status.loadBalancer", asMap(field(o, "status", "loadBalancer")), asMap(field(old, "status", "loadBalancer")))
 		return e.list
@@ -46,7 +46,7 @@ func (ingressStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) me
 	for _, r := range meta.AsList(oldSpec["rules"]) {
 		rule := asMap(r)
 		if host, _ := rule["host"].(string); strings.Contains(host, "*") {
-			var check fieldErrs
+			check := fieldErrs{release: e.release}
 			check.ingressRuleValue("", rule, ingressOptions{})
 			if len(check.list) > 0 {
 				opts.allowInvalidWildcardHostRule = true
@@ -66,9 +66,9 @@ func (e *fieldErrs) ingressSpec(path string, spec map[string]any, opts ingressOp
 	rules, hasRules := spec["rules"].([]any)
 	backend, hasBackend := spec["defaultBackend"].(map[string]any)
 	if len(rules) == 0 && !hasBackend {
-		value := goValue("[]networking.IngressRule(nil)")
+		value := kubeValue{"[]networking.IngressRule(nil)", "null"}
 		if hasRules {
-			value = "[]networking.IngressRule{}"
+			value = kubeValue{"[]networking.IngressRule{}", "[]"}
 		}
 		e.invalid(path, value, "either `defaultBackend` or `rules` must be specified")
 	}
@@ -174,7 +174,11 @@ func (e *fieldErrs) ingressBackend(path string, b map[string]any) {
 		if name, _ := service["name"].(string); name == "" {
 			e.required(path + ".service.name")
 		} else {
-			e.invalidAll(path+".service.name", name, schema.DNS1035Label(name))
+			if e.release.AtLeast(36) { // RelaxedServiceNameValidation, as Service names
+				e.invalidAll(path+".service.name", name, schema.DNS1123Label(name))
+			} else {
+				e.invalidAll(path+".service.name", name, schema.DNS1035Label(name))
+			}
 		}
 		port := asMap(service["port"])
 		name, _ := port["name"].(string)
@@ -201,7 +205,11 @@ func (e *fieldErrs) typedLocalObjectReference(path string, ref map[string]any) {
 	}
 	for _, f := range []string{"kind", "name"} {
 		if v, _ := ref[f].(string); v == "" {
-			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path + "." + f, Detail: f + " is required"})
+			detail := f + " is required" // kube 1.34 dropped the detail
+			if e.release.AtLeast(34) {
+				detail = ""
+			}
+			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: path + "." + f, Detail: detail})
 		} else {
 			e.invalidAll(path+"."+f, v, schema.PathSegmentName(v, false))
 		}

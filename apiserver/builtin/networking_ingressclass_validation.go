@@ -11,10 +11,10 @@ import (
 // never changes, and its parameters' reference.
 
 // Validate is kube's validateIngressClassSpec.
-func (ingressClassStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (ingressClassStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
 	e.ingressClassSpec("spec", asMap(o["spec"]))
-	return e.list
+	return e.all()
 }
 
 // ValidateUpdate keeps the controller, then validates the new version.
@@ -43,9 +43,14 @@ func (e *fieldErrs) ingressClassSpec(path string, spec map[string]any) {
 		e.invalidAll(p+".apiGroup", group, schema.DNS1123Subdomain(group))
 	}
 	for _, f := range []string{"kind", "name"} {
-		if v, _ := params[f].(string); v == "" {
+		switch v, _ := params[f].(string); {
+		case v == "" && e.release.AtLeast(37): // a declarative rule
+			e.declarativeRequired(p + "." + f)
+		case v == "" && e.release.AtLeast(34): // kube 1.34 dropped the detail
+			e.required(p + "." + f)
+		case v == "":
 			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: p + "." + f, Detail: f + " is required"})
-		} else {
+		default:
 			e.invalidAll(p+"."+f, v, schema.PathSegmentName(v, false))
 		}
 	}

@@ -16,12 +16,13 @@ type ipAddressStrategy struct{ apiserver.GenericStrategy }
 func (ipAddressStrategy) NameErrors(name string) []string { return kubeIPErrors(name, true) }
 
 // Validate requires a parent reference naming a resource and an object.
-func (ipAddressStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+// kube 1.37 requires them by declarative rules, reported after the others.
+func (ipAddressStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
 	ref, ok := field(o, "spec", "parentRef").(map[string]any)
 	if !ok {
-		e.required("spec.parentRef")
-		return e.list
+		e.declarativeRequired("spec.parentRef")
+		return e.all()
 	}
 	const p = "spec.parentRef"
 	if g, _ := ref["group"].(string); g != "" {
@@ -29,7 +30,7 @@ func (ipAddressStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldE
 	}
 	for _, f := range []string{"resource", "name"} {
 		if v, _ := ref[f].(string); v == "" {
-			e.required(p + "." + f)
+			e.declarativeRequired(p + "." + f)
 		} else {
 			e.invalidAll(p+"."+f, v, schema.PathSegmentName(v, false))
 		}
@@ -37,25 +38,26 @@ func (ipAddressStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldE
 	if ns, _ := ref["namespace"].(string); ns != "" {
 		e.invalidAll(p+".namespace", ns, schema.PathSegmentName(ns, false))
 	}
-	return e.list
+	return e.all()
 }
 
 // ValidateUpdate keeps the parent reference.
-func (ipAddressStrategy) ValidateUpdate(_ *apiserver.Write, o, old meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (ipAddressStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
 	ref := field(o, "spec", "parentRef")
-	e.immutable("spec.parentRef", ref, field(old, "spec", "parentRef"), goParentReference(ref))
-	return e.list
+	e.declarativeImmutable("spec.parentRef", ref, field(old, "spec", "parentRef"), goParentReference(ref))
+	return e.all()
 }
 
 // goParentReference renders a parent reference as Go's %#v of kube's
 // internal (pointer) type shows it.
-func goParentReference(v any) goValue {
+func goParentReference(v any) kubeValue {
 	ref, ok := v.(map[string]any)
 	if !ok {
-		return "(*networking.ParentReference)(nil)"
+		return kubeValue{"(*networking.ParentReference)(nil)", "null"}
 	}
 	s := func(k string) string { x, _ := ref[k].(string); return x }
-	return goValue(fmt.Sprintf("networking.ParentReference{Group:%q, Resource:%q, Namespace:%q, Name:%q}",
-		s("group"), s("resource"), s("namespace"), s("name")))
+	return kubeValue{fmt.Sprintf("networking.ParentReference{Group:%q, Resource:%q, Namespace:%q, Name:%q}",
+		s("group"), s("resource"), s("namespace"), s("name")),
+		jsonStruct("Group", s("group"), "Resource", s("resource"), "Namespace", s("namespace"), "Name", s("name"))}
 }

@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
@@ -13,22 +12,45 @@ import (
 // of CIDRs), its policy types.
 
 // Validate is kube's ValidateNetworkPolicySpec.
-func (networkPolicyStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
-	e.networkPolicySpec("spec", asMap(o["spec"]))
+func (networkPolicyStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
+	e.networkPolicySpec("spec", asMap(o["spec"]), nil)
 	return e.list
 }
 
 // ValidateUpdate validates the new version; kube's strategy checks its
 // spec twice (ValidateNetworkPolicy, then ValidateNetworkPolicyUpdate), so
 // each problem comes twice among the causes (once in the message).
-func (s networkPolicyStrategy) ValidateUpdate(w *apiserver.Write, o, _ meta.Object) meta.FieldErrors {
-	errs := s.Validate(w, o)
-	return append(errs, errs...)
+// The CIDRs the old version holds stay accepted (kube's
+// AllowCIDRsEvenIfInvalid).
+func (s networkPolicyStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
+	e.networkPolicySpec("spec", asMap(o["spec"]), networkPolicyCIDRs(old))
+	return append(e.list, e.list...)
 }
 
-// networkPolicySpec is kube's ValidateNetworkPolicySpec.
-func (e *fieldErrs) networkPolicySpec(path string, spec map[string]any) {
+// networkPolicyCIDRs are the CIDRs a policy's ipBlocks hold.
+func networkPolicyCIDRs(o meta.Object) map[string]bool {
+	cidrs := map[string]bool{}
+	for _, dir := range []struct{ rules, peers string }{{"ingress", "from"}, {"egress", "to"}} {
+		for _, r := range meta.AsList(field(o, "spec", dir.rules)) {
+			for _, peer := range meta.AsList(asMap(r)[dir.peers]) {
+				block := asMap(asMap(peer)["ipBlock"])
+				if c, ok := block["cidr"].(string); ok {
+					cidrs[c] = true
+				}
+				for _, x := range stringList(block["except"]) {
+					cidrs[x] = true
+				}
+			}
+		}
+	}
+	return cidrs
+}
+
+// networkPolicySpec is kube's ValidateNetworkPolicySpec; keep are CIDRs
+// accepted as they are.
+func (e *fieldErrs) networkPolicySpec(path string, spec map[string]any, keep map[string]bool) {
 	e.labelSelector(path+".podSelector", spec["podSelector"])
 	for _, dir := range []struct{ rules, peers string }{{"ingress", "from"}, {"egress", "to"}} {
 		for i, r := range meta.AsList(spec[dir.rules]) {
@@ -38,7 +60,7 @@ func (e *fieldErrs) networkPolicySpec(path string, spec map[string]any) {
 				e.networkPolicyPort(fmt.Sprintf("%s.ports[%d]", p, j), asMap(port))
 			}
 			for j, peer := range meta.AsList(rule[dir.peers]) {
-				e.networkPolicyPeer(fmt.Sprintf("%s.%s[%d]", p, dir.peers, j), asMap(peer))
+				e.networkPolicyPeer(fmt.Sprintf("%s.%s[%d]", p, dir.peers, j), asMap(peer), keep)
 			}
 		}
 	}
@@ -68,8 +90,11 @@ func (e *fieldErrs) networkPolicyPort(path string, port map[string]any) {
 		e.portNumber(path+".port", n)
 		if hasEnd {
 			if end < n {
-				// kube shows the port as the value
-				e.invalid(path+".endPort", n, "must be greater than or equal to `port`")
+				shown := n // kube before 1.37 shows the port as the value
+				if e.release.AtLeast(37) {
+					shown = end
+				}
+				e.invalid(path+".endPort", shown, "must be greater than or equal to `port`")
 			}
 			e.portNumber(path+".endPort", end)
 		}
@@ -85,7 +110,7 @@ func (e *fieldErrs) networkPolicyPort(path string, port map[string]any) {
 
 // networkPolicyPeer is kube's ValidateNetworkPolicyPeer: one of a pod
 // selector and a namespace selector (or both), or an ipBlock alone.
-func (e *fieldErrs) networkPolicyPeer(path string, peer map[string]any) {
+func (e *fieldErrs) networkPolicyPeer(path string, peer map[string]any, keep map[string]bool) {
 	peers := 0
 	if sel, ok := peer["podSelector"].(map[string]any); ok {
 		peers++
@@ -98,7 +123,7 @@ func (e *fieldErrs) networkPolicyPeer(path string, peer map[string]any) {
 	block, hasBlock := peer["ipBlock"].(map[string]any)
 	if hasBlock {
 		peers++
-		e.ipBlock(path+".ipBlock", block)
+		e.ipBlock(path+".ipBlock", block, keep)
 	}
 	switch {
 	case peers == 0:
@@ -110,13 +135,13 @@ func (e *fieldErrs) networkPolicyPeer(path string, peer map[string]any) {
 
 // ipBlock is kube's ValidateIPBlock: a CIDR, and excepts strictly inside
 // it.
-func (e *fieldErrs) ipBlock(path string, block map[string]any) {
+func (e *fieldErrs) ipBlock(path string, block map[string]any, keep map[string]bool) {
 	cidr, _ := block["cidr"].(string)
 	if cidr == "" {
 		e.required(path + ".cidr")
 		return
 	}
-	outer, ok := e.cidr(path+".cidr", cidr)
+	outer, ok := e.cidr(path+".cidr", cidr, keep)
 	if !ok {
 		return
 	}
@@ -124,7 +149,7 @@ func (e *fieldErrs) ipBlock(path string, block map[string]any) {
 	for i, x := range meta.AsList(block["except"]) {
 		s, _ := x.(string)
 		p := fmt.Sprintf("%s.except[%d]", path, i)
-		inner, ok := e.cidr(p, s)
+		inner, ok := e.cidr(p, s, keep)
 		if !ok {
 			continue
 		}
@@ -137,11 +162,6 @@ func (e *fieldErrs) ipBlock(path string, block map[string]any) {
 
 // goPolicyTypes prints a NetworkPolicy's policyTypes as kube's messages
 // show them.
-func goPolicyTypes(list []any) goValue {
-	q := make([]string, len(list))
-	for i, v := range list {
-		s, _ := v.(string)
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return goValue("[]networking.PolicyType{" + strings.Join(q, ", ") + "}")
+func goPolicyTypes(list []any) kubeValue {
+	return typedStrings("networking.PolicyType", list)
 }

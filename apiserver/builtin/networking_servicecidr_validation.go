@@ -17,7 +17,7 @@ func (serviceCIDRStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.Fiel
 		e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: "spec.cidrs", Detail: "at least one CIDR required"})
 		return e.list
 	case len(cidrs) > 2:
-		e.invalid("spec.cidrs", goValue(fmt.Sprintf("networking.ServiceCIDRSpec{CIDRs:%s}", goStrings(cidrs))), "may only hold up to 2 values")
+		e.invalid("spec.cidrs", kubeValue{fmt.Sprintf("networking.ServiceCIDRSpec{CIDRs:%s}", goStrings(cidrs)), jsonStruct("CIDRs", cidrs)}, "may only hold up to 2 values")
 		return e.list
 	}
 	for i, c := range cidrs {

@@ -12,10 +12,14 @@ import (
 type runtimeClassStrategy struct{ apiserver.GenericStrategy }
 
 // Validate is kube's ValidateRuntimeClass.
-func (runtimeClassStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (runtimeClassStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
 	handler, _ := o["handler"].(string)
-	e.invalidAll("handler", handler, schema.DNS1123Label(handler))
+	if handler == "" && e.release.AtLeast(36) { // 1.36: Required, not the DNS label's message
+		e.declarativeRequired("handler")
+	} else {
+		e.invalidAll("handler", handler, schema.DNS1123Label(handler))
+	}
 	if overhead, ok := o["overhead"].(map[string]any); ok {
 		e.resourceLimits("overhead.limits", asMap(overhead["podFixed"]))
 	}
@@ -23,19 +27,21 @@ func (runtimeClassStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.Fie
 		if sel, ok := sched["nodeSelector"].(map[string]any); ok {
 			e.labels("scheduling.nodeSelector", sel)
 		}
-		// kube names the list twice in these paths.
-		e.tolerations("scheduling.tolerations.tolerations", meta.AsList(sched["tolerations"]))
+		// kube before 1.35 names the list twice in these paths.
+		path := "scheduling.tolerations.tolerations"
+		if e.release.AtLeast(35) {
+			path = "scheduling.tolerations"
+		}
+		e.tolerations(path, meta.AsList(sched["tolerations"]))
 	}
-	return e.list
+	return e.all()
 }
 
 // ValidateUpdate validates the new version, then keeps the handler.
 func (s runtimeClassStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
-	errs := s.Validate(w, o)
-	if !equalJSON(o["handler"], old["handler"]) {
-		errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: "handler", Value: o["handler"], Detail: "field is immutable"})
-	}
-	return errs
+	e := fieldErrs{list: s.Validate(w, o), release: w.Release()}
+	e.declarativeImmutable("handler", o["handler"], old["handler"], o["handler"])
+	return e.all()
 }
 
 // runtimeClassSchema is RuntimeClass's published schema without the enums

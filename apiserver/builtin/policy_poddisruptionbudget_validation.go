@@ -1,6 +1,8 @@
 package builtin
 
 import (
+	"encoding/json"
+
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
 )
@@ -14,7 +16,7 @@ func (podDisruptionBudgetStrategy) Validate(_ *apiserver.Write, o meta.Object) m
 // ValidatePodDisruptionBudgetStatusUpdate (policy/v1's checks).
 func (podDisruptionBudgetStrategy) ValidateUpdate(w *apiserver.Write, o, _ meta.Object) meta.FieldErrors {
 	if w.Subresource == "status" {
-		var e fieldErrs
+		e := fieldErrs{release: w.Release()}
 		status := asMap(o["status"])
 		e.conditions("status.conditions", status["conditions"])
 		for _, f := range []string{"disruptionsAllowed", "currentHealthy", "desiredHealthy", "expectedPods"} {
@@ -36,9 +38,15 @@ func validatePodDisruptionBudget(o meta.Object) meta.FieldErrors {
 	if minAvailable != nil && maxUnavailable != nil {
 		_, hasSelector := spec["selector"].(map[string]any)
 		_, hasPolicy := spec["unhealthyPodEvictionPolicy"].(string)
-		e.invalid("spec", goValue("policy.PodDisruptionBudgetSpec{MinAvailable:"+goPointer("*intstr.IntOrString", true)+
-			", Selector:"+goPointer("*v1.LabelSelector", hasSelector)+", MaxUnavailable:"+goPointer("*intstr.IntOrString", true)+
-			", UnhealthyPodEvictionPolicy:"+goPointer("*policy.UnhealthyPodEvictionPolicyType", hasPolicy)+"}"),
+		selector := json.RawMessage("null")
+		if hasSelector {
+			selector = json.RawMessage(labelSelectorValue(spec["selector"]).json)
+		}
+		e.invalid("spec", kubeValue{"policy.PodDisruptionBudgetSpec{MinAvailable:" + goPointer("*intstr.IntOrString", true) +
+			", Selector:" + goPointer("*v1.LabelSelector", hasSelector) + ", MaxUnavailable:" + goPointer("*intstr.IntOrString", true) +
+			", UnhealthyPodEvictionPolicy:" + goPointer("*policy.UnhealthyPodEvictionPolicyType", hasPolicy) + "}",
+			jsonStruct("MinAvailable", intOrStringValue(minAvailable), "Selector", selector,
+				"MaxUnavailable", intOrStringValue(maxUnavailable), "UnhealthyPodEvictionPolicy", spec["unhealthyPodEvictionPolicy"])},
 			"minAvailable and maxUnavailable cannot be both set")
 	}
 	if minAvailable != nil {

@@ -13,8 +13,12 @@ import (
 // "clusterRole-10", "Role:A_1" and "system:controller:x" are names, "a/b"
 // is not (docs/kube-behaviour/10-validation.md).
 
-func (s roleStrategy) Validate(_ *apiserver.Write, obj meta.Object) meta.FieldErrors {
+func (s roleStrategy) Validate(w *apiserver.Write, obj meta.Object) meta.FieldErrors {
 	var errs meta.FieldErrors
+	// kube 1.37 requires verbs by a declarative rule, reported after the
+	// others.
+	declarative := w.Release().AtLeast(37)
+	var declared meta.FieldErrors
 	for i, r := range meta.AsList(obj["rules"]) {
 		rule, _ := r.(map[string]any)
 		path := fmt.Sprintf("rules[%d]", i)
@@ -28,7 +32,11 @@ func (s roleStrategy) Validate(_ *apiserver.Write, obj meta.Object) meta.FieldEr
 			return out
 		}
 		if _, present := rule["verbs"]; present && len(strs("verbs")) == 0 { // absent: the schema's "Required value"
-			errs = append(errs, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".verbs", Detail: "verbs must contain at least one value"})
+			if declarative {
+				declared = append(declared, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".verbs"})
+			} else {
+				errs = append(errs, meta.FieldError{Type: meta.ErrorRequired, Field: path + ".verbs", Detail: "verbs must contain at least one value"})
+			}
 		}
 		if urls := strs("nonResourceURLs"); len(urls) > 0 {
 			if s.namespaced {
@@ -51,7 +59,7 @@ func (s roleStrategy) Validate(_ *apiserver.Write, obj meta.Object) meta.FieldEr
 	if rule, ok := obj["aggregationRule"].(map[string]any); ok && !s.namespaced {
 		errs = append(errs, aggregationRuleErrors(rule)...)
 	}
-	return errs
+	return append(errs, declared...)
 }
 
 // aggregationRuleErrors is kube's check of a ClusterRole's aggregation
@@ -69,7 +77,7 @@ func aggregationRuleErrors(rule map[string]any) meta.FieldErrors {
 		before := len(e.list)
 		e.labelSelector(path, sel)
 		if len(e.list) > before {
-			e.invalid(path, goValue(`"null"`), "invalid label selector.")
+			e.invalid(path, kubeValue{`"null"`, "null"}, "invalid label selector.")
 		}
 	}
 	return e.list

@@ -41,9 +41,14 @@ func (s bindingStrategy) ValidateUpdate(w *apiserver.Write, obj, old meta.Object
 		return [3]string{str(o, "roleRef", "apiGroup"), str(o, "roleRef", "kind"), str(o, "roleRef", "name")}
 	}
 	if n := ref(obj); n != ref(old) {
+		detail := "cannot change roleRef"
+		if w.Release().AtLeast(37) { // kube 1.37's ValidateImmutableField
+			detail = "field is immutable"
+		}
 		errs = append(errs, meta.FieldError{Type: meta.ErrorInvalid, Field: "roleRef",
-			Value:  goValue(fmt.Sprintf("rbac.RoleRef{APIGroup:%q, Kind:%q, Name:%q}", n[0], n[1], n[2])),
-			Detail: "cannot change roleRef"})
+			Value: kubeValue{fmt.Sprintf("rbac.RoleRef{APIGroup:%q, Kind:%q, Name:%q}", n[0], n[1], n[2]),
+				jsonStruct("APIGroup", n[0], "Kind", n[1], "Name", n[2])},
+			Detail: detail})
 	}
 	return errs
 }

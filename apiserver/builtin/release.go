@@ -107,6 +107,11 @@ func withReleaseChanges(r apiserver.Release, res *apiserver.Resource) {
 	switch res.GroupVersionKind() {
 	case meta.GroupVersionKind{Version: "v1", Kind: "Pod"}:
 		res.Strategy = podStrategy{release: r}
+	case meta.GroupVersionKind{Version: "v1", Kind: "Service"}:
+		if s, ok := res.Strategy.(serviceStrategy); ok {
+			s.release = r
+			res.Strategy = s
+		}
 	case meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"}:
 		res.Strategy = statefulSetStrategy{release: r}
 	case meta.GroupVersionKind{Version: "v1", Kind: "ReplicationController"}:

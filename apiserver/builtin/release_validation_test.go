@@ -1,9 +1,13 @@
 package builtin_test
 
 import (
+	"fmt"
+	"net/http"
 	"testing"
 
 	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestValidationAnswersAsKube137 replays the validation cases recorded
@@ -11,179 +15,102 @@ import (
 // requests), as kube-apiserver 1.37.2 answered them
 // (testdata/kube-1.37-validation.json, from
 // docs/kube-behaviour/19-releases/record-validation.py), against kapi at
-// 1.37. kapi answers 1.33's way wherever 1.37 changed: each such case is
-// listed in diverging137 under the class of change it belongs to (19-releases.md).
+// 1.37. Each case where kapi does not answer as 1.37 is listed in
+// diverging137 under the class of change it belongs to (19-releases.md).
 func TestValidationAnswersAsKube137(t *testing.T) {
 	replayKubeCasesAt(t, apiserver.Release137, diverging137, "testdata/kube-1.37-validation.json")
 }
 
-// The classes of what kube 1.37 answers otherwise than 1.33 in these cases.
+// What kube 1.37 answers otherwise than 1.33 in these cases, and how kapi
+// follows it, is in docs/kube-behaviour/19-releases.md ("Validation
+// messages, 1.33 to 1.37"). The cases kapi cannot compare:
 const (
-	// kube 1.34+ prints a field error's value as JSON ({"app":"x"},
-	// "150%", ["Bogus"], "1500m"), where 1.33 printed the Go value
-	// (map[string]string{"app":"x"}, intstr.IntOrString{...},
-	// resource.Quantity{...}); kapi prints 1.33's at every release.
-	goSyntax137 = "1.37 prints the invalid value as JSON, kapi as 1.33's Go syntax"
-	// Validation moved to declarative rules for these kinds (HPA, CronJob,
-	// PDB, ResourceQuota, StorageClass, VolumeAttachment, Node, CSINode,
-	// IPAddress, Ingress, NetworkPolicy, RuntimeClass, EndpointSlice,
-	// StatefulSet, RBAC, CSR, Service names...): other wording, other
-	// order, other causes.
-	wording137 = "1.37 words or orders these causes otherwise (declarative validation); kapi answers as 1.33"
-	// A cause 1.33 reported twice (two validation passes) 1.37 reports once.
-	causes137 = "1.37 reports a cause once that 1.33 reported twice; kapi as 1.33"
-	// 1.37 accepts what 1.33 refused: an HPA scaling to zero with an
-	// external metric, Service and Ingress backend names that start with
-	// a digit (relaxations behind gates on by default by 1.37).
-	relaxed137 = "1.37 accepts this (a relaxation on by default by 1.37); kapi refuses it as 1.33"
-	// 1.37 refuses IP addresses and CIDRs 1.33 accepted (leading zeros,
-	// a CIDR with host bits set).
-	strictIP137 = "1.37 refuses this address or CIDR (stricter IP parsing); kapi accepts it as 1.33"
 	// The recording replays each case on one live server: these depend on
 	// state left by earlier cases (a PersistentVolume kept by its
-	// pv-protection finalizer without controllers) or on a resourceVersion
-	// the live server required.
+	// pv-protection finalizer without controllers: 1.37 answered 409).
 	liveState137 = "recorded on a live server with earlier cases' state; not comparable"
 )
 
 var diverging137 = map[string]string{
-	"a metric needs a type":                                                      causes137,
-	"a metric type is an enum":                                                   causes137,
-	"a network policy update is validated":                                       causes137,
-	"a volume update is validated":                                               causes137,
-	"BestEffort and NotBestEffort conflict":                                      goSyntax137,
-	"BestEffort limits pods only":                                                goSyntax137,
-	"POST certificatesigningrequests valmisc-csr1":                               goSyntax137,
-	"POST certificatesigningrequests valmisc-csr3":                               goSyntax137,
-	"POST certificatesigningrequests valmisc-csr5":                               goSyntax137,
-	"POST nodes valmisc-n3":                                                      goSyntax137,
-	"POST nodes valmisc-n7":                                                      goSyntax137,
-	"POST servicecidrs valmisc-s2":                                               goSyntax137,
-	"POST servicecidrs valmisc-s3":                                               goSyntax137,
-	"PUT 2001:db8::fff0 2001:db8::fff0":                                          goSyntax137,
-	"PUT ev-u changes what an event is identified by":                            goSyntax137,
-	"PUT status valmisc-n8":                                                      goSyntax137,
-	"PUT valmisc-s9 valmisc-s9":                                                  goSyntax137,
-	"Terminating and NotTerminating conflict":                                    goSyntax137,
-	"a CSI driver's lifecycle modes are immutable":                               goSyntax137,
-	"a binary target value must be positive":                                     goSyntax137,
-	"a binding's roleRef is immutable":                                           goSyntax137,
-	"a budget may not set minAvailable and maxUnavailable":                       goSyntax137,
-	"a budget's update is validated":                                             goSyntax137,
-	"a container default may not exceed its max":                                 goSyntax137,
-	"a container limit names a container resource":                               goSyntax137,
-	"a container limit's extended resource follows the standard":                 goSyntax137,
-	"a container min may not exceed its default":                                 goSyntax137,
-	"a container min may not exceed its max":                                     goSyntax137,
-	"a daemonset's selector is immutable":                                        goSyntax137,
-	"a daemonset's selector must match its template":                             goSyntax137,
-	"a daemonset's update strategy is an enum":                                   goSyntax137,
-	"a default request may not be under the min":                                 goSyntax137,
-	"a default request may not exceed the default":                               goSyntax137,
-	"a deployment needs a selector":                                              goSyntax137,
-	"a deployment strategy type is an enum":                                      goSyntax137,
-	"a deployment's rolling update percentages print as kube's":                  goSyntax137,
-	"a deployment's selector is immutable":                                       goSyntax137,
-	"a deployment's selector must match its template":                            goSyntax137,
-	"a job template's selector will be generated":                                goSyntax137,
-	"a job with a manual selector must match":                                    goSyntax137,
-	"a job's selector without manualSelector is refused":                         goSyntax137,
-	"a job's template is immutable":                                              goSyntax137,
-	"a job's template keeps the generated labels":                                goSyntax137,
-	"a limit range update is validated":                                          goSyntax137,
-	"a negative target value is refused":                                         goSyntax137,
-	"a pod min may not exceed its max":                                           goSyntax137,
-	"a quota of an extended resource is a whole number":                          goSyntax137,
-	"a quota of an object count is a whole number":                               goSyntax137,
-	"a quota of pods in milli units is a whole number":                           goSyntax137,
-	"a quota resource that is a container resource only is not a quota resource": goSyntax137,
-	"a quota scope applies to the resources it limits":                           goSyntax137,
-	"a quota scope is a standard scope":                                          goSyntax137,
-	"a quota scope of VolumeAttributesClass":                                     goSyntax137,
-	"a quota's hard resources are standard or qualified":                         goSyntax137,
-	"a quota's scopes are immutable":                                             goSyntax137,
-	"a quota's status hard names are validated":                                  goSyntax137,
-	"a ratio may not be under one":                                               goSyntax137,
-	"a ratio may not exceed max over min":                                        goSyntax137,
-	"a replicaset's selector is immutable":                                       goSyntax137,
-	"a replicaset's selector must match its template":                            goSyntax137,
-	"a replicationcontroller's selector must match its template":                 goSyntax137,
-	"a role's rule may not name non-resource URLs":                               goSyntax137,
-	"a scope selector of PriorityClass with Exists takes no values":              goSyntax137,
-	"a scope selector scope applies to its resources":                            goSyntax137,
-	"a service's clusterIP may not change":                                       goSyntax137,
-	"a statefulset's selector must match its template":                           goSyntax137,
-	"a statefulset's update strategy is an enum":                                 goSyntax137,
-	"a target value must be positive":                                            goSyntax137,
-	"a volume attachment's spec is immutable":                                    goSyntax137,
-	"a volume's capacity is storage only":                                        goSyntax137,
-	"an empty selector is refused":                                               goSyntax137,
-	"an overhead resource must be a standard resource":                           goSyntax137,
-	"at most two policy types":                                                   goSyntax137,
-	"hugepages default and default request are equal":                            goSyntax137,
-	"maxUnavailable and maxSurge may not both be zero":                           goSyntax137,
-	"maxUnavailable may not exceed 100%":                                         goSyntax137,
-	"maxUnavailable must be a percentage":                                        goSyntax137,
-	"PUT cr7 cr7":                                                                liveState137,
-	"PUT status v1.valmisc.example.com":                                          liveState137,
-	"PUT v1.valmisc.example.com v1.valmisc.example.com":                          liveState137,
-	"a CSI volume is accepted":                                                   liveState137,
-	"a volume's claim ref may be set":                                            liveState137,
-	"a volume's node affinity is immutable":                                      liveState137,
-	"a backend service name must be a DNS-1035 label":                            relaxed137,
-	"a service name must be a DNS-1035 label":                                    relaxed137,
-	"scaling to zero is gated even with an external metric":                      relaxed137,
-	"an endpoint address with leading zeros":                                     strictIP137,
-	"an ipBlock cidr may be a host address":                                      strictIP137,
-	"an ipBlock cidr may have leading zeros":                                     strictIP137,
-	"POST csinodes valmisc-c1":                                                   wording137,
-	"POST ipaddresses 192.0.2.251":                                               wording137,
-	"POST namespaces valmisc-ns2":                                                wording137,
-	"POST nodes valmisc-n4":                                                      wording137,
-	"PUT v1.valmisc.example.com without resourceVersion":                         wording137,
-	"PUT valmisc-c4 without resourceVersion":                                     wording137,
-	"PUT valmisc-n8 valmisc-n8":                                                  wording137,
-	"a CSI volume needs a driver and a handle":                                   wording137,
-	"a CSR is not approved and denied":                                           wording137,
-	"a budget's status conditions are checked":                                   wording137,
-	"a container resource name must be a resource name":                          wording137,
-	"a cron job without a spec is refused":                                       wording137,
-	"a handler is immutable":                                                     wording137,
-	"a handler may not be empty":                                                 wording137,
-	"a quota resource name is a qualified name":                                  wording137,
-	"a resource backend needs a kind and a name":                                 wording137,
-	"a rule needs verbs":                                                         wording137,
-	"a scale target name must be a path segment":                                 wording137,
-	"a scope selector's conflicting scopes are refused":                          wording137,
-	"a service name may not hold dots":                                           wording137,
-	"a statefulset may not change its podManagementPolicy":                       wording137,
-	"a statefulset may not change its serviceName":                               wording137,
-	"a storage class needs a provisioner and a supported reclaim policy":         wording137,
-	"a storage class's binding mode is immutable":                                wording137,
-	"a storage class's immutable fields all at once":                             wording137,
-	"a storage class's parameters are immutable":                                 wording137,
-	"a storage class's provisioner is immutable":                                 wording137,
-	"a storage class's reclaim policy is immutable":                              wording137,
-	"a toleration effect is an enum":                                             wording137,
-	"a toleration key must be a qualified name":                                  wording137,
-	"a toleration operator is an enum":                                           wording137,
-	"a v1 autoscaler with nothing to scale and no replicas is refused":           wording137,
-	"a v1 autoscaler without a spec is refused":                                  wording137,
-	"a volume attachment needs an attacher and a node":                           wording137,
-	"a volume attachment's attacher is a DNS name":                               wording137,
-	"a volume needs a capacity":                                                  wording137,
-	"an Exists toleration may not have a value":                                  wording137,
-	"an IPv4 address must be one":                                                wording137,
-	"an address type is immutable":                                               wording137,
-	"an autoscaler with nothing to scale and no replicas is refused":             wording137,
-	"an autoscaler without a spec is refused":                                    wording137,
-	"an autoscaler's update is validated":                                        wording137,
-	"an empty key needs Exists":                                                  wording137,
-	"an end port may not be below the port":                                      wording137,
-	"an endpoint needs an address":                                               wording137,
-	"an ingress needs rules or a default backend":                                wording137,
-	"maxReplicas is needed":                                                      wording137,
-	"parameters need a kind and a name":                                          wording137,
-	"scaling to zero needs an object or external metric":                         wording137,
-	"tolerationSeconds needs NoExecute":                                          wording137,
+	"a CSI volume is accepted":        liveState137,
+	"a volume's claim ref may be set": liveState137,
+}
+
+// TestValidationMessagesPerRelease: what each release kapi serves says of
+// the same invalid objects, where kube's rules changed after 1.33 (the
+// release each starts in is from kube's sources; 1.37's answers are the
+// recorded ones).
+func TestValidationMessagesPerRelease(t *testing.T) {
+	const deployment = `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"spec":{
+		"selector":{"matchLabels":{"app":"d"}},"template":{"metadata":{"labels":{"app":"x"}},
+		"spec":{"containers":[{"name":"c","image":"i"}]}},"strategy":{"rollingUpdate":{"maxUnavailable":"150%"}}}}`
+	const policy = `{"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"n"},
+		"spec":{"podSelector":{},"ingress":[{"from":[{"ipBlock":{"cidr":"10.0.0.1/8"}}]}]}}`
+	const service = `{"apiVersion":"v1","kind":"Service","metadata":{"name":"1abc"},"spec":{"ports":[{"port":80}]}}`
+	const deployments = "/apis/apps/v1/namespaces/default/deployments"
+	const policies = "/apis/networking.k8s.io/v1/namespaces/default/networkpolicies"
+	const services = "/api/v1/namespaces/default/services"
+	cases := []struct {
+		name    string
+		release apiserver.Release
+		path    string
+		body    string
+		code    int
+		message string
+	}{
+		{"1.33 prints a field error's value in Go syntax", apiserver.Release133, deployments, deployment, 422,
+			`Deployment.apps "d" is invalid: [spec.template.metadata.labels: Invalid value: map[string]string{"app":"x"}: ` +
+				"`selector` does not match template `labels`, spec.strategy.rollingUpdate.maxUnavailable: Invalid value: " +
+				`intstr.IntOrString{Type:1, IntVal:0, StrVal:"150%"}: must not be greater than 100%]`},
+		{"1.35 prints it as JSON", apiserver.Release135, deployments, deployment, 422,
+			`Deployment.apps "d" is invalid: [spec.template.metadata.labels: Invalid value: {"app":"x"}: ` +
+				"`selector` does not match template `labels`, spec.strategy.rollingUpdate.maxUnavailable: Invalid value: " +
+				`"150%": must not be greater than 100%]`},
+		{"1.37 prints it as JSON", apiserver.Release137, deployments, deployment, 422,
+			`Deployment.apps "d" is invalid: [spec.template.metadata.labels: Invalid value: {"app":"x"}: ` +
+				"`selector` does not match template `labels`, spec.strategy.rollingUpdate.maxUnavailable: Invalid value: " +
+				`"150%": must not be greater than 100%]`},
+		{"1.35 accepts a CIDR with host bits in a legacy field", apiserver.Release135, policies, policy, 201, ""},
+		{"1.36 refuses it (StrictIPCIDRValidation)", apiserver.Release136, policies, policy, 422,
+			`NetworkPolicy.networking.k8s.io "n" is invalid: spec.ingress[0].from[0].ipBlock.cidr: Invalid value: "10.0.0.1/8": must not have bits set beyond the prefix length`},
+		{"1.35 names a Service by a DNS-1035 label", apiserver.Release135, services, service, 422,
+			`Service "1abc" is invalid: metadata.name: Invalid value: "1abc": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`},
+		{"1.36 by a DNS-1123 label (RelaxedServiceNameValidation)", apiserver.Release136, services, service, 201, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := releaseServer(t, c.release)
+			code, out := serve(t, srv, http.MethodPost, c.path, "application/json", c.body)
+			require.Equal(t, c.code, code, out)
+			if c.message != "" {
+				assert.Equal(t, c.message, out["message"])
+			}
+		})
+	}
+}
+
+// TestStorageClassProvisionerChangePerRelease: 1.33 and 1.35 forbid the
+// change; 1.36's handwritten check calls the field immutable, showing the
+// value; 1.37's declarative rule shows none.
+func TestStorageClassProvisionerChangePerRelease(t *testing.T) {
+	const class = `{"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"s"},"provisioner":"%s"}`
+	const path = "/apis/storage.k8s.io/v1/storageclasses"
+	for _, c := range []struct {
+		release apiserver.Release
+		cause   string
+	}{
+		{apiserver.Release133, "provisioner: Forbidden: updates to provisioner are forbidden."},
+		{apiserver.Release135, "provisioner: Forbidden: updates to provisioner are forbidden."},
+		{apiserver.Release136, `provisioner: Invalid value: "b.example.com": field is immutable`},
+		{apiserver.Release137, "provisioner: Invalid value: null: field is immutable"},
+	} {
+		t.Run(string(c.release), func(t *testing.T) {
+			srv := releaseServer(t, c.release)
+			code, out := serve(t, srv, http.MethodPost, path, "application/json", fmt.Sprintf(class, "a.example.com"))
+			require.Equal(t, http.StatusCreated, code, out)
+			code, out = serve(t, srv, http.MethodPut, path+"/s", "application/json", fmt.Sprintf(class, "b.example.com"))
+			require.Equal(t, http.StatusUnprocessableEntity, code, out)
+			assert.Equal(t, `StorageClass.storage.k8s.io "s" is invalid: `+c.cause, out["message"])
+		})
+	}
 }

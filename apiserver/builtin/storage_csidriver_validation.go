@@ -60,7 +60,7 @@ func (s csiDriverStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object
 		e.invalid("spec.attachedRequired", spec["attachRequired"], "field is immutable")
 	}
 	if !equalJSON(spec["volumeLifecycleModes"], oldSpec["volumeLifecycleModes"]) {
-		e.invalid("spec.volumeLifecycleModes", goValue(goTypedStrings("storage.VolumeLifecycleMode", spec["volumeLifecycleModes"])), "field is immutable")
+		e.invalid("spec.volumeLifecycleModes", typedStrings("storage.VolumeLifecycleMode", spec["volumeLifecycleModes"]), "field is immutable")
 	}
 	return e.list
 }

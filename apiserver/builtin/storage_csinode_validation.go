@@ -1,12 +1,11 @@
 package builtin
 
 import (
+	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/kapi-dev/kapi/apiserver"
 	"github.com/kapi-dev/kapi/meta"
-	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/selectors"
 )
 
@@ -16,21 +15,14 @@ type csiNodeStrategy struct{ apiserver.GenericStrategy }
 
 // Validate checks each driver: its name (a DNS subdomain, once per node),
 // node ID, allocatable count and topology keys.
-func (csiNodeStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (csiNodeStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
 	names := map[string]bool{}
 	for i, d := range meta.AsList(field(o, "spec", "drivers")) {
 		driver := asMap(d)
 		p := fmt.Sprintf("spec.drivers[%d]", i)
 		name, _ := driver["name"].(string)
-		if name == "" {
-			e.required(p + ".name")
-		}
-		if len(name) > 63 {
-			e.list = append(e.list, meta.FieldError{Type: meta.ErrorTooLong, Field: p + ".name", Value: name,
-				Detail: "must have at most 63 bytes"})
-		}
-		e.invalidAll(p+".name", name, schema.DNS1123Subdomain(strings.ToLower(name)))
+		e.csiDriverName(p+".name", name)
 		if id, _ := driver["nodeID"].(string); id == "" {
 			e.required(p + ".nodeID")
 		}
@@ -71,13 +63,20 @@ func (s csiNodeStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) 
 // goCSINodeDriver renders a driver as kube's message does (Go's %#v of
 // the internal type). kube shows a set allocatable as its pointer's
 // address, which kapi cannot reproduce: it shows a fixed one.
-func goCSINodeDriver(d map[string]any) goValue {
+func goCSINodeDriver(d map[string]any) kubeValue {
 	name, _ := d["name"].(string)
 	id, _ := d["nodeID"].(string)
-	alloc := "(*storage.VolumeNodeResources)(nil)"
-	if _, ok := d["allocatable"].(map[string]any); ok {
+	alloc, allocJSON := "(*storage.VolumeNodeResources)(nil)", json.RawMessage("null")
+	if a, ok := d["allocatable"].(map[string]any); ok {
 		alloc = "(*storage.VolumeNodeResources)(0xc000010000)"
+		var count any
+		if n, ok := meta.AsInt64(a["count"]); ok {
+			count = n
+		}
+		allocJSON = json.RawMessage(jsonStruct("Count", count))
 	}
-	return goValue(fmt.Sprintf("storage.CSINodeDriver{Name:%q, NodeID:%q, TopologyKeys:%s, Allocatable:%s}",
-		name, id, goStrings(stringList(d["topologyKeys"])), alloc))
+	topology := stringListOrNil(d["topologyKeys"])
+	return kubeValue{fmt.Sprintf("storage.CSINodeDriver{Name:%q, NodeID:%q, TopologyKeys:%s, Allocatable:%s}",
+		name, id, goStrings(stringList(d["topologyKeys"])), alloc),
+		jsonStruct("Name", name, "NodeID", id, "TopologyKeys", topology, "Allocatable", allocJSON)}
 }

@@ -12,11 +12,16 @@ import (
 // Validate is kube's ValidateStorageClass: a provisioner (a qualified
 // name), parameters with keys, a reclaim policy of Delete or Retain, a
 // binding mode, allowed topologies.
-func (storageClassStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.FieldErrors {
-	var e fieldErrs
+func (storageClassStrategy) Validate(w *apiserver.Write, o meta.Object) meta.FieldErrors {
+	e := fieldErrs{release: w.Release()}
+	e.storageClass(o)
+	return e.all()
+}
+
+func (e *fieldErrs) storageClass(o meta.Object) {
 	provisioner, _ := o["provisioner"].(string)
 	if provisioner == "" {
-		e.required("provisioner")
+		e.declarativeRequired("provisioner")
 	} else {
 		lower := strings.ToLower(provisioner)
 		e.invalidAll("provisioner", lower, selectors.QualifiedNameErrors(lower))
@@ -31,15 +36,28 @@ func (storageClassStrategy) Validate(_ *apiserver.Write, o meta.Object) meta.Fie
 		e.enum("volumeBindingMode", mode, "Immediate", "WaitForFirstConsumer")
 	}
 	e.allowedTopologies(meta.AsList(o["allowedTopologies"]))
-	return e.list
 }
 
 // ValidateUpdate is kube's: the class as on create, then
 // ValidateStorageClassUpdate: its parameters, provisioner, reclaim policy
-// and binding mode stay.
+// and binding mode stay. kube 1.37 checks the four by declarative rules,
+// in the order of the fields.
 func (s storageClassStrategy) ValidateUpdate(w *apiserver.Write, o, old meta.Object) meta.FieldErrors {
-	var e fieldErrs
-	e.list = s.Validate(w, o)
+	e := fieldErrs{release: w.Release()}
+	e.storageClass(o)
+	switch {
+	case e.release.AtLeast(37):
+		for _, f := range []string{"provisioner", "parameters", "reclaimPolicy", "volumeBindingMode"} {
+			e.declarativeImmutable(f, o[f], old[f], nil)
+		}
+		return e.all()
+	case e.release.AtLeast(36): // ValidateImmutableField, in the handwritten order
+		e.immutable("parameters", o["parameters"], old["parameters"], stringMapValue(o["parameters"]))
+		for _, f := range []string{"provisioner", "reclaimPolicy", "volumeBindingMode"} {
+			e.immutable(f, o[f], old[f], o[f])
+		}
+		return e.list
+	}
 	if !equalJSON(o["parameters"], old["parameters"]) {
 		e.forbidden("parameters", "updates to parameters are forbidden.")
 	}

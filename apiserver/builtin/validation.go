@@ -33,6 +33,9 @@ type fieldErrs struct {
 	// release is the kube release whose rules apply where they changed
 	// since 1.33; empty means apiserver.DefaultRelease.
 	release apiserver.Release
+	// declared are the errors of kube 1.37's declarative validation, which
+	// come after the others (all).
+	declared meta.FieldErrors
 }
 
 func (e *fieldErrs) required(path string) {
@@ -151,6 +154,50 @@ func (e *fieldErrs) immutable(path string, next, old any, shown any) {
 	}
 }
 
+// declarativeImmutable is immutable for a field whose immutability kube
+// 1.37 checks by a declarative rule (+k8s:immutable), which reports the
+// change with no value (null) after the kind's other errors; before, with
+// shown, in turn (1.36 has the rules as alpha ones, which its handwritten
+// validation shadows).
+func (e *fieldErrs) declarativeImmutable(path string, next, old any, shown any) {
+	if !e.release.AtLeast(37) {
+		e.immutable(path, next, old, shown)
+		return
+	}
+	if !equalJSON(next, old) {
+		e.declared = append(e.declared, meta.FieldError{Type: meta.ErrorInvalid, Field: path, Value: nil, Detail: "field is immutable"})
+	}
+}
+
+// declarativeRequired is required for a field kube 1.37 requires by a
+// declarative rule (+required), reported after the kind's other errors.
+func (e *fieldErrs) declarativeRequired(path string) {
+	if !e.release.AtLeast(37) {
+		e.required(path)
+		return
+	}
+	e.declared = append(e.declared, meta.FieldError{Type: meta.ErrorRequired, Field: path})
+}
+
+// declarativeInvalid is invalid, reported as kube 1.37's declarative
+// validation does (after the kind's other errors) when declarative.
+func (e *fieldErrs) declarativeInvalid(declarative bool, path string, value any, detail string) {
+	if !declarative {
+		e.invalid(path, value, detail)
+		return
+	}
+	e.declared = append(e.declared, meta.FieldError{Type: meta.ErrorInvalid, Field: path, Value: value, Detail: detail})
+}
+
+// all is the errors in kube's order: the kind's handwritten validation's,
+// then its declarative validation's (kube 1.37 appends those).
+func (e *fieldErrs) all() meta.FieldErrors {
+	if len(e.declared) == 0 {
+		return e.list
+	}
+	return append(e.list[:len(e.list):len(e.list)], e.declared...)
+}
+
 // schemaEdited returns a copy of s in which the node at path (property
 // names; "[]" for a list's items) is edited, sharing everything else: for
 // a kind whose kube validation differs from what its published schema
@@ -199,11 +246,11 @@ func (e *fieldErrs) positiveIntOrPercent(path string, v any) {
 		return
 	}
 	if !percentRE.MatchString(s) {
-		e.invalid(path, goValue(goIntOrString(s)), "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")
+		e.invalid(path, intOrStringValue(s), "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")
 		return
 	}
 	if percentOver100(s) {
-		e.invalid(path, goValue(goIntOrString(s)), "must not be greater than 100%")
+		e.invalid(path, intOrStringValue(s), "must not be greater than 100%")
 	}
 }
 
@@ -229,13 +276,17 @@ func (e *fieldErrs) conditions(path string, v any) {
 		if n, ok := meta.AsInt64(cond["observedGeneration"]); ok && n < 0 {
 			e.invalid(p+".observedGeneration", n, "must be greater than or equal to zero")
 		}
+		mustBeSet := "must be set" // apimachinery 0.34 dropped the detail
+		if e.release.AtLeast(34) {
+			mustBeSet = ""
+		}
 		if t, _ := cond["lastTransitionTime"].(string); t == "" {
-			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: p + ".lastTransitionTime", Detail: "must be set"})
+			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: p + ".lastTransitionTime", Detail: mustBeSet})
 		}
 		reason, _ := cond["reason"].(string)
 		switch {
 		case reason == "":
-			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: p + ".reason", Detail: "must be set"})
+			e.list = append(e.list, meta.FieldError{Type: meta.ErrorRequired, Field: p + ".reason", Detail: mustBeSet})
 		case !conditionReasonRE.MatchString(reason):
 			e.invalid(p+".reason", reason, "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName',  or 'ReasonA,ReasonB',  or 'ReasonA:ReasonB', regex used for validation is '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?')")
 		}

@@ -8,9 +8,10 @@ import (
 	"github.com/kapi-dev/kapi/schema"
 )
 
-// IP addresses and CIDRs as kube 1.33 checks them: apimachinery's IsValidIP
+// IP addresses and CIDRs as kube checks them: apimachinery's IsValidIP
 // and IsValidCIDR, the legacy checks of fields that predate them, and the
-// lenient parsing kube keeps for old data (netutils.ParseIPSloppy).
+// lenient parsing kube keeps for old data (netutils.ParseIPSloppy), which
+// from 1.36 those fields no longer accept (strictIPs).
 
 const (
 	invalidIPDetail   = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"
@@ -84,11 +85,47 @@ func parseLegacyIP(s string) (netip.Addr, bool) {
 	return netip.AddrFromSlice(schema.ParseIPSloppy(s))
 }
 
+// strictIPs says whether fields that predate kube's strict IP parsing
+// refuse what it refuses: kube's StrictIPCIDRValidation, on by default
+// from 1.36.
+func (e *fieldErrs) strictIPs() bool { return e.release.AtLeast(36) }
+
+// strictIPErrors are what strict parsing refuses of an IP the lenient
+// parser reads (kube's parseIP with strictValidation).
+func strictIPErrors(s string) []string {
+	addr, err := netip.ParseAddr(s)
+	var msgs []string
+	if err != nil {
+		msgs = append(msgs, "must not have leading 0s")
+	}
+	if addr.Is4In6() {
+		msgs = append(msgs, "must not be an IPv4-mapped IPv6 address")
+	}
+	return msgs
+}
+
+// strictCIDRErrors are what strict parsing refuses of a CIDR the lenient
+// parser reads (kube's parseCIDR with strictValidation).
+func strictCIDRErrors(s string) []string {
+	prefix, err := netip.ParsePrefix(s)
+	switch {
+	case err != nil:
+		return []string{"must not have leading 0s in IP or prefix length"}
+	case prefix.Addr().Is4In6():
+		return []string{"must not have an IPv4-mapped IPv6 address"}
+	case prefix.Addr() != prefix.Masked().Addr():
+		return []string{"must not have bits set beyond the prefix length"}
+	}
+	return nil
+}
+
 // legacyIP is kube's IsValidIPForLegacyField: an IP, IPv4 octets
-// possibly with leading zeros.
+// possibly with leading zeros (not from 1.36: strictIPs).
 func (e *fieldErrs) legacyIP(path, ip string) {
 	if _, ok := parseLegacyIP(ip); !ok {
 		e.invalid(path, ip, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")
+	} else if e.strictIPs() {
+		e.invalidAll(path, ip, strictIPErrors(ip))
 	}
 }
 
@@ -117,18 +154,27 @@ func (e *fieldErrs) nonSpecialIP(path, ip string) {
 // ipAddress is kube's IsValidIPForLegacyField for a set value: any value
 // the old version held is kept.
 func (e *fieldErrs) ipAddress(path, v string, existing map[string]bool) {
-	if existing[v] || schema.ParseIPSloppy(v) != nil {
-		return
+	switch {
+	case existing[v]:
+	case schema.ParseIPSloppy(v) == nil:
+		e.invalid(path, v, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")
+	case e.strictIPs():
+		e.invalidAll(path, v, strictIPErrors(v))
 	}
-	e.invalid(path, v, "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)")
 }
 
-// cidr is kube's IsValidCIDRForLegacyField for a set value.
-func (e *fieldErrs) cidr(path, v string) (*net.IPNet, bool) {
+// cidr is kube's IsValidCIDRForLegacyField for a set value: ok when the
+// lenient parser reads it (kube goes on with what it read); a CIDR
+// existing holds (the old version's) is not checked.
+func (e *fieldErrs) cidr(path, v string, existing map[string]bool) (*net.IPNet, bool) {
 	n, err := schema.ParseCIDRSloppy(v)
 	ok := err == nil
-	if !ok {
+	switch {
+	case existing[v]:
+	case !ok:
 		e.invalid(path, v, "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)")
+	case e.strictIPs():
+		e.invalidAll(path, v, strictCIDRErrors(v))
 	}
 	return n, ok
 }

@@ -55,12 +55,12 @@ func isIntegerResource(name string) bool {
 // standard one unless it has a domain.
 func (e *fieldErrs) resourceName(path, name string) bool {
 	msgs := selectors.QualifiedNameErrors(name)
-	e.invalidAll(path, goValue(name), msgs)
+	e.invalidAll(path, plainName(name), msgs)
 	if len(msgs) > 0 {
 		return false
 	}
 	if !strings.Contains(name, "/") && !standardResourceNames[name] && !isQuotaHugePages(name) {
-		e.invalid(path, goValue(name), "must be a standard resource type or fully qualified")
+		e.invalid(path, plainName(name), "must be a standard resource type or fully qualified")
 	}
 	return true
 }
@@ -69,7 +69,7 @@ func (e *fieldErrs) resourceName(path, name string) bool {
 func (e *fieldErrs) quotaResourceName(path, name string) {
 	e.resourceName(path, name)
 	if !strings.Contains(name, "/") && !standardQuotaResourceNames[name] && !isQuotaHugePages(name) {
-		e.invalid(path, goValue(name), "must be a standard resource for quota")
+		e.invalid(path, plainName(name), "must be a standard resource for quota")
 	}
 }
 
@@ -78,10 +78,10 @@ func (e *fieldErrs) containerResourceName(path, name string) {
 	e.resourceName(path, name)
 	if !strings.Contains(name, "/") {
 		if !standardContainerResourceNames[name] && !isHugePages(name) {
-			e.invalid(path, goValue(name), "must be a standard resource for containers")
+			e.invalid(path, plainName(name), "must be a standard resource for containers")
 		}
 	} else if !isNativeResource(name) && !isExtendedResource(name) {
-		e.invalid(path, goValue(name), "doesn't follow extended resource name standard")
+		e.invalid(path, plainName(name), "doesn't follow extended resource name standard")
 	}
 }
 
@@ -96,7 +96,7 @@ func (e *fieldErrs) resourceQuantity(path, name string, v any) {
 		e.invalid(path, q.String(), "must be greater than or equal to 0")
 	}
 	if isIntegerResource(name) && new(big.Int).Rem(q.Milli(), big.NewInt(1000)).Sign() != 0 {
-		e.invalid(path, goValue(q.GoString()), "must be an integer")
+		e.invalid(path, quantityValue(q), "must be an integer")
 	}
 }
 
@@ -111,6 +111,24 @@ func (e *fieldErrs) quotaResourceList(path string, v any) {
 }
 
 // goResourceList renders a core.ResourceList as Go's %#v does.
+// resourceListValue is a core.ResourceList: JSON maps each name to its
+// quantity's canonical text.
+func resourceListValue(v any) kubeValue {
+	list := asMap(v)
+	if list == nil {
+		return kubeValue{goResourceList(v), "null"}
+	}
+	texts := make(map[string]any, len(list))
+	for k, x := range list {
+		if q, ok := parseQuantity(x); ok {
+			texts[k] = q.String()
+		} else {
+			texts[k] = "0"
+		}
+	}
+	return kubeValue{goResourceList(v), jsonText(texts)}
+}
+
 func goResourceList(v any) string {
 	list := asMap(v)
 	if list == nil {
@@ -150,13 +168,13 @@ func (e *fieldErrs) resourceLimits(path string, limits map[string]any) {
 		native := !strings.Contains(name, "/") || strings.Contains(strings.SplitN(name, "/", 2)[0], "kubernetes.io")
 		if !strings.Contains(name, "/") {
 			if !standardResources[name] && !strings.HasPrefix(name, "hugepages-") {
-				e.invalid(p, goValue(name), "must be a standard resource type or fully qualified")
+				e.invalid(p, plainName(name), "must be a standard resource type or fully qualified")
 			}
 			if !standardContainerResources[name] && !strings.HasPrefix(name, "hugepages-") {
-				e.invalid(p, goValue(name), "must be a standard resource for containers")
+				e.invalid(p, plainName(name), "must be a standard resource for containers")
 			}
 		} else if !native && strings.HasPrefix(name, "requests.") {
-			e.invalid(p, goValue(name), "doesn't follow extended resource name standard")
+			e.invalid(p, plainName(name), "doesn't follow extended resource name standard")
 		}
 		q, _ := limits[name].(string)
 		if negativeQuantity(q) {

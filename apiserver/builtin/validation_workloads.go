@@ -22,7 +22,7 @@ func (e *fieldErrs) workloadSelector(path string, spec map[string]any, kind stri
 	}
 	e.labelSelector(path+".selector", sel)
 	if len(asMap(sel["matchLabels"]))+len(meta.AsList(sel["matchExpressions"])) == 0 {
-		e.invalid(path+".selector", goValue(goLabelSelector(sel)), "empty selector is invalid for "+kind)
+		e.invalid(path+".selector", labelSelectorValue((sel)), "empty selector is invalid for "+kind)
 	}
 }
 
@@ -34,7 +34,7 @@ func (e *fieldErrs) replicaTemplate(path string, spec map[string]any) {
 	labels := asMap(tmpl["metadata"])["labels"]
 	if sel == nil || len(asMap(asMap(sel)["matchLabels"]))+len(meta.AsList(asMap(sel)["matchExpressions"])) > 0 {
 		if !selectorMatches(sel, labels) {
-			e.invalid(path+".metadata.labels", goValue(goStringMap(labels)), "`selector` does not match template `labels`")
+			e.invalid(path+".metadata.labels", stringMapValue((labels)), "`selector` does not match template `labels`")
 		}
 	}
 	e.podTemplate(path, tmpl)
@@ -50,6 +50,6 @@ func (e *fieldErrs) replicaTemplate(path string, spec map[string]any) {
 // immutableSelector is kube's ValidateImmutableField on a selector.
 func (e *fieldErrs) immutableSelector(path string, sel, old any) {
 	if !equalJSON(sel, old) {
-		e.invalid(path, goValue(goLabelSelector(sel)), "field is immutable")
+		e.invalid(path, labelSelectorValue((sel)), "field is immutable")
 	}
 }
