@@ -400,7 +400,7 @@ func TestCRDConversionValidatedAsKube(t *testing.T) {
 	for _, tc := range []struct{ conversion, message string }{
 		{`{"strategy":"Webhook"}`, `[spec.conversion.webhookClientConfig: Required value: required when strategy is set to Webhook, spec.conversion.conversionReviewVersions: Required value]`},
 		{`{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v3"],"clientConfig":{"url":"http://x/y"}}}`,
-			`[spec.conversion.webhookClientConfig.url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path], spec.conversion.conversionReviewVersions: Invalid value: []string{"v3"}: must include at least one of v1, v1beta1]`},
+			`[spec.conversion.webhookClientConfig.url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path], spec.conversion.conversionReviewVersions: Invalid value: ["v3"]: must include at least one of v1, v1beta1]`},
 		{`{"strategy":"None","webhook":{"conversionReviewVersions":["v1"],"clientConfig":{"url":"https://x/y"}}}`,
 			`[spec.conversion.webhookClientConfig: Forbidden: should not be set when strategy is not set to Webhook, spec.conversion.conversionReviewVersions: Forbidden: should not be set when strategy is not set to Webhook]`},
 		{`{"strategy":"Bad"}`, `spec.conversion.strategy: Unsupported value: "Bad": supported values: "None", "Webhook"`},

@@ -70,7 +70,7 @@ func TestCustomResourceDefinitionLifecycle(t *testing.T) {
 		assert.Equal(t, http.StatusBadRequest, r.code)
 		r = ts.do("PUT", widgets+"/w1", `{"apiVersion":"example.org/v1","kind":"Widget","metadata":{"name":"w1"},"spec":{"size":4}}`)
 		require.Equal(t, http.StatusUnprocessableEntity, r.code)
-		assert.Equal(t, `widgets.example.org "w1" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update`, r.body["message"])
+		assert.Equal(t, `widgets.example.org "w1" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`, r.body["message"])
 		r = ts.do("PATCH", widgets+"/w1", `{}`, "Content-Type", strategicPatchType)
 		assert.Equal(t, http.StatusUnsupportedMediaType, r.code, "strategic merge patch is not for custom resources")
 	})

@@ -315,7 +315,7 @@ func TestServiceUpdatesKeepWhatWasAllocated(t *testing.T) {
 	code, out = serve(t, srv, "PATCH", services+"/np", "application/merge-patch+json",
 		`{"spec":{"clusterIP":"10.96.5.5","clusterIPs":["10.96.5.5"]}}`)
 	assert.Equal(t, http.StatusUnprocessableEntity, code)
-	assert.Equal(t, `Service "np" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.96.5.5"}: may not change once set`, out["message"])
+	assert.Equal(t, `Service "np" is invalid: spec.clusterIPs[0]: Invalid value: ["10.96.5.5"]: may not change once set`, out["message"])
 
 	code, out = serve(t, srv, "PATCH", services+"/np", "application/merge-patch+json",
 		`{"spec":{"type":"ExternalName","externalName":"a.b","clusterIP":"","clusterIPs":null,"ports":[{"port":80,"nodePort":null}]}}`)

@@ -113,7 +113,7 @@ func TestInvalidConfigurationsAreRefusedWithKubesStatus(t *testing.T) {
 	resp, st = do(t, ts, "PATCH", fcPath+"prioritylevelconfigurations/catch-all", "application/merge-patch+json",
 		`{"spec":{"limited":{"nominalConcurrencyShares":6}}}`)
 	assert.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode)
-	assert.Regexp(t, `spec: Invalid value: flowcontrol.PriorityLevelConfigurationSpec\{Type:"Limited", Limited:\(\*flowcontrol.LimitedPriorityLevelConfiguration\)\(0x[0-9a-f]+\), Exempt:\(\*flowcontrol.ExemptPriorityLevelConfiguration\)\(nil\)\}: spec of 'catch-all' must equal the fixed value`, st["message"])
+	assert.Equal(t, `PriorityLevelConfiguration.flowcontrol.apiserver.k8s.io "catch-all" is invalid: spec: Invalid value: {"type":"Limited","limited":{"nominalConcurrencyShares":6,"limitResponse":{"type":"Reject"},"lendablePercent":0}}: spec of 'catch-all' must equal the fixed value`, st["message"])
 
 	resp, obj := do(t, ts, "POST", fcPath+"prioritylevelconfigurations", "application/json",
 		`{"apiVersion":"flowcontrol.apiserver.k8s.io/v1","kind":"PriorityLevelConfiguration","metadata":{"name":"p1"},"spec":{"type":"Limited","limited":{"limitResponse":{"type":"Queue","queuing":{}}}}}`)

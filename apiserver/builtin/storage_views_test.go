@@ -92,7 +92,7 @@ func TestAnAutoscalerIsOneObjectThroughBothVersions(t *testing.T) {
 
 	// A v1 autoscaler without a CPU target gets kube's 80%.
 	code, out = serve(t, srv, "POST", "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers", "application/json",
-		`{"metadata":{"name":"plain"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"web"},"maxReplicas":3}}`)
+		`{"metadata":{"name":"plain"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},"maxReplicas":3}}`)
 	require.Equal(t, http.StatusCreated, code, out)
 	v2 = getJSON(t, srv, "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/plain", "application/json").(map[string]any)
 	assert.JSONEq(t, `[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":80}}}]`,
@@ -117,7 +117,7 @@ func TestAWatchThroughTheOtherVersionSeesTheConvertedObject(t *testing.T) {
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	code, _ := serve(t, srv, "POST", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers", "application/json",
-		`{"metadata":{"name":"w"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"web"},"maxReplicas":4}}`)
+		`{"metadata":{"name":"w"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},"maxReplicas":4}}`)
 	require.Equal(t, http.StatusCreated, code)
 	line, err := bufio.NewReader(resp.Body).ReadString('\n')
 	require.NoError(t, err)
