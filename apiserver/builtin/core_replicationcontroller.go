@@ -59,15 +59,15 @@ func (replicationControllerStrategy) PrepareForCreate(_ *apiserver.Write, o meta
 }
 
 var replicationControllerColumns = []apiserver.PrinterColumn{
-	column("Desired", "integer", "Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller", 0,
+	column("Desired", "integer", propertyDoc("io.k8s.api.core.v1.ReplicationControllerSpec", "replicas"), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "spec", "replicas") }),
-	column("Current", "integer", "Replicas is the most recently observed number of replicas. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller", 0,
+	column("Current", "integer", propertyDoc("io.k8s.api.core.v1.ReplicationControllerStatus", "replicas"), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "replicas") }),
-	column("Ready", "integer", "The number of ready replicas for this replication controller.", 0,
+	column("Ready", "integer", propertyDoc("io.k8s.api.core.v1.ReplicationControllerStatus", "readyReplicas"), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "readyReplicas") }),
 	apiserver.AgeColumn(),
 	containersColumn(1, "spec", "template", "spec"),
 	imagesColumn(1, "spec", "template", "spec"),
-	column("Selector", "string", "Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors", 1,
+	column("Selector", "string", propertyDoc("io.k8s.api.core.v1.ReplicationControllerSpec", "selector"), 1,
 		func(o meta.Object, _ time.Time) any { return selectorString(field(o, "spec", "selector")) }),
 }
