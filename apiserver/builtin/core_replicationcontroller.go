@@ -27,12 +27,17 @@ func replicasFieldValues(o meta.Object) map[string]string {
 
 // replicationControllerStrategy is what a ReplicationController does
 // differently.
-type replicationControllerStrategy struct{ apiserver.GenericStrategy }
+type replicationControllerStrategy struct {
+	apiserver.GenericStrategy
+	// release is the kube release served (empty: the default);
+	// ResourcesFor sets it.
+	release apiserver.Release
+}
 
 // Default mirrors SetDefaults_ReplicationController: the selector and the
 // labels default to the template's labels; the template gets the pod spec
 // defaults.
-func (replicationControllerStrategy) Default(o meta.Object) {
+func (s replicationControllerStrategy) Default(o meta.Object) {
 	spec := obj(o, "spec")
 	setDefault(spec, "replicas", int64(1))
 	template, ok := spec["template"].(map[string]any)
@@ -48,9 +53,12 @@ func (replicationControllerStrategy) Default(o meta.Object) {
 		}
 	}
 	defaultPodSpec(obj(template, "spec"))
-	// kube's field tracking sees a controller's template with its null
-	// creationTimestamp (the writer owns it), unlike other templates'.
-	setDefault(obj(template, "metadata"), "creationTimestamp", nil)
+	// kube 1.33's field tracking sees a controller's template with its null
+	// creationTimestamp (the writer owns it), unlike other templates'. From
+	// 1.34 on ObjectMeta leaves out a zero creationTimestamp, there too.
+	if !s.release.AtLeast(34) {
+		setDefault(obj(template, "metadata"), "creationTimestamp", nil)
+	}
 }
 
 // PrepareForCreate starts a controller with no replicas observed.

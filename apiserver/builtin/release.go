@@ -109,6 +109,8 @@ func withReleaseChanges(r apiserver.Release, res *apiserver.Resource) {
 		res.Strategy = podStrategy{release: r}
 	case meta.GroupVersionKind{Group: "apps", Version: "v1", Kind: "StatefulSet"}:
 		res.Strategy = statefulSetStrategy{release: r}
+	case meta.GroupVersionKind{Version: "v1", Kind: "ReplicationController"}:
+		res.Strategy = replicationControllerStrategy{release: r}
 	case meta.GroupVersionKind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIDriver"}:
 		res.Strategy = csiDriverStrategy{release: r}
 	case meta.GroupVersionKind{Group: "autoscaling", Version: "v2", Kind: "HorizontalPodAutoscaler"},
