@@ -40,7 +40,9 @@ func (validatingAdmissionPolicyBindingStrategy) ValidateUpdate(_ *apiserver.Writ
 var validatingAdmissionPolicyBindingColumns = []apiserver.PrinterColumn{
 	column("PolicyName", "string", "PolicyName indicates the policy definition which the policy binding binded to", 0,
 		func(o meta.Object, now time.Time) any { return str(o, "spec", "policyName") }),
-	column("ParamRef", "string", "ParamRef indicates the param resource which sets the configration param", 0,
+	// kube 1.35 corrected the description's spelling
+	column("ParamRef", "string", sinceRelease(35, "ParamRef indicates the param resource which sets the configration param",
+		"ParamRef indicates the param resource which sets the configuration param"), 0,
 		func(o meta.Object, now time.Time) any {
 			ref, ok := field(o, "spec", "paramRef").(map[string]any)
 			switch {

@@ -40,7 +40,8 @@ var controllerRevisionColumns = []apiserver.PrinterColumn{
 		}
 		return "<none>"
 	}),
-	column("Revision", "string", "revision indicates the revision of the state represented by Data.", 0,
+	column("Revision", "string", sinceRelease(36, "revision indicates the revision of the state represented by Data.",
+		propertyDoc("io.k8s.api.apps.v1.ControllerRevision", "revision")), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "revision") }),
 	apiserver.AgeColumn(),
 }

@@ -65,23 +65,25 @@ func (daemonSetStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Object
 }
 
 var daemonSetColumns = []apiserver.PrinterColumn{
-	column("Desired", "integer", "The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod). More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/", 0,
+	column("Desired", "integer", propertyDoc("io.k8s.api.apps.v1.DaemonSetStatus", "desiredNumberScheduled"), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "desiredNumberScheduled") }),
-	column("Current", "integer", "The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod. More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/", 0,
+	column("Current", "integer", propertyDoc("io.k8s.api.apps.v1.DaemonSetStatus", "currentNumberScheduled"), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "currentNumberScheduled") }),
-	column("Ready", "integer", "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.", 0,
+	column("Ready", "integer", sinceRelease(36, "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.",
+		propertyDoc("io.k8s.api.apps.v1.DaemonSetStatus", "numberReady")), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "numberReady") }),
-	column("Up-to-date", "integer", "The total number of nodes that are running updated daemon pod", 0,
+	column("Up-to-date", "integer", propertyDoc("io.k8s.api.apps.v1.DaemonSetStatus", "updatedNumberScheduled"), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "updatedNumberScheduled") }),
-	column("Available", "integer", "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)", 0,
+	column("Available", "integer", propertyDoc("io.k8s.api.apps.v1.DaemonSetStatus", "numberAvailable"), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "numberAvailable") }),
-	column("Node Selector", "string", "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/", 0,
+	column("Node Selector", "string", propertyDoc("io.k8s.api.core.v1.PodSpec", "nodeSelector"), 0,
 		func(o meta.Object, _ time.Time) any {
 			return selectorString(field(o, "spec", "template", "spec", "nodeSelector"))
 		}),
 	apiserver.AgeColumn(),
 	containersColumn(1, "spec", "template", "spec"),
 	imagesColumn(1, "spec", "template", "spec"),
-	column("Selector", "string", "A label query over pods that are managed by the daemon set. Must match in order to be controlled. If empty, defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors", 1,
+	column("Selector", "string", sinceRelease(36, "A label query over pods that are managed by the daemon set. Must match in order to be controlled. If empty, defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
+		propertyDoc("io.k8s.api.apps.v1.DaemonSetSpec", "selector")), 1,
 		func(o meta.Object, _ time.Time) any { return formatLabelSelector(field(o, "spec", "selector")) }),
 }

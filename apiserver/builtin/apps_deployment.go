@@ -51,13 +51,14 @@ var deploymentColumns = []apiserver.PrinterColumn{
 	column("Ready", "string", "Number of the pod with ready state", 0, func(o meta.Object, _ time.Time) any {
 		return fmt.Sprintf("%d/%d", integer(o, "status", "readyReplicas"), integer(o, "spec", "replicas"))
 	}),
-	column("Up-to-date", "string", "Total number of non-terminating pods targeted by this deployment that have the desired template spec.", 0,
+	column("Up-to-date", "string", propertyDoc("io.k8s.api.apps.v1.DeploymentStatus", "updatedReplicas"), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "updatedReplicas") }),
-	column("Available", "string", "Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.", 0,
+	column("Available", "string", propertyDoc("io.k8s.api.apps.v1.DeploymentStatus", "availableReplicas"), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "availableReplicas") }),
 	apiserver.AgeColumn(),
 	containersColumn(1, "spec", "template", "spec"),
 	imagesColumn(1, "spec", "template", "spec"),
-	column("Selector", "string", "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.", 1,
+	column("Selector", "string", sinceRelease(36, "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.",
+		propertyDoc("io.k8s.api.apps.v1.DeploymentSpec", "selector")), 1,
 		func(o meta.Object, _ time.Time) any { return labelSelectorString(field(o, "spec", "selector")) }),
 }

@@ -42,15 +42,16 @@ func (replicaSetStrategy) PrepareForUpdate(w *apiserver.Write, o, old meta.Objec
 }
 
 var replicaSetColumns = []apiserver.PrinterColumn{
-	column("Desired", "integer", "Replicas is the number of desired pods. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset", 0,
+	column("Desired", "integer", propertyDoc("io.k8s.api.apps.v1.ReplicaSetSpec", "replicas"), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "spec", "replicas") }),
-	column("Current", "integer", "Replicas is the most recently observed number of non-terminating pods. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset", 0,
+	column("Current", "integer", propertyDoc("io.k8s.api.apps.v1.ReplicaSetStatus", "replicas"), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "replicas") }),
-	column("Ready", "integer", "The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.", 0,
+	column("Ready", "integer", propertyDoc("io.k8s.api.apps.v1.ReplicaSetStatus", "readyReplicas"), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "readyReplicas") }),
 	apiserver.AgeColumn(),
 	containersColumn(1, "spec", "template", "spec"),
 	imagesColumn(1, "spec", "template", "spec"),
-	column("Selector", "string", "Selector is a label query over pods that should match the replica count. If the selector is empty, it is defaulted to the labels present on the pod template. Label keys and values that must match in order to be controlled by this replica set. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors", 1,
+	column("Selector", "string", sinceRelease(36, "Selector is a label query over pods that should match the replica count. If the selector is empty, it is defaulted to the labels present on the pod template. Label keys and values that must match in order to be controlled by this replica set. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
+		propertyDoc("io.k8s.api.apps.v1.ReplicaSetSpec", "selector")), 1,
 		func(o meta.Object, _ time.Time) any { return formatLabelSelector(field(o, "spec", "selector")) }),
 }

@@ -70,24 +70,25 @@ func scalingRules(v any, window any, policies []any) map[string]any {
 }
 
 var hpaColumns = []apiserver.PrinterColumn{
-	column("Reference", "string", "scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics should be collected, as well as to actually change the replica count.", 0,
+	column("Reference", "string", propertyDoc("io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec", "scaleTargetRef"), 0,
 		func(o meta.Object, _ time.Time) any {
 			return str(o, "spec", "scaleTargetRef", "kind") + "/" + str(o, "spec", "scaleTargetRef", "name")
 		}),
-	column("Targets", "string", "metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond.", 0,
+	column("Targets", "string", sinceRelease(36, "metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond.",
+		propertyDoc("io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec", "metrics")), 0,
 		func(o meta.Object, _ time.Time) any {
 			return hpaMetrics(meta.AsList(field(o, "spec", "metrics")), meta.AsList(field(o, "status", "currentMetrics")))
 		}),
-	column("MinPods", "string", "minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available.", 0,
+	column("MinPods", "string", propertyDoc("io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec", "minReplicas"), 0,
 		func(o meta.Object, _ time.Time) any {
 			if n, ok := meta.AsInt64(field(o, "spec", "minReplicas")); ok {
 				return fmt.Sprint(n)
 			}
 			return "<unset>"
 		}),
-	column("MaxPods", "string", "maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up. It cannot be less that minReplicas.", 0,
+	column("MaxPods", "string", propertyDoc("io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec", "maxReplicas"), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "spec", "maxReplicas") }),
-	column("Replicas", "string", "currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.", 0,
+	column("Replicas", "string", propertyDoc("io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus", "currentReplicas"), 0,
 		func(o meta.Object, _ time.Time) any { return integer(o, "status", "currentReplicas") }),
 	apiserver.AgeColumn(),
 }

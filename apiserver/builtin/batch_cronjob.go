@@ -35,15 +35,15 @@ func (cronJobStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 }
 
 var cronJobColumns = []apiserver.PrinterColumn{
-	column("Schedule", "string", "The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.", 0,
+	column("Schedule", "string", propertyDoc("io.k8s.api.batch.v1.CronJobSpec", "schedule"), 0,
 		func(o meta.Object, _ time.Time) any { return str(o, "spec", "schedule") }),
-	column("Timezone", "string", "The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones. If not specified, this will default to the time zone of the kube-controller-manager process. The set of valid time zone names and the time zone offset is loaded from the system-wide time zone database by the API server during CronJob validation and the controller manager during execution. If no system-wide time zone database can be found a bundled version of the database is used instead. If the time zone name becomes invalid during the lifetime of a CronJob or due to a change in host configuration, the controller will stop creating new new Jobs and will create a system event with the reason UnknownTimeZone. More information can be found in https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/#time-zones", 0,
+	column("Timezone", "string", propertyDoc("io.k8s.api.batch.v1.CronJobSpec", "timeZone"), 0,
 		func(o meta.Object, _ time.Time) any { return stringOr(field(o, "spec", "timeZone"), "<none>") }),
-	column("Suspend", "boolean", "This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false.", 0,
+	column("Suspend", "boolean", propertyDoc("io.k8s.api.batch.v1.CronJobSpec", "suspend"), 0,
 		func(o meta.Object, _ time.Time) any { return boolPtr(field(o, "spec", "suspend")) }),
-	column("Active", "integer", "A list of pointers to currently running jobs.", 0,
+	column("Active", "integer", propertyDoc("io.k8s.api.batch.v1.CronJobStatus", "active"), 0,
 		func(o meta.Object, _ time.Time) any { return count(field(o, "status", "active")) }),
-	column("Last Schedule", "string", "Information when was the last time the job was successfully scheduled.", 0, func(o meta.Object, now time.Time) any {
+	column("Last Schedule", "string", propertyDoc("io.k8s.api.batch.v1.CronJobStatus", "lastScheduleTime"), 0, func(o meta.Object, now time.Time) any {
 		if t := str(o, "status", "lastScheduleTime"); t != "" {
 			return since(t, now)
 		}
@@ -52,7 +52,7 @@ var cronJobColumns = []apiserver.PrinterColumn{
 	apiserver.AgeColumn(),
 	containersColumn(1, "spec", "jobTemplate", "spec", "template", "spec"),
 	imagesColumn(1, "spec", "jobTemplate", "spec", "template", "spec"),
-	column("Selector", "string", jobSelectorDescription, 1,
+	column("Selector", "string", propertyDoc("io.k8s.api.batch.v1.JobSpec", "selector"), 1,
 		func(o meta.Object, _ time.Time) any {
 			return formatLabelSelector(field(o, "spec", "jobTemplate", "spec", "selector"))
 		}),

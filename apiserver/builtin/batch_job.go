@@ -106,7 +106,7 @@ var jobColumns = []apiserver.PrinterColumn{
 		}
 		return "Running"
 	}),
-	column("Completions", "string", "The number of pods which reached phase Succeeded. The value increases monotonically for a given spec. However, it may decrease in reaction to scale down of elastic indexed jobs.", 0,
+	column("Completions", "string", propertyDoc("io.k8s.api.batch.v1.JobStatus", "succeeded"), 0,
 		func(o meta.Object, _ time.Time) any {
 			succeeded := integer(o, "status", "succeeded")
 			if c, ok := meta.AsInt64(field(o, "spec", "completions")); ok {
@@ -130,8 +130,6 @@ var jobColumns = []apiserver.PrinterColumn{
 	apiserver.AgeColumn(),
 	containersColumn(1, "spec", "template", "spec"),
 	imagesColumn(1, "spec", "template", "spec"),
-	column("Selector", "string", jobSelectorDescription, 1,
+	column("Selector", "string", propertyDoc("io.k8s.api.batch.v1.JobSpec", "selector"), 1,
 		func(o meta.Object, _ time.Time) any { return formatLabelSelector(field(o, "spec", "selector")) }),
 }
-
-const jobSelectorDescription = "A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors"

@@ -137,6 +137,7 @@ func buildResources(rel apiserver.Release) []apiserver.Resource {
 		}
 		rs[i].OpenAPIComponent = ComponentNameFor(rel, gvk)
 		withReleaseChanges(rel, &rs[i])
+		rs[i].PrinterColumns = describeColumns(rel, rs[i].PrinterColumns)
 		withKubeEncoding(&rs[i], rel)
 	}
 	return rs
@@ -160,10 +161,12 @@ func WithFlowControlV1beta3(rs []apiserver.Resource) []apiserver.Resource {
 		for _, v1 := range rs {
 			if v1.GroupVersionKind() == gvk {
 				beta[i].Schema, beta[i].OpenAPIComponent = v1.Schema, v1.OpenAPIComponent
+				beta[i].PrinterColumns = v1.PrinterColumns // v1's, described as rs's release describes them
 			}
 		}
 		if beta[i].Schema == nil {
 			beta[i].Schema, beta[i].OpenAPIComponent = Schema(gvk), ComponentName(gvk)
+			beta[i].PrinterColumns = describeColumns(apiserver.DefaultRelease, beta[i].PrinterColumns)
 		}
 		withKubeEncoding(&beta[i], apiserver.DefaultRelease)
 	}

@@ -13,7 +13,7 @@ func clusterTrustBundleResource() apiserver.Resource {
 	return apiserver.Resource{Group: "certificates.k8s.io", Version: "v1", Kind: "ClusterTrustBundle",
 		Plural: "clustertrustbundles", WithoutGeneration: true, SelectableFields: []string{"spec.signerName"},
 		PrinterColumns: []apiserver.PrinterColumn{
-			column("SignerName", "string", fieldDescription("io.k8s.api.certificates.v1.ClusterTrustBundleSpec", "signerName"), 0,
+			column("SignerName", "string", propertyDoc("io.k8s.api.certificates.v1.ClusterTrustBundleSpec", "signerName"), 0,
 				func(o meta.Object, now time.Time) any {
 					if s := str(o, "spec", "signerName"); s != "" {
 						return s

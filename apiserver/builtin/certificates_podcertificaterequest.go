@@ -13,7 +13,7 @@ import (
 func podCertificateRequestResource() apiserver.Resource {
 	const spec = "io.k8s.api.certificates.v1.PodCertificateRequestSpec"
 	specColumn := func(name, field string, priority int32) apiserver.PrinterColumn {
-		return column(name, "string", fieldDescription(spec, field), priority,
+		return column(name, "string", propertyDoc(spec, field), priority,
 			func(o meta.Object, now time.Time) any { return str(o, "spec", field) })
 	}
 	return apiserver.Resource{Group: "certificates.k8s.io", Version: "v1", Kind: "PodCertificateRequest",
@@ -36,7 +36,7 @@ func podCertificateRequestResource() apiserver.Resource {
 					}
 					return state
 				}),
-			column("UnverifiedUserAnnotations", "string", fieldDescription(spec, "unverifiedUserAnnotations"), 1,
+			column("UnverifiedUserAnnotations", "string", propertyDoc(spec, "unverifiedUserAnnotations"), 1,
 				func(o meta.Object, now time.Time) any {
 					return selectorString(field(o, "spec", "unverifiedUserAnnotations"))
 				}),

@@ -14,7 +14,7 @@ func leaseResource() apiserver.Resource {
 }
 
 var leaseColumns = []apiserver.PrinterColumn{
-	column("Holder", "string", "holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field.", 0,
+	column("Holder", "string", propertyDoc("io.k8s.api.coordination.v1.LeaseSpec", "holderIdentity"), 0,
 		func(o meta.Object, _ time.Time) any { return str(o, "spec", "holderIdentity") }),
 	apiserver.AgeColumn(),
 }

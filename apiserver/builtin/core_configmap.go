@@ -121,9 +121,7 @@ func sortedKeys(m map[string]any) []string {
 }
 
 var configMapColumns = []apiserver.PrinterColumn{
-	column("Data", "string", "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', "+
-		"'_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not "+
-		"overlap with the keys in the BinaryData field, this is enforced during validation process.", 0,
+	column("Data", "string", propertyDoc("io.k8s.api.core.v1.ConfigMap", "data"), 0,
 		func(o meta.Object, _ time.Time) any { return count(field(o, "data")) + count(field(o, "binaryData")) }),
 	apiserver.AgeColumn(),
 }

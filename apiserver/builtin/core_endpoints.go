@@ -33,7 +33,7 @@ func (endpointsStrategy) Default(o meta.Object) {
 }
 
 var endpointsColumns = []apiserver.PrinterColumn{
-	column("Endpoints", "string", "The set of all endpoints is the union of all subsets. Addresses are placed into subsets according to the IPs they share. A single address with multiple ports, some of which are ready and some of which are not (because they come from different containers) will result in the address being displayed in different subsets for the different ports. No address will appear in both Addresses and NotReadyAddresses in the same subset. Sets of addresses and ports that comprise a service.", 0,
+	column("Endpoints", "string", propertyDoc("io.k8s.api.core.v1.Endpoints", "subsets"), 0,
 		func(o meta.Object, _ time.Time) any { return formatEndpoints(o) }),
 	apiserver.AgeColumn(),
 }

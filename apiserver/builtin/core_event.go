@@ -37,22 +37,22 @@ func eventFieldValues(o meta.Object) map[string]string {
 // eventColumns are kube's Event printer's, for core v1 Events (and, once
 // converted, events.k8s.io/v1 ones): Last Seen first, the name last.
 var eventColumns = []apiserver.PrinterColumn{
-	column("Last Seen", "string", "The time at which the most recent occurrence of this event was recorded.", 0,
+	column("Last Seen", "string", propertyDoc("io.k8s.api.core.v1.Event", "lastTimestamp"), 0,
 		func(o meta.Object, now time.Time) any { last, _, _ := eventTimes(o, now); return last }),
-	column("Type", "string", "Type of this event (Normal, Warning), new types could be added in the future", 0,
+	column("Type", "string", propertyDoc("io.k8s.api.core.v1.Event", "type"), 0,
 		func(o meta.Object, _ time.Time) any { return str(o, "type") }),
-	column("Reason", "string", "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.", 0,
+	column("Reason", "string", propertyDoc("io.k8s.api.core.v1.Event", "reason"), 0,
 		func(o meta.Object, _ time.Time) any { return str(o, "reason") }),
-	column("Object", "string", "The object that this event is about.", 0, func(o meta.Object, _ time.Time) any {
+	column("Object", "string", propertyDoc("io.k8s.api.core.v1.Event", "involvedObject"), 0, func(o meta.Object, _ time.Time) any {
 		kind := strings.ToLower(str(o, "involvedObject", "kind"))
 		if name := str(o, "involvedObject", "name"); name != "" {
 			return kind + "/" + name
 		}
 		return kind
 	}),
-	column("Subobject", "string", "If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: \"spec.containers{name}\" (where \"name\" refers to the name of the container that triggered the event) or if no container name is specified \"spec.containers[2]\" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object.", 1,
+	column("Subobject", "string", propertyDoc("io.k8s.api.core.v1.ObjectReference", "fieldPath"), 1,
 		func(o meta.Object, _ time.Time) any { return str(o, "involvedObject", "fieldPath") }),
-	column("Source", "string", "The component reporting this event. Should be a short machine understandable string.", 1, func(o meta.Object, _ time.Time) any {
+	column("Source", "string", propertyDoc("io.k8s.api.core.v1.Event", "source"), 1, func(o meta.Object, _ time.Time) any {
 		component, host := str(o, "source", "component"), str(o, "source", "host")
 		if component == "" {
 			component = str(o, "reportingComponent")
@@ -65,11 +65,11 @@ var eventColumns = []apiserver.PrinterColumn{
 		}
 		return component + ", " + host
 	}),
-	column("Message", "string", "A human-readable description of the status of this operation.", 0,
+	column("Message", "string", propertyDoc("io.k8s.api.core.v1.Event", "message"), 0,
 		func(o meta.Object, _ time.Time) any { return strings.TrimSpace(str(o, "message")) }),
-	column("First Seen", "string", "The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)", 1,
+	column("First Seen", "string", propertyDoc("io.k8s.api.core.v1.Event", "firstTimestamp"), 1,
 		func(o meta.Object, now time.Time) any { _, first, _ := eventTimes(o, now); return first }),
-	column("Count", "string", "The number of times this event has occurred.", 1,
+	column("Count", "string", propertyDoc("io.k8s.api.core.v1.Event", "count"), 1,
 		func(o meta.Object, now time.Time) any { _, _, n := eventTimes(o, now); return n }),
 	func() apiserver.PrinterColumn { c := apiserver.NameColumn(); c.Priority = 1; return c }(),
 }

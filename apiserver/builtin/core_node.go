@@ -118,21 +118,19 @@ var nodeColumns = []apiserver.PrinterColumn{
 		return strings.Join(list, ",")
 	}),
 	apiserver.AgeColumn(),
-	column("Version", "string", "Kubelet Version reported by the node.", 0,
+	column("Version", "string", propertyDoc("io.k8s.api.core.v1.NodeSystemInfo", "kubeletVersion"), 0,
 		func(o meta.Object, _ time.Time) any { return str(o, "status", "nodeInfo", "kubeletVersion") }),
-	column("Internal-IP", "string", nodeAddressesDescription, 1, func(o meta.Object, _ time.Time) any { return nodeAddress(o, "InternalIP") }),
-	column("External-IP", "string", nodeAddressesDescription, 1, func(o meta.Object, _ time.Time) any { return nodeAddress(o, "ExternalIP") }),
-	column("OS-Image", "string", "OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).", 1,
+	column("Internal-IP", "string", propertyDoc("io.k8s.api.core.v1.NodeStatus", "addresses"), 1, func(o meta.Object, _ time.Time) any { return nodeAddress(o, "InternalIP") }),
+	column("External-IP", "string", propertyDoc("io.k8s.api.core.v1.NodeStatus", "addresses"), 1, func(o meta.Object, _ time.Time) any { return nodeAddress(o, "ExternalIP") }),
+	column("OS-Image", "string", propertyDoc("io.k8s.api.core.v1.NodeSystemInfo", "osImage"), 1,
 		func(o meta.Object, _ time.Time) any { return orUnknown(str(o, "status", "nodeInfo", "osImage")) }),
-	column("Kernel-Version", "string", "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", 1,
+	column("Kernel-Version", "string", propertyDoc("io.k8s.api.core.v1.NodeSystemInfo", "kernelVersion"), 1,
 		func(o meta.Object, _ time.Time) any { return orUnknown(str(o, "status", "nodeInfo", "kernelVersion")) }),
-	column("Container-Runtime", "string", "ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).", 1,
+	column("Container-Runtime", "string", propertyDoc("io.k8s.api.core.v1.NodeSystemInfo", "containerRuntimeVersion"), 1,
 		func(o meta.Object, _ time.Time) any {
 			return orUnknown(str(o, "status", "nodeInfo", "containerRuntimeVersion"))
 		}),
 }
-
-const nodeAddressesDescription = "List of addresses reachable to the node. Queried from cloud provider, if available. More info: https://kubernetes.io/docs/reference/node/node-status/#addresses Note: This field is declared as mergeable, but the merge key is not sufficiently unique, which can cause data corruption when it is merged. Callers should instead use a full-replacement patch. See https://pr.k8s.io/79391 for an example. Consumers should assume that addresses can change during the lifetime of a Node. However, there are some exceptions where this may not be possible, such as Pods that inherit a Node's address in its own status or consumers of the downward API (status.hostIP)."
 
 func nodeAddress(o meta.Object, typ string) string {
 	for _, a := range meta.AsList(field(o, "status", "addresses")) {

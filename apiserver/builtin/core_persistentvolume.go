@@ -71,15 +71,15 @@ func phaseOrTerminating(o meta.Object) string {
 }
 
 var persistentVolumeColumns = []apiserver.PrinterColumn{
-	column("Capacity", "string", "capacity is the description of the persistent volume's resources and capacity. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity", 0,
+	column("Capacity", "string", propertyDoc("io.k8s.api.core.v1.PersistentVolumeSpec", "capacity"), 0,
 		func(o meta.Object, _ time.Time) any { return quantityString(field(o, "spec", "capacity", "storage")) }),
-	column("Access Modes", "string", "accessModes contains all ways the volume can be mounted. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes", 0,
+	column("Access Modes", "string", propertyDoc("io.k8s.api.core.v1.PersistentVolumeSpec", "accessModes"), 0,
 		func(o meta.Object, _ time.Time) any { return accessModes(field(o, "spec", "accessModes")) }),
-	column("Reclaim Policy", "string", "persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim. Valid options are Retain (default for manually created PersistentVolumes), Delete (default for dynamically provisioned PersistentVolumes), and Recycle (deprecated). Recycle must be supported by the volume plugin underlying this PersistentVolume. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#reclaiming", 0,
+	column("Reclaim Policy", "string", propertyDoc("io.k8s.api.core.v1.PersistentVolumeSpec", "persistentVolumeReclaimPolicy"), 0,
 		func(o meta.Object, _ time.Time) any { return str(o, "spec", "persistentVolumeReclaimPolicy") }),
-	column("Status", "string", "phase indicates if a volume is available, bound to a claim, or released by a claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#phase", 0,
+	column("Status", "string", propertyDoc("io.k8s.api.core.v1.PersistentVolumeStatus", "phase"), 0,
 		func(o meta.Object, _ time.Time) any { return phaseOrTerminating(o) }),
-	column("Claim", "string", "claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim. Expected to be non-nil when bound. claim.VolumeName is the authoritative bind between PV and PVC. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#binding", 0,
+	column("Claim", "string", propertyDoc("io.k8s.api.core.v1.PersistentVolumeSpec", "claimRef"), 0,
 		func(o meta.Object, _ time.Time) any {
 			if ref, ok := field(o, "spec", "claimRef").(map[string]any); ok {
 				return stringOr(ref["namespace"], "") + "/" + stringOr(ref["name"], "")
@@ -91,9 +91,9 @@ var persistentVolumeColumns = []apiserver.PrinterColumn{
 		func(o meta.Object, _ time.Time) any {
 			return stringOr(field(o, "spec", "volumeAttributesClassName"), "<unset>")
 		}),
-	column("Reason", "string", "reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI.", 0,
+	column("Reason", "string", propertyDoc("io.k8s.api.core.v1.PersistentVolumeStatus", "reason"), 0,
 		func(o meta.Object, _ time.Time) any { return str(o, "status", "reason") }),
 	apiserver.AgeColumn(),
-	column("VolumeMode", "string", "volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.", 1,
+	column("VolumeMode", "string", propertyDoc("io.k8s.api.core.v1.PersistentVolumeSpec", "volumeMode"), 1,
 		func(o meta.Object, _ time.Time) any { return stringOr(field(o, "spec", "volumeMode"), "<unset>") }),
 }

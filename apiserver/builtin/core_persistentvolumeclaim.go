@@ -47,17 +47,17 @@ func (persistentVolumeClaimStrategy) PrepareForCreate(_ *apiserver.Write, o meta
 func defaultClaimSpec(spec map[string]any) { setDefault(spec, "volumeMode", "Filesystem") }
 
 var persistentVolumeClaimColumns = []apiserver.PrinterColumn{
-	column("Status", "string", "phase represents the current phase of PersistentVolumeClaim.", 0,
+	column("Status", "string", propertyDoc("io.k8s.api.core.v1.PersistentVolumeClaimStatus", "phase"), 0,
 		func(o meta.Object, _ time.Time) any { return phaseOrTerminating(o) }),
-	column("Volume", "string", "volumeName is the binding reference to the PersistentVolume backing this claim.", 0,
+	column("Volume", "string", propertyDoc("io.k8s.api.core.v1.PersistentVolumeClaimSpec", "volumeName"), 0,
 		func(o meta.Object, _ time.Time) any { return str(o, "spec", "volumeName") }),
-	column("Capacity", "string", "capacity represents the actual resources of the underlying volume.", 0, func(o meta.Object, _ time.Time) any {
+	column("Capacity", "string", propertyDoc("io.k8s.api.core.v1.PersistentVolumeClaimStatus", "capacity"), 0, func(o meta.Object, _ time.Time) any {
 		if str(o, "spec", "volumeName") == "" {
 			return ""
 		}
 		return quantityString(field(o, "status", "capacity", "storage"))
 	}),
-	column("Access Modes", "string", "accessModes contains the actual access modes the volume backing the PVC has. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1", 0,
+	column("Access Modes", "string", propertyDoc("io.k8s.api.core.v1.PersistentVolumeClaimStatus", "accessModes"), 0,
 		func(o meta.Object, _ time.Time) any {
 			if str(o, "spec", "volumeName") == "" {
 				return ""
@@ -70,6 +70,6 @@ var persistentVolumeClaimColumns = []apiserver.PrinterColumn{
 			return stringOr(field(o, "spec", "volumeAttributesClassName"), "<unset>")
 		}),
 	apiserver.AgeColumn(),
-	column("VolumeMode", "string", "volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.", 1,
+	column("VolumeMode", "string", propertyDoc("io.k8s.api.core.v1.PersistentVolumeClaimSpec", "volumeMode"), 1,
 		func(o meta.Object, _ time.Time) any { return stringOr(field(o, "spec", "volumeMode"), "<unset>") }),
 }

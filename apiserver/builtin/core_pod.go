@@ -166,13 +166,13 @@ var podColumns = []apiserver.PrinterColumn{
 	column("Restarts", "string", "The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.", 0,
 		func(o meta.Object, now time.Time) any { return podRow(o, now).restarts }),
 	apiserver.AgeColumn(),
-	column("IP", "string", "podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.", 1,
+	column("IP", "string", propertyDoc("io.k8s.api.core.v1.PodStatus", "podIP"), 1,
 		func(o meta.Object, _ time.Time) any { return orNone(podIP(o)) }),
-	column("Node", "string", "NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName. Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod. This field should not be used to express a desire for the pod to be scheduled on a specific node. https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename", 1,
+	column("Node", "string", propertyDoc("io.k8s.api.core.v1.PodSpec", "nodeName"), 1,
 		func(o meta.Object, _ time.Time) any { return orNone(str(o, "spec", "nodeName")) }),
-	column("Nominated Node", "string", "nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.", 1,
+	column("Nominated Node", "string", propertyDoc("io.k8s.api.core.v1.PodStatus", "nominatedNodeName"), 1,
 		func(o meta.Object, _ time.Time) any { return orNone(str(o, "status", "nominatedNodeName")) }),
-	column("Readiness Gates", "string", "If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to \"True\" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates", 1,
+	column("Readiness Gates", "string", propertyDoc("io.k8s.api.core.v1.PodSpec", "readinessGates"), 1,
 		func(o meta.Object, _ time.Time) any {
 			gates := meta.AsList(field(o, "spec", "readinessGates"))
 			if len(gates) == 0 {

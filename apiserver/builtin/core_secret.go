@@ -40,9 +40,9 @@ func (secretStrategy) Default(o meta.Object) {
 }
 
 var secretColumns = []apiserver.PrinterColumn{
-	column("Type", "string", "Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types", 0,
+	column("Type", "string", propertyDoc("io.k8s.api.core.v1.Secret", "type"), 0,
 		func(o meta.Object, _ time.Time) any { return str(o, "type") }),
-	column("Data", "string", "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4", 0,
+	column("Data", "string", propertyDoc("io.k8s.api.core.v1.Secret", "data"), 0,
 		func(o meta.Object, _ time.Time) any { return count(field(o, "data")) }),
 	apiserver.AgeColumn(),
 }

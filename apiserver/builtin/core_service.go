@@ -80,18 +80,18 @@ func (serviceStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 }
 
 var serviceColumns = []apiserver.PrinterColumn{
-	column("Type", "string", "type determines how the Service is exposed. Defaults to ClusterIP. Valid options are ExternalName, ClusterIP, NodePort, and LoadBalancer. \"ClusterIP\" allocates a cluster-internal IP address for load-balancing to endpoints. Endpoints are determined by the selector or if that is not specified, by manual construction of an Endpoints object or EndpointSlice objects. If clusterIP is \"None\", no virtual IP is allocated and the endpoints are published as a set of endpoints rather than a virtual IP. \"NodePort\" builds on ClusterIP and allocates a port on every node which routes to the same endpoints as the clusterIP. \"LoadBalancer\" builds on NodePort and creates an external load-balancer (if supported in the current cloud) which routes to the same endpoints as the clusterIP. \"ExternalName\" aliases this service to the specified externalName. Several other fields do not apply to ExternalName services. More info: https://kubernetes.io/docs/concepts/services-networking/service/#publishing-services-service-types", 0,
+	column("Type", "string", propertyDoc("io.k8s.api.core.v1.ServiceSpec", "type"), 0,
 		func(o meta.Object, _ time.Time) any { return str(o, "spec", "type") }),
-	column("Cluster-IP", "string", "clusterIP is the IP address of the service and is usually assigned randomly. If an address is specified manually, is in-range (as per system configuration), and is not in use, it will be allocated to the service; otherwise creation of the service will fail. This field may not be changed through updates unless the type field is also being changed to ExternalName (which requires this field to be blank) or the type field is being changed from ExternalName (in which case this field may optionally be specified, as describe above).  Valid values are \"None\", empty string (\"\"), or a valid IP address. Setting this to \"None\" makes a \"headless service\" (no virtual IP), which is useful when direct endpoint connections are preferred and proxying is not required.  Only applies to types ClusterIP, NodePort, and LoadBalancer. If this field is specified when creating a Service of type ExternalName, creation will fail. This field will be wiped when updating a Service to type ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies", 0,
+	column("Cluster-IP", "string", propertyDoc("io.k8s.api.core.v1.ServiceSpec", "clusterIP"), 0,
 		func(o meta.Object, _ time.Time) any {
 			if ips := meta.AsList(field(o, "spec", "clusterIPs")); len(ips) > 0 {
 				return ips[0]
 			}
 			return "<none>"
 		}),
-	column("External-IP", "string", "externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.  These IPs are not managed by Kubernetes.  The user is responsible for ensuring that traffic arrives at a node with this IP.  A common example is external load-balancers that are not part of the Kubernetes system.", 0,
+	column("External-IP", "string", propertyDoc("io.k8s.api.core.v1.ServiceSpec", "externalIPs"), 0,
 		func(o meta.Object, _ time.Time) any { return serviceExternalIP(o) }),
-	column("Port(s)", "string", "The list of ports that are exposed by this service. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies", 0,
+	column("Port(s)", "string", propertyDoc("io.k8s.api.core.v1.ServiceSpec", "ports"), 0,
 		func(o meta.Object, _ time.Time) any {
 			var ports []string
 			for _, p := range meta.AsList(field(o, "spec", "ports")) {
@@ -110,7 +110,7 @@ var serviceColumns = []apiserver.PrinterColumn{
 			return strings.Join(ports, ",")
 		}),
 	apiserver.AgeColumn(),
-	column("Selector", "string", "Route service traffic to pods with label keys and values matching this selector. If empty or not present, the service is assumed to have an external process managing its endpoints, which Kubernetes will not modify. Only applies to types ClusterIP, NodePort, and LoadBalancer. Ignored if type is ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/", 1,
+	column("Selector", "string", propertyDoc("io.k8s.api.core.v1.ServiceSpec", "selector"), 1,
 		func(o meta.Object, _ time.Time) any { return selectorString(field(o, "spec", "selector")) }),
 }
 

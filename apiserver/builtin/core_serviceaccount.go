@@ -24,7 +24,7 @@ func (serviceAccountStrategy) Subresources() []apiserver.Subresource {
 }
 
 var serviceAccountColumns = []apiserver.PrinterColumn{
-	column("Secrets", "string", "Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use. Pods are only limited to this list if this service account has a \"kubernetes.io/enforce-mountable-secrets\" annotation set to \"true\". The \"kubernetes.io/enforce-mountable-secrets\" annotation is deprecated since v1.32. Prefer separate namespaces to isolate access to mounted secrets. This field should not be used to find auto-generated service account token secrets for use outside of pods. Instead, tokens can be requested directly using the TokenRequest API, or service account token secrets can be manually created. More info: https://kubernetes.io/docs/concepts/configuration/secret", 0,
+	column("Secrets", "string", propertyDoc("io.k8s.api.core.v1.ServiceAccount", "secrets"), 0,
 		func(o meta.Object, _ time.Time) any { return count(field(o, "secrets")) }),
 	apiserver.AgeColumn(),
 }

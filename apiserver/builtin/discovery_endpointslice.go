@@ -67,9 +67,11 @@ func dropTopology(o, old meta.Object) {
 }
 
 var endpointSliceColumns = []apiserver.PrinterColumn{
-	column("AddressType", "string", "addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type. This field is immutable after creation. The following address types are currently supported: * IPv4: Represents an IPv4 Address. * IPv6: Represents an IPv6 Address. * FQDN: Represents a Fully Qualified Domain Name.", 0,
+	column("AddressType", "string", sinceRelease(36, "addressType specifies the type of address carried by this EndpointSlice. All addresses in this slice must be the same type. This field is immutable after creation. The following address types are currently supported: * IPv4: Represents an IPv4 Address. * IPv6: Represents an IPv6 Address. * FQDN: Represents a Fully Qualified Domain Name.",
+		propertyDoc("io.k8s.api.discovery.v1.EndpointSlice", "addressType")), 0,
 		func(o meta.Object, now time.Time) any { return str(o, "addressType") }),
-	column("Ports", "string", "ports specifies the list of network ports exposed by each endpoint in this slice. Each port must have a unique name. When ports is empty, it indicates that there are no defined ports. When a port is defined with a nil port value, it indicates \"all ports\". Each slice may include a maximum of 100 ports.", 0,
+	column("Ports", "string", sinceRelease(36, "ports specifies the list of network ports exposed by each endpoint in this slice. Each port must have a unique name. When ports is empty, it indicates that there are no defined ports. When a port is defined with a nil port value, it indicates \"all ports\". Each slice may include a maximum of 100 ports.",
+		propertyDoc("io.k8s.api.discovery.v1.EndpointSlice", "ports")), 0,
 		func(o meta.Object, now time.Time) any {
 			var list []string
 			for _, p := range meta.AsList(o["ports"]) {
@@ -86,7 +88,7 @@ var endpointSliceColumns = []apiserver.PrinterColumn{
 			}
 			return listWithMore(list, 3)
 		}),
-	column("Endpoints", "string", "endpoints is a list of unique endpoints in this slice. Each slice may include a maximum of 1000 endpoints.", 0,
+	column("Endpoints", "string", propertyDoc("io.k8s.api.discovery.v1.EndpointSlice", "endpoints"), 0,
 		func(o meta.Object, now time.Time) any {
 			var list []string
 			for _, e := range meta.AsList(o["endpoints"]) {

@@ -48,11 +48,11 @@ func (flowSchemaStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 }
 
 var flowSchemaColumns = []apiserver.PrinterColumn{
-	column("PriorityLevel", "string", "`name` is the name of the priority level configuration being referenced Required.", 0,
+	column("PriorityLevel", "string", propertyDoc("io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationReference", "name"), 0,
 		func(o meta.Object, now time.Time) any { return str(o, "spec", "priorityLevelConfiguration", "name") }),
-	column("MatchingPrecedence", "string", "`matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen FlowSchema is among those with the numerically lowest (which we take to be logically highest) MatchingPrecedence.  Each MatchingPrecedence value must be ranged in [1,10000]. Note that if the precedence is not specified, it will be set to 1000 as default.", 0,
+	column("MatchingPrecedence", "string", propertyDoc("io.k8s.api.flowcontrol.v1.FlowSchemaSpec", "matchingPrecedence"), 0,
 		func(o meta.Object, now time.Time) any { return integer(o, "spec", "matchingPrecedence") }),
-	column("DistinguisherMethod", "string", "`distinguisherMethod` defines how to compute the flow distinguisher for requests that match this schema. `nil` specifies that the distinguisher is disabled and thus will always be the empty string.", 0,
+	column("DistinguisherMethod", "string", propertyDoc("io.k8s.api.flowcontrol.v1.FlowSchemaSpec", "distinguisherMethod"), 0,
 		func(o meta.Object, now time.Time) any {
 			return stringOr(field(o, "spec", "distinguisherMethod", "type"), "<none>")
 		}),

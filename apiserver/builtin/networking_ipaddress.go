@@ -17,7 +17,7 @@ func ipAddressResource() apiserver.Resource {
 }
 
 var ipAddressColumns = []apiserver.PrinterColumn{
-	column("ParentRef", "string", "ParentRef references the resource that an IPAddress is attached to. An IPAddress must reference a parent object.", 0,
+	column("ParentRef", "string", propertyDoc("io.k8s.api.networking.v1.IPAddressSpec", "parentRef"), 0,
 		func(o meta.Object, now time.Time) any {
 			ref, ok := field(o, "spec", "parentRef").(map[string]any)
 			if !ok {

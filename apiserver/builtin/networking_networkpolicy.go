@@ -41,7 +41,8 @@ func (networkPolicyStrategy) Default(o meta.Object) {
 }
 
 var networkPolicyColumns = []apiserver.PrinterColumn{
-	column("Pod-Selector", "string", "Selects the pods to which this NetworkPolicy object applies.  The array of ingress rules is applied to any pods selected by this field. Multiple network policies can select the same set of pods.  In this case, the ingress rules for each are combined additively. This field is NOT optional and follows standard label selector semantics. An empty podSelector matches all pods in this namespace.", 0,
+	column("Pod-Selector", "string", sinceRelease(36, "Selects the pods to which this NetworkPolicy object applies.  The array of ingress rules is applied to any pods selected by this field. Multiple network policies can select the same set of pods.  In this case, the ingress rules for each are combined additively. This field is NOT optional and follows standard label selector semantics. An empty podSelector matches all pods in this namespace.",
+		propertyDoc("io.k8s.api.networking.v1.NetworkPolicySpec", "podSelector")), 0,
 		func(o meta.Object, now time.Time) any { return formatLabelSelector(field(o, "spec", "podSelector")) }),
 	apiserver.AgeColumn(),
 }

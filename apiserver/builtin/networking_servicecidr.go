@@ -23,7 +23,7 @@ func (serviceCIDRStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Object) {
 }
 
 var serviceCIDRColumns = []apiserver.PrinterColumn{
-	column("CIDRs", "string", "CIDRs defines the IP blocks in CIDR notation (e.g. \"192.168.0.0/24\" or \"2001:db8::/64\") from which to assign service cluster IPs. Max of two CIDRs is allowed, one of each IP family. This field is immutable.", 0,
+	column("CIDRs", "string", propertyDoc("io.k8s.api.networking.v1.ServiceCIDRSpec", "cidrs"), 0,
 		func(o meta.Object, now time.Time) any {
 			var cidrs []string
 			for _, c := range meta.AsList(field(o, "spec", "cidrs")) {

@@ -2,7 +2,9 @@ package builtin
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +18,88 @@ import (
 
 func column(name, typ, description string, priority int32, cell func(meta.Object, time.Time) any) apiserver.PrinterColumn {
 	return apiserver.PrinterColumn{Name: name, Type: typ, Description: description, Priority: priority, Cell: cell}
+}
+
+// Most of kube's printers describe a column by the documentation of the
+// API field it shows, which changes from release to release. Such a
+// column's description is written as a reference, propertyDoc or
+// sinceRelease, that buildResources resolves against the release it
+// builds (describeColumns): once per release, never per server.
+
+// docRef starts a description that is a reference to resolve.
+const docRef = "\x00doc\x00"
+
+// propertyDoc describes a column by the description of a property of an
+// OpenAPI component (e.g. "io.k8s.api.apps.v1.DaemonSetStatus",
+// "numberReady") in the served release's components, as kube's printers
+// use the API type's SwaggerDoc (the enum values the OpenAPI description
+// appends are not part of it).
+func propertyDoc(component, property string) string {
+	return docRef + "property\x00" + component + "\x00" + property
+}
+
+// sinceRelease is the description from, a propertyDoc or text, from minor
+// release 1.minor on, and before in the releases before it: text kube
+// worded otherwise then, or took from a version of the API type kapi does
+// not publish.
+func sinceRelease(minor int, before, from string) string {
+	if strings.Contains(before, "\x00") {
+		panic("builtin: sinceRelease's earlier description must be text")
+	}
+	return docRef + "since\x00" + strconv.Itoa(minor) + "\x00" + before + "\x00" + from
+}
+
+// describeColumns returns cols with their descriptions as release r has
+// them; cols itself, shared by every release, is never changed.
+func describeColumns(r apiserver.Release, cols []apiserver.PrinterColumn) []apiserver.PrinterColumn {
+	var out []apiserver.PrinterColumn
+	for i, c := range cols {
+		if !strings.HasPrefix(c.Description, docRef) {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(cols)
+		}
+		out[i].Description = describe(r, c.Description)
+	}
+	if out == nil {
+		return cols
+	}
+	return out
+}
+
+// describe resolves a description written by propertyDoc or sinceRelease
+// for release r. It panics on a reference r's components do not resolve:
+// a mistake in kapi's own columns, which the tests build every release's
+// columns to catch.
+func describe(r apiserver.Release, d string) string {
+	ref, ok := strings.CutPrefix(d, docRef)
+	if !ok {
+		return d
+	}
+	kind, rest, _ := strings.Cut(ref, "\x00")
+	switch kind {
+	case "property":
+		component, property, _ := strings.Cut(rest, "\x00")
+		c, _ := OpenAPIComponentsFor(r)[component].(map[string]any)
+		props, _ := c["properties"].(map[string]any)
+		p, ok := props[property].(map[string]any)
+		if !ok {
+			panic(fmt.Sprintf("builtin: release %s has no component property %s %s to describe a column", r, component, property))
+		}
+		text, _ := p["description"].(string)
+		text, _, _ = strings.Cut(text, "\n\nPossible enum values:")
+		return text
+	case "since":
+		minor, rest, _ := strings.Cut(rest, "\x00")
+		before, from, _ := strings.Cut(rest, "\x00")
+		n, _ := strconv.Atoi(minor)
+		if r.AtLeast(n) {
+			return describe(r, from)
+		}
+		return before
+	}
+	panic(fmt.Sprintf("builtin: unknown column description reference %q", d))
 }
 
 // containersColumn and imagesColumn are the Containers and Images columns

@@ -12,7 +12,15 @@ import (
 func roleBindingResource() apiserver.Resource {
 	return apiserver.Resource{Group: rbacGroup, Version: "v1", Kind: "RoleBinding", Plural: "rolebindings",
 		Namespaced: true, WithoutGeneration: true, GenericDelete: true, Strategy: bindingStrategy{namespaced: true},
-		PrinterColumns: bindingColumns("roleBinding", "RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.")}
+		PrinterColumns: bindingColumns("roleBinding", roleRefDescription("can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error."))}
+}
+
+// roleRefDescription describes a binding's Role column as kube's printers
+// do, by rbac/v1beta1's documentation of roleRef (a version kapi does not
+// publish): "RoleRef " and then what the binding's kind can reference,
+// its first word lower-cased since kube 1.37.
+func roleRefDescription(canReference string) string {
+	return sinceRelease(37, "RoleRef "+canReference, "roleRef "+canReference)
 }
 
 // bindingColumns are kube's columns of RoleBindings and

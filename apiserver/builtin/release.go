@@ -215,14 +215,3 @@ var crdColumns = []apiserver.PrinterColumn{
 		return false
 	}),
 }
-
-// fieldDescription is the description of a field of a component of the
-// newest release: the column descriptions kube's printers take from the
-// API types' documentation.
-func fieldDescription(component, field string) string {
-	c, _ := OpenAPIComponentsFor(apiserver.Release137)[component].(map[string]any)
-	props, _ := c["properties"].(map[string]any)
-	p, _ := props[field].(map[string]any)
-	d, _ := p["description"].(string)
-	return d
-}

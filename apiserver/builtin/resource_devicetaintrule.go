@@ -12,7 +12,7 @@ import (
 func deviceTaintRuleResource() apiserver.Resource {
 	const taint = "io.k8s.api.resource.v1.DeviceTaint"
 	taintColumn := func(name, field string) apiserver.PrinterColumn {
-		return column(name, "string", fieldDescription(taint, field), 0,
+		return column(name, "string", propertyDoc(taint, field), 0,
 			func(o meta.Object, now time.Time) any { return str(o, "spec", "taint", field) })
 	}
 	return apiserver.Resource{Group: "resource.k8s.io", Version: "v1", Kind: "DeviceTaintRule", Plural: "devicetaintrules",
@@ -21,7 +21,7 @@ func deviceTaintRuleResource() apiserver.Resource {
 			taintColumn("Key", "key"),
 			taintColumn("Value", "value"),
 			taintColumn("Effect", "effect"),
-			column("TimeAdded", "string", fieldDescription(taint, "timeAdded"), 0, func(o meta.Object, now time.Time) any {
+			column("TimeAdded", "string", propertyDoc(taint, "timeAdded"), 0, func(o meta.Object, now time.Time) any {
 				added := str(o, "spec", "taint", "timeAdded")
 				if added == "" {
 					return ""

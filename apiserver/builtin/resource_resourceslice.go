@@ -16,11 +16,11 @@ func resourceSliceResource() apiserver.Resource {
 }
 
 var resourceSliceColumns = []apiserver.PrinterColumn{
-	column("Node", "string", "NodeName identifies the node which provides the resources in this pool. A field selector can be used to list only ResourceSlice objects belonging to a certain node.\n\nThis field can be used to limit access from nodes to ResourceSlices with the same node name. It also indicates to autoscalers that adding new nodes of the same type as some old node might also make new resources available.\n\nExactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set. This field is immutable.", 0,
+	column("Node", "string", propertyDoc("io.k8s.api.resource.v1.ResourceSliceSpec", "nodeName"), 0,
 		func(o meta.Object, now time.Time) any { return str(o, "spec", "nodeName") }),
-	column("Driver", "string", "Driver identifies the DRA driver providing the capacity information. A field selector can be used to list only ResourceSlice objects with a certain driver name.\n\nMust be a DNS subdomain and should end with a DNS domain owned by the vendor of the driver. It should use only lower case characters. This field is immutable.", 0,
+	column("Driver", "string", propertyDoc("io.k8s.api.resource.v1.ResourceSliceSpec", "driver"), 0,
 		func(o meta.Object, now time.Time) any { return str(o, "spec", "driver") }),
-	column("Pool", "string", "Name is used to identify the pool. For node-local devices, this is often the node name, but this is not required. A field selector can be used to list only ResourceSlice objects belonging to a certain pool.\n\nIt must not be longer than 253 characters and must consist of one or more DNS sub-domains separated by slashes. This field is immutable.", 0,
+	column("Pool", "string", propertyDoc("io.k8s.api.resource.v1.ResourcePool", "name"), 0,
 		func(o meta.Object, now time.Time) any { return str(o, "spec", "pool", "name") }),
 	apiserver.AgeColumn(),
 }

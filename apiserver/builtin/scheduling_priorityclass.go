@@ -23,11 +23,11 @@ func (priorityClassStrategy) Default(o meta.Object) {
 }
 
 var priorityClassColumns = []apiserver.PrinterColumn{
-	column("Value", "integer", "value represents the integer value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec.", 0,
+	column("Value", "integer", propertyDoc("io.k8s.api.scheduling.v1.PriorityClass", "value"), 0,
 		func(o meta.Object, now time.Time) any { return integer(o, "value") }),
-	column("Global-Default", "boolean", "globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class. Only one PriorityClass can be marked as `globalDefault`. However, if more than one PriorityClasses exists with their `globalDefault` field set to true, the smallest value of such global default PriorityClasses will be used as the default priority.", 0,
+	column("Global-Default", "boolean", propertyDoc("io.k8s.api.scheduling.v1.PriorityClass", "globalDefault"), 0,
 		func(o meta.Object, now time.Time) any { return flag(o["globalDefault"], false) }),
 	apiserver.AgeColumn(),
-	column("PreemptionPolicy", "string", "preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.", 0,
+	column("PreemptionPolicy", "string", propertyDoc("io.k8s.api.scheduling.v1.PriorityClass", "preemptionPolicy"), 0,
 		func(o meta.Object, now time.Time) any { return stringOr(o["preemptionPolicy"], "") }),
 }

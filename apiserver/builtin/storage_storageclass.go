@@ -38,13 +38,13 @@ var storageClassName = func() apiserver.PrinterColumn {
 }()
 
 var storageClassColumns = []apiserver.PrinterColumn{
-	column("Provisioner", "string", "provisioner indicates the type of the provisioner.", 0,
+	column("Provisioner", "string", propertyDoc("io.k8s.api.storage.v1.StorageClass", "provisioner"), 0,
 		func(o meta.Object, now time.Time) any { return str(o, "provisioner") }),
-	column("ReclaimPolicy", "string", "reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class. Defaults to Delete.", 0,
+	column("ReclaimPolicy", "string", propertyDoc("io.k8s.api.storage.v1.StorageClass", "reclaimPolicy"), 0,
 		func(o meta.Object, now time.Time) any { return stringOr(o["reclaimPolicy"], "Delete") }),
-	column("VolumeBindingMode", "string", "volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound.  When unset, VolumeBindingImmediate is used. This field is only honored by servers that enable the VolumeScheduling feature.", 0,
+	column("VolumeBindingMode", "string", propertyDoc("io.k8s.api.storage.v1.StorageClass", "volumeBindingMode"), 0,
 		func(o meta.Object, now time.Time) any { return stringOr(o["volumeBindingMode"], "Immediate") }),
-	column("AllowVolumeExpansion", "string", "allowVolumeExpansion shows whether the storage class allow volume expand.", 0,
+	column("AllowVolumeExpansion", "string", propertyDoc("io.k8s.api.storage.v1.StorageClass", "allowVolumeExpansion"), 0,
 		func(o meta.Object, now time.Time) any { return flag(o["allowVolumeExpansion"], false) }),
 	apiserver.AgeColumn(),
 }

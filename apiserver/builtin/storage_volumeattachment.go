@@ -24,16 +24,16 @@ func (volumeAttachmentStrategy) PrepareForCreate(_ *apiserver.Write, o meta.Obje
 
 var volumeAttachmentColumns = []apiserver.PrinterColumn{
 	func() apiserver.PrinterColumn {
-		c := column("Attacher", "string", "attacher indicates the name of the volume driver that MUST handle this request. This is the name returned by GetPluginName().", 0,
+		c := column("Attacher", "string", propertyDoc("io.k8s.api.storage.v1.VolumeAttachmentSpec", "attacher"), 0,
 			func(o meta.Object, now time.Time) any { return str(o, "spec", "attacher") })
 		c.Format = "name"
 		return c
 	}(),
-	column("PV", "string", "persistentVolumeName represents the name of the persistent volume to attach.", 0,
+	column("PV", "string", propertyDoc("io.k8s.api.storage.v1.VolumeAttachmentSource", "persistentVolumeName"), 0,
 		func(o meta.Object, now time.Time) any { return str(o, "spec", "source", "persistentVolumeName") }),
-	column("Node", "string", "nodeName represents the node that the volume should be attached to.", 0,
+	column("Node", "string", propertyDoc("io.k8s.api.storage.v1.VolumeAttachmentSpec", "nodeName"), 0,
 		func(o meta.Object, now time.Time) any { return str(o, "spec", "nodeName") }),
-	column("Attached", "boolean", "attached indicates the volume is successfully attached. This field must only be set by the entity completing the attach operation, i.e. the external-attacher.", 0,
+	column("Attached", "boolean", propertyDoc("io.k8s.api.storage.v1.VolumeAttachmentStatus", "attached"), 0,
 		func(o meta.Object, now time.Time) any { return flag(field(o, "status", "attached"), false) }),
 	apiserver.AgeColumn(),
 }

@@ -13,7 +13,7 @@ func volumeAttributesClassResource() apiserver.Resource {
 	return apiserver.Resource{ReturnDeletedObject: true, Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttributesClass",
 		Plural: "volumeattributesclasses", ShortNames: []string{"vac"}, WithoutGeneration: true,
 		PrinterColumns: []apiserver.PrinterColumn{
-			column("DriverName", "string", "driverName is the name of the CSI driver This field is immutable.", 0,
+			column("DriverName", "string", propertyDoc("io.k8s.api.storage.v1.VolumeAttributesClass", "driverName"), 0,
 				func(o meta.Object, now time.Time) any { return str(o, "driverName") }),
 			apiserver.AgeColumn(),
 		}}
