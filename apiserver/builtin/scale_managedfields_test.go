@@ -28,7 +28,9 @@ func TestWritesThroughScaleAreTrackedAsKubeTracksThem(t *testing.T) {
 	deployment := func(name string) string {
 		return `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"` + name + `"},"spec":{"replicas":2,"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"b"}},"spec":{"containers":[{"name":"c","image":"nginx"}]}}}}`
 	}
-	scale := func(n string) string { return `{"apiVersion":"autoscaling/v1","kind":"Scale","spec":{"replicas":` + n + `}}` }
+	scale := func(n string) string {
+		return `{"apiVersion":"autoscaling/v1","kind":"Scale","spec":{"replicas":` + n + `}}`
+	}
 	// entries lists managedFields as "manager operation subresource
 	// time?", with the fields of those that own only the replica count.
 	entries := func(t *testing.T, srv http.Handler, name string) []string {
