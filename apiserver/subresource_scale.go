@@ -187,8 +187,18 @@ func (q *request) writeScale() {
 		scale := put
 		switch {
 		case applying:
+			if q.res.customResource && scaleFields == nil && gvkOf(applied) == scaleKind {
+				// kube's apply to a custom resource's Scale first tracks
+				// what the untracked Scale has, converting it as a
+				// custom resource, which fails.
+				return nil, crScaleConversionError("failed to create manager for existing fields: failed to convert live object")
+			}
 			if scale, err = fm.Apply(current, applied.DeepCopy(), o); err != nil {
 				return nil, err
+			}
+			if q.res.customResource && !sameScale(current, scale) {
+				// The same conversion of the applied result.
+				return nil, crScaleConversionError("failed to convert new object")
 			}
 			if _, msg := scaleReplicas(scale); msg != "" {
 				return nil, meta.BadRequest(msg)
@@ -257,6 +267,26 @@ func (q *request) writeScale() {
 		return
 	}
 	q.s.writeValue(q.w, q.r, http.StatusOK, scaleKind, scaleOf(q.res, stored.Data()))
+}
+
+// crScaleConversionError is kube's 500 for a server-side apply to a
+// custom resource's /scale: its field manager converts the Scale with
+// the custom resource's converter, which knows no autoscaling/v1. Only an
+// apply that finds a tracked Scale and changes nothing (or conflicts, or
+// fails before) escapes it.
+func crScaleConversionError(what string) *meta.Status {
+	return &meta.Status{Kind: "Status", APIVersion: "v1", Status: "Failure", Code: http.StatusInternalServerError,
+		Message: what + " (/; autoscaling/v1, Kind=Scale) to proper version: request to convert CR to an invalid group/version: autoscaling/v1"}
+}
+
+// sameScale says whether two Scales differ only in managedFields.
+func sameScale(a, b meta.Object) bool {
+	strip := func(o meta.Object) meta.Object {
+		o = o.DeepCopy()
+		delete(o.MetadataForWrite(), "managedFields")
+		return o
+	}
+	return meta.EqualValues(map[string]any(strip(a)), map[string]any(strip(b)))
 }
 
 // scaleFieldManager tracks writes on the autoscaling/v1 Scale that /scale
