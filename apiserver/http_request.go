@@ -31,6 +31,9 @@ type request struct {
 	// server-side apply, which tracks its own fields.
 	mo       fieldmanager.Options
 	applying bool
+	// tracked marks a write whose managedFields are maintained before the
+	// update (a server-side apply, a write through /scale).
+	tracked bool
 	// warnings are sent as Warning headers with the response.
 	warnings []string
 	// alloc is what the write being prepared allocated (Allocator).

@@ -6,9 +6,12 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kapi-dev/kapi/codec"
+	"github.com/kapi-dev/kapi/fieldmanager"
 	"github.com/kapi-dev/kapi/meta"
+	"github.com/kapi-dev/kapi/schema"
 	"github.com/kapi-dev/kapi/store"
 )
 
@@ -91,35 +94,61 @@ func (q *request) serveScale() {
 
 var scaleKind = meta.GroupVersionKind{Group: "autoscaling", Version: "v1", Kind: "Scale"}
 
-// writeScale sets the replica count from a Scale body (PUT) or a patch of
-// the current Scale (PATCH); a Scale carrying a resourceVersion is a
-// precondition.
+// writeScale sets the replica count from a Scale body (PUT), a patch of
+// the current Scale (PATCH) or a server-side apply of one; a Scale
+// carrying a resourceVersion is a precondition. As kube-apiserver, the
+// write's managedFields are kept on the Scale, made from and carried back
+// to the object's (see scaleManagedFields).
 func (q *request) writeScale() {
 	kind := "UpdateOptions"
 	if q.info.Verb == VerbPatch {
 		kind = "PatchOptions"
 	}
-	wo, err := q.requestOptions(kind, false)
-	if err != nil {
-		q.fail(err)
-		return
-	}
-	patchType, body := "", []byte(nil)
+	patchType := ""
 	if q.info.Verb == VerbPatch {
 		ct, _ := codec.ParseMediaType(q.r.Header.Get("Content-Type"))
 		patchType = ct.MediaType()
 		// A Scale has no lists to merge by key: a strategic merge patch
 		// merges as a merge patch.
-		if patchType != jsonPatchType && patchType != mergePatchType && patchType != strategicPatchType {
+		if patchType != jsonPatchType && patchType != mergePatchType && patchType != strategicPatchType && patchType != applyPatchType {
 			q.fail(meta.UnsupportedPatchType())
 			return
 		}
+	}
+	applying := patchType == applyPatchType
+	wo, err := q.requestOptions(kind, applying)
+	if err != nil {
+		q.fail(err)
+		return
+	}
+	// The object's managedFields are maintained here, not by the update.
+	q.tracked = true
+	body := []byte(nil)
+	if patchType != "" {
 		if body, err = q.readBody(); err != nil {
 			q.fail(err)
 			return
 		}
 	}
+	var applied meta.Object
+	if applying {
+		d, err := codec.YAMLCodec{}.Decode(body)
+		if codec.IsNull(err) {
+			d, err = codec.Decoded{Object: meta.Object{}}, nil
+		}
+		if err != nil {
+			q.fail(meta.BadRequest("error decoding YAML: " + applyYAMLError(err)))
+			return
+		}
+		applied = d.Object
+	}
+	fm, err := scaleFieldManager()
+	if err != nil {
+		q.fail(meta.Internal(err))
+		return
+	}
 	specPath := scalePath(q.res.Scale.SpecReplicasPath)
+	paths := q.s.replicasPaths(q.res)
 	var put meta.Object
 	if patchType == "" {
 		// kube decodes a PUT's Scale and checks its name before it reads
@@ -144,19 +173,48 @@ func (q *request) writeScale() {
 		if err != nil {
 			return nil, err
 		}
+		parentFields := cur.Data().Metadata()["managedFields"]
+		current := scaleOf(q.res, cur.Data())
+		scaleFields, err := fieldmanager.ScaleManagedFields(parentFields, paths)
+		if err != nil {
+			return nil, meta.Internal(err)
+		}
+		if scaleFields != nil {
+			current.MetadataForWrite()["managedFields"] = scaleFields
+		}
+		o := q.mo
+		o.APIVersion, o.Now = scaleKind.GroupVersion().String(), q.s.now()
 		scale := put
-		if patchType != "" {
+		switch {
+		case applying:
+			if q.res.customResource && scaleFields == nil && gvkOf(applied) == scaleKind {
+				// kube's apply to a custom resource's Scale first tracks
+				// what the untracked Scale has, converting it as a
+				// custom resource, which fails.
+				return nil, crScaleConversionError("failed to create manager for existing fields: failed to convert live object")
+			}
+			if scale, err = fm.Apply(current, applied.DeepCopy(), o); err != nil {
+				return nil, err
+			}
+			if q.res.customResource && !sameScale(current, scale) {
+				// The same conversion of the applied result.
+				return nil, crScaleConversionError("failed to convert new object")
+			}
+			if _, msg := scaleReplicas(scale); msg != "" {
+				return nil, meta.BadRequest(msg)
+			}
+		case patchType != "":
 			var scaleJSON []byte
-			current, _ := json.Marshal(scaleOf(q.res, cur.Data()))
+			currentJSON, _ := json.Marshal(current)
 			if patchType == jsonPatchType {
 				patchBytes, err := jsonPatcher(body)
 				if err != nil {
 					return nil, err
 				}
-				if scaleJSON, err = patchBytes(current); err != nil {
+				if scaleJSON, err = patchBytes(currentJSON); err != nil {
 					return nil, err
 				}
-			} else if scaleJSON, err = mergeScale(patchType, current, body); err != nil {
+			} else if scaleJSON, err = mergeScale(patchType, currentJSON, body); err != nil {
 				return nil, err
 			}
 			d, err := codec.JSONCodec{}.Decode(scaleJSON)
@@ -185,6 +243,18 @@ func (q *request) writeScale() {
 		if err := setNested(next, specPath, replicas); err != nil {
 			return nil, meta.BadRequest(err.Error())
 		}
+		if !applying {
+			scale = fm.Update(current, scale, o)
+		}
+		parent, err := fieldmanager.ParentManagedFields(parentFields, scale.Metadata()["managedFields"], q.res.APIVersion(), paths)
+		if err != nil {
+			return nil, meta.Internal(err)
+		}
+		if parent == nil {
+			delete(next.MetadataForWrite(), "managedFields")
+		} else {
+			next.MetadataForWrite()["managedFields"] = parent
+		}
 		return next, nil
 	})
 	if err != nil {
@@ -197,6 +267,50 @@ func (q *request) writeScale() {
 		return
 	}
 	q.s.writeValue(q.w, q.r, http.StatusOK, scaleKind, scaleOf(q.res, stored.Data()))
+}
+
+// crScaleConversionError is kube's 500 for a server-side apply to a
+// custom resource's /scale: its field manager converts the Scale with
+// the custom resource's converter, which knows no autoscaling/v1. Only an
+// apply that finds a tracked Scale and changes nothing (or conflicts, or
+// fails before) escapes it.
+func crScaleConversionError(what string) *meta.Status {
+	return &meta.Status{Kind: "Status", APIVersion: "v1", Status: "Failure", Code: http.StatusInternalServerError,
+		Message: what + " (/; autoscaling/v1, Kind=Scale) to proper version: request to convert CR to an invalid group/version: autoscaling/v1"}
+}
+
+// sameScale says whether two Scales differ only in managedFields.
+func sameScale(a, b meta.Object) bool {
+	strip := func(o meta.Object) meta.Object {
+		o = o.DeepCopy()
+		delete(o.MetadataForWrite(), "managedFields")
+		return o
+	}
+	return meta.EqualValues(map[string]any(strip(a)), map[string]any(strip(b)))
+}
+
+// scaleFieldManager tracks writes on the autoscaling/v1 Scale that /scale
+// shows; one for every kind and server (a Manager is immutable).
+var scaleFieldManager = sync.OnceValues(func() (*fieldmanager.Manager, error) {
+	return fieldmanager.New(scaleKind, schema.Scale())
+})
+
+// replicasPaths maps each version of r's kind to the field holding its
+// desired replica count, nil for a version without /scale (a CRD's).
+func (s *Server) replicasPaths(r *Resource) fieldmanager.ReplicasPaths {
+	paths := fieldmanager.ReplicasPaths{r.APIVersion(): scalePath(r.Scale.SpecReplicasPath)}
+	if len(r.otherVersions) == 0 {
+		return paths
+	}
+	reg := s.registry.Load()
+	for _, v := range r.otherVersions {
+		gv := meta.GroupVersion{Group: r.Group, Version: v}.String()
+		paths[gv] = nil
+		if o := reg.lookup(r.Group, v, r.Plural); o != nil && o.Scale != nil {
+			paths[gv] = scalePath(o.Scale.SpecReplicasPath)
+		}
+	}
+	return paths
 }
 
 // scaleReplicas reads a Scale's spec.replicas as kube's decoding into

@@ -90,8 +90,8 @@ func (q *request) managerOptions(apply bool) (fieldmanager.Options, meta.FieldEr
 
 // trackUpdate records a non-apply write in managedFields.
 func (q *request) trackUpdate(live, obj meta.Object) meta.Object {
-	if q.applying {
-		return obj // apply tracked the write already
+	if q.applying || q.tracked {
+		return obj // tracked already
 	}
 	m, err := q.s.fieldManager(q.res)
 	if err != nil {

@@ -22,6 +22,11 @@
 //     managers own (unless Options.Force), 400 or 500 like kube-apiserver
 //     for other failures.
 //
+// A write through a /scale subresource is tracked on the autoscaling/v1
+// Scale it shows (a Manager of schema.Scale()): [ScaleManagedFields] makes
+// the Scale's managedFields from the object's, [ParentManagedFields]
+// carries the result back, with kube's rules (scale.go).
+//
 // [Options] name the manager (the fieldManager parameter, or
 // [ManagerFromUserAgent] for non-apply writes without one), the
 // subresource written through, the endpoint's apiVersion, force, and the
