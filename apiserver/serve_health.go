@@ -23,6 +23,9 @@ type HealthCheck struct {
 	// ReadyzOnly lists the check under /readyz only (as kube's
 	// etcd-readiness, informer-sync and shutdown), not /livez and /healthz.
 	ReadyzOnly bool
+	// notReadyz lists the check under /livez and /healthz only (as kube's
+	// loopback-serving-certificate).
+	notReadyz bool
 }
 
 // healthCheckTimeout bounds each check, as kube bounds its etcd check
@@ -37,21 +40,32 @@ func (c HealthCheck) run(r *http.Request) error {
 	return c.Check(ctx)
 }
 
-// defaultHealthChecks are kube-apiserver 1.33's checks, in its order. kapi
-// does its start-up (system namespaces, the kubernetes Service, the
-// registry of CRDs, APIService objects...) before New returns, so each of
-// kube's post-start hooks is done once a Server exists; they are listed
+// defaultHealthChecks are kube-apiserver's checks of release r, in its
+// order. kapi does its start-up (system namespaces, the kubernetes Service,
+// the registry of CRDs, APIService objects...) before New returns, so each
+// of kube's post-start hooks is done once a Server exists; they are listed
 // under kube's names for the clients that look for them (Kubernetes' own
 // e2e suite requires them in /healthz?verbose). "etcd" and
 // "etcd-readiness" are the store's checks, listed only for a store that
 // reports its health (a HealthReporter: store/etcd) or when
 // Config.HealthChecks names them: over the in-memory store the server has
 // the checks a Kubernetes API server has without etcd.
-var defaultHealthChecks = func() []HealthCheck {
+//
+// From 1.36 kube also lists loopback-serving-certificate (under /livez and
+// /healthz only), poststarthook/peer-endpoint-reconciler-controller and
+// poststarthook/storage-readiness: the last two come with feature gates
+// (UnknownVersionInteroperabilityProxy, WatchCacheInitializationPostStartHook)
+// on by default from 1.36 (docs/kube-behaviour/22-kubernetes-e2e-1.37.md).
+func defaultHealthChecks(r Release) []HealthCheck {
 	ok := func(context.Context) error { return nil }
-	checks := []HealthCheck{{Name: "ping"}, {Name: "log"}, {Name: storeCheck},
-		{Name: storeReadinessCheck, ReadyzOnly: true}, {Name: "informer-sync", ReadyzOnly: true}}
-	for _, hook := range []string{
+	since136 := r.OrDefault().AtLeast(36)
+	checks := []HealthCheck{{Name: "ping"}, {Name: "log"}}
+	if since136 {
+		checks = append(checks, HealthCheck{Name: "loopback-serving-certificate", notReadyz: true})
+	}
+	checks = append(checks, HealthCheck{Name: storeCheck},
+		HealthCheck{Name: storeReadinessCheck, ReadyzOnly: true}, HealthCheck{Name: "informer-sync", ReadyzOnly: true})
+	hooks := []string{
 		"start-apiserver-admission-initializer", "generic-apiserver-start-informers",
 		"priority-and-fairness-config-consumer", "priority-and-fairness-filter", "storage-object-count-tracker-hook",
 		"start-apiextensions-informers", "start-apiextensions-controllers", "crd-informer-synced",
@@ -62,7 +76,12 @@ var defaultHealthChecks = func() []HealthCheck {
 		"start-kubernetes-service-cidr-controller", "start-kube-aggregator-informers",
 		"apiservice-status-local-available-controller", "apiservice-status-remote-available-controller",
 		"apiservice-registration-controller", "apiservice-discovery-controller", "kube-apiserver-autoregistration",
-	} {
+	}
+	if since136 {
+		hooks = slices.Insert(hooks, slices.Index(hooks, "start-system-namespaces-controller")+1, "peer-endpoint-reconciler-controller")
+		hooks = slices.Insert(hooks, slices.Index(hooks, "start-kube-apiserver-identity-lease-garbage-collector")+1, "storage-readiness")
+	}
+	for _, hook := range hooks {
 		checks = append(checks, HealthCheck{Name: "poststarthook/" + hook})
 	}
 	checks = append(checks, HealthCheck{Name: "autoregister-completion"},
@@ -75,7 +94,7 @@ var defaultHealthChecks = func() []HealthCheck {
 		}
 	}
 	return checks
-}()
+}
 
 // The store's checks, kube's names for its storage's.
 const (
@@ -97,8 +116,8 @@ type healthChecks struct {
 	all []HealthCheck
 }
 
-func newHealthChecks(st any, extra []HealthCheck) (*healthChecks, error) {
-	checks := slices.Clone(defaultHealthChecks)
+func newHealthChecks(r Release, st any, extra []HealthCheck) (*healthChecks, error) {
+	checks := defaultHealthChecks(r)
 	if hr, ok := st.(HealthReporter); ok {
 		for i, c := range checks {
 			if c.Name == storeCheck || c.Name == storeReadinessCheck {
@@ -125,7 +144,7 @@ func newHealthChecks(st any, extra []HealthCheck) (*healthChecks, error) {
 func (h *healthChecks) endpoint(name string) []HealthCheck {
 	var out []HealthCheck
 	for _, c := range h.all {
-		if !c.ReadyzOnly || name == "readyz" {
+		if name == "readyz" && !c.notReadyz || name != "readyz" && !c.ReadyzOnly {
 			out = append(out, c)
 		}
 	}

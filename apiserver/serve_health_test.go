@@ -194,3 +194,116 @@ func TestHealthCheckFromConfigNeedsANameAndACheck(t *testing.T) {
 		assert.Error(t, err, "%+v", c)
 	}
 }
+
+// kube137ReadyzVerbose is kube-apiserver 1.37.2's /readyz?verbose with RBAC
+// (docs/kube-behaviour/22-kubernetes-e2e-1.37.md) but for
+// poststarthook/rbac/bootstrap-roles, which kube lists only when RBAC
+// authorizes and kapi does not list.
+const kube137ReadyzVerbose = `[+]ping ok
+[+]log ok
+[+]etcd ok
+[+]etcd-readiness ok
+[+]informer-sync ok
+[+]poststarthook/start-apiserver-admission-initializer ok
+[+]poststarthook/generic-apiserver-start-informers ok
+[+]poststarthook/priority-and-fairness-config-consumer ok
+[+]poststarthook/priority-and-fairness-filter ok
+[+]poststarthook/storage-object-count-tracker-hook ok
+[+]poststarthook/start-apiextensions-informers ok
+[+]poststarthook/start-apiextensions-controllers ok
+[+]poststarthook/crd-informer-synced ok
+[+]poststarthook/start-system-namespaces-controller ok
+[+]poststarthook/peer-endpoint-reconciler-controller ok
+[+]poststarthook/start-cluster-authentication-info-controller ok
+[+]poststarthook/start-kube-apiserver-identity-lease-controller ok
+[+]poststarthook/start-kube-apiserver-identity-lease-garbage-collector ok
+[+]poststarthook/storage-readiness ok
+[+]poststarthook/start-legacy-token-tracking-controller ok
+[+]poststarthook/start-service-ip-repair-controllers ok
+[+]poststarthook/scheduling/bootstrap-system-priority-classes ok
+[+]poststarthook/priority-and-fairness-config-producer ok
+[+]poststarthook/bootstrap-controller ok
+[+]poststarthook/start-kubernetes-service-cidr-controller ok
+[+]poststarthook/start-kube-aggregator-informers ok
+[+]poststarthook/apiservice-status-local-available-controller ok
+[+]poststarthook/apiservice-status-remote-available-controller ok
+[+]poststarthook/apiservice-registration-controller ok
+[+]poststarthook/apiservice-discovery-controller ok
+[+]poststarthook/kube-apiserver-autoregistration ok
+[+]autoregister-completion ok
+[+]poststarthook/apiservice-openapi-controller ok
+[+]poststarthook/apiservice-openapiv3-controller ok
+[+]shutdown ok
+readyz check passed
+`
+
+// kube137HealthzVerbose is kube-apiserver 1.37.2's /healthz?verbose, as
+// kube137ReadyzVerbose; /livez?verbose lists the same.
+const kube137HealthzVerbose = `[+]ping ok
+[+]log ok
+[+]loopback-serving-certificate ok
+[+]etcd ok
+[+]poststarthook/start-apiserver-admission-initializer ok
+[+]poststarthook/generic-apiserver-start-informers ok
+[+]poststarthook/priority-and-fairness-config-consumer ok
+[+]poststarthook/priority-and-fairness-filter ok
+[+]poststarthook/storage-object-count-tracker-hook ok
+[+]poststarthook/start-apiextensions-informers ok
+[+]poststarthook/start-apiextensions-controllers ok
+[+]poststarthook/crd-informer-synced ok
+[+]poststarthook/start-system-namespaces-controller ok
+[+]poststarthook/peer-endpoint-reconciler-controller ok
+[+]poststarthook/start-cluster-authentication-info-controller ok
+[+]poststarthook/start-kube-apiserver-identity-lease-controller ok
+[+]poststarthook/start-kube-apiserver-identity-lease-garbage-collector ok
+[+]poststarthook/storage-readiness ok
+[+]poststarthook/start-legacy-token-tracking-controller ok
+[+]poststarthook/start-service-ip-repair-controllers ok
+[+]poststarthook/scheduling/bootstrap-system-priority-classes ok
+[+]poststarthook/priority-and-fairness-config-producer ok
+[+]poststarthook/bootstrap-controller ok
+[+]poststarthook/start-kubernetes-service-cidr-controller ok
+[+]poststarthook/start-kube-aggregator-informers ok
+[+]poststarthook/apiservice-status-local-available-controller ok
+[+]poststarthook/apiservice-status-remote-available-controller ok
+[+]poststarthook/apiservice-registration-controller ok
+[+]poststarthook/apiservice-discovery-controller ok
+[+]poststarthook/kube-apiserver-autoregistration ok
+[+]autoregister-completion ok
+[+]poststarthook/apiservice-openapi-controller ok
+[+]poststarthook/apiservice-openapiv3-controller ok
+healthz check passed
+`
+
+func TestHealthChecksFollowTheRelease(t *testing.T) {
+	tests := []struct {
+		name           string
+		release        Release
+		readyz, livez  string
+		loopbackAnswer int
+	}{
+		{"1.33 lists kube 1.33's checks", Release133, kubeReadyzVerbose, kubeLivezVerbose("livez"), 404},
+		{"1.35 lists the same as 1.33", Release135, kubeReadyzVerbose, kubeLivezVerbose("livez"), 404},
+		{"1.36 adds the loopback certificate, peer endpoint and storage readiness checks", Release136,
+			kube137ReadyzVerbose, strings.Replace(kube137HealthzVerbose, "healthz check passed", "livez check passed", 1), 200},
+		{"1.37 lists kube 1.37's checks", Release137,
+			kube137ReadyzVerbose, strings.Replace(kube137HealthzVerbose, "healthz check passed", "livez check passed", 1), 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, err := New(Config{Resources: testResources, Store: &healthyStore{Store: memory.New(memory.Config{})}, Release: tt.release})
+			require.NoError(t, err)
+			ts := newTestServerFor(t, srv)
+			assert.Equal(t, tt.readyz, string(ts.do("GET", "/readyz?verbose", "").raw))
+			assert.Equal(t, tt.livez, string(ts.do("GET", "/livez?verbose", "").raw))
+			assert.Equal(t, tt.loopbackAnswer, ts.do("GET", "/livez/loopback-serving-certificate", "").code)
+		})
+	}
+	t.Run("the loopback certificate check is not a readyz check", func(t *testing.T) {
+		srv, err := New(Config{Resources: testResources, Release: Release137})
+		require.NoError(t, err)
+		ts := newTestServerFor(t, srv)
+		assert.Equal(t, 404, ts.do("GET", "/readyz/loopback-serving-certificate", "").code)
+		assert.Equal(t, withoutEtcd(kube137HealthzVerbose), string(ts.do("GET", "/healthz?verbose", "").raw))
+	})
+}

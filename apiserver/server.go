@@ -263,7 +263,7 @@ func New(cfg Config) (*Server, error) {
 	for _, h := range cfg.PostStartHooks {
 		checks = append(checks, HealthCheck{Name: "poststarthook/" + h.Name, Check: func(context.Context) error { return nil }})
 	}
-	if s.health, err = newHealthChecks(s.store, checks); err != nil {
+	if s.health, err = newHealthChecks(s.kubeRelease, s.store, checks); err != nil {
 		return nil, err
 	}
 	s.staticResources = resources
