@@ -78,7 +78,8 @@ func kubeLivezVerbose(endpoint string) string {
 }
 
 func TestHealthEndpointsAnswerAsKube(t *testing.T) {
-	ts := newTestServer(t)
+	// kube 1.33's lists; TestHealthChecksFollowTheRelease holds the others.
+	ts := startReleaseServer(t, Release133)
 	plain := "text/plain; charset=utf-8"
 	tests := []struct {
 		name, method, path string
@@ -127,7 +128,7 @@ func TestHealthEndpointsAnswerAsKube(t *testing.T) {
 func TestHealthCheckFromConfig(t *testing.T) {
 	down := errors.New("etcd unreachable")
 	var etcdErr error
-	srv, err := New(Config{Resources: testResources, HealthChecks: []HealthCheck{
+	srv, err := New(Config{Resources: testResources, Release: Release133, HealthChecks: []HealthCheck{
 		{Name: "etcd", Check: func(context.Context) error { return etcdErr }},
 		{Name: "custom", Check: func(context.Context) error { return nil }, ReadyzOnly: true},
 	}})
@@ -169,7 +170,7 @@ func (h *healthyStore) Healthy(context.Context) error { return h.err }
 
 func TestAStoreThatReportsItsHealthGivesKubesEtcdChecks(t *testing.T) {
 	st := &healthyStore{Store: memory.New(memory.Config{})}
-	srv, err := New(Config{Resources: testResources, Store: st})
+	srv, err := New(Config{Resources: testResources, Store: st, Release: Release133})
 	require.NoError(t, err)
 	ts := newTestServerFor(t, srv)
 
