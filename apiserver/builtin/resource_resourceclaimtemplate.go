@@ -11,7 +11,7 @@ func resourceClaimTemplateResource() apiserver.Resource {
 	return apiserver.Resource{ReturnDeletedObject: true, Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaimTemplate",
 		Plural: "resourceclaimtemplates", Namespaced: true, WithoutGeneration: true,
 		PrinterColumns: []apiserver.PrinterColumn{apiserver.AgeColumn()},
-		GenericDelete: true, Strategy: resourceClaimTemplateStrategy{}}
+		GenericDelete:  true, Strategy: resourceClaimTemplateStrategy{}}
 }
 
 // resourceClaimTemplateStrategy is what a ResourceClaimTemplate does

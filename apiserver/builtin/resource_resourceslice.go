@@ -13,7 +13,7 @@ func resourceSliceResource() apiserver.Resource {
 	return apiserver.Resource{ReturnDeletedObject: true, Group: "resource.k8s.io", Version: "v1", Kind: "ResourceSlice", Plural: "resourceslices",
 		PrinterColumns:   resourceSliceColumns,
 		SelectableFields: []string{"spec.nodeName", "spec.driver", "spec.pool.name"},
-		GenericDelete: true, Strategy: resourceSliceStrategy{}}
+		GenericDelete:    true, Strategy: resourceSliceStrategy{}}
 }
 
 // resourceSliceStrategy is what a ResourceSlice does differently: its
