@@ -12,6 +12,7 @@ import (
 func clusterTrustBundleResource() apiserver.Resource {
 	return apiserver.Resource{Group: "certificates.k8s.io", Version: "v1", Kind: "ClusterTrustBundle",
 		Plural: "clustertrustbundles", WithoutGeneration: true, SelectableFields: []string{"spec.signerName"},
+		GenericDelete: true, Strategy: clusterTrustBundleStrategy{},
 		PrinterColumns: []apiserver.PrinterColumn{
 			column("SignerName", "string", propertyDoc("io.k8s.api.certificates.v1.ClusterTrustBundleSpec", "signerName"), 0,
 				func(o meta.Object, now time.Time) any {
@@ -22,3 +23,8 @@ func clusterTrustBundleResource() apiserver.Resource {
 				}),
 		}}
 }
+
+// clusterTrustBundleStrategy is what a ClusterTrustBundle does
+// differently: its name follows its signer (the name rule is in
+// certificates_clustertrustbundle_validation.go).
+type clusterTrustBundleStrategy struct{ apiserver.GenericStrategy }

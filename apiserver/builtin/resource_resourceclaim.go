@@ -11,7 +11,50 @@ import (
 // resourceClaimResource is resource.k8s.io/v1 resourceclaims (since 1.34).
 func resourceClaimResource() apiserver.Resource {
 	return apiserver.Resource{ReturnDeletedObject: true, Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaim", Plural: "resourceclaims",
-		Namespaced: true, StatusSubresource: true, WithoutGeneration: true, PrinterColumns: resourceClaimColumns}
+		Namespaced: true, StatusSubresource: true, WithoutGeneration: true, PrinterColumns: resourceClaimColumns,
+		GenericDelete: true, Strategy: resourceClaimStrategy{}}
+}
+
+// resourceClaimStrategy is what a ResourceClaim does differently.
+type resourceClaimStrategy struct{ apiserver.GenericStrategy }
+
+// Default mirrors the defaults of a claim's device requests.
+func (resourceClaimStrategy) Default(o meta.Object) {
+	if spec, ok := o["spec"].(map[string]any); ok {
+		defaultDeviceClaim(spec)
+	}
+}
+
+// defaultDeviceClaim mirrors SetDefaults_ExactDeviceRequest and
+// SetDefaults_DeviceSubRequest on the requests of a ResourceClaimSpec: a
+// request for an exact count of devices, by default one.
+func defaultDeviceClaim(spec map[string]any) {
+	devices, _ := spec["devices"].(map[string]any)
+	for _, r := range meta.AsList(devices["requests"]) {
+		req := asMap(r)
+		if exactly, ok := req["exactly"].(map[string]any); ok {
+			defaultDeviceCount(exactly)
+		}
+		for _, sub := range meta.AsList(req["firstAvailable"]) {
+			if sub, ok := sub.(map[string]any); ok {
+				defaultDeviceCount(sub)
+			}
+		}
+	}
+}
+
+// defaultDeviceCount: allocationMode ExactCount, and then a count of one
+// when it is unset or zero.
+func defaultDeviceCount(req map[string]any) {
+	if mode, _ := req["allocationMode"].(string); mode == "" {
+		req["allocationMode"] = "ExactCount"
+	}
+	if req["allocationMode"] != "ExactCount" {
+		return
+	}
+	if n, ok := meta.AsInt64(req["count"]); !ok || n == 0 {
+		req["count"] = int64(1)
+	}
 }
 
 var resourceClaimColumns = []apiserver.PrinterColumn{

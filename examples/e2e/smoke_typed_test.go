@@ -28,8 +28,10 @@ import (
 	nodev1 "k8s.io/api/node/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	resourcev1 "k8s.io/api/resource/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -191,6 +193,12 @@ var smokeTypedClients = map[string]smokeClientFunc{
 	"mutatingwebhookconfigurations.admissionregistration.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, _ string) smokeClient {
 		return smokeCRUD[*admissionregistrationv1.MutatingWebhookConfiguration, *admissionregistrationv1.MutatingWebhookConfigurationList]{cs.AdmissionregistrationV1().MutatingWebhookConfigurations()}
 	},
+	"mutatingadmissionpolicies.admissionregistration.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, _ string) smokeClient {
+		return smokeCRUD[*admissionregistrationv1.MutatingAdmissionPolicy, *admissionregistrationv1.MutatingAdmissionPolicyList]{cs.AdmissionregistrationV1().MutatingAdmissionPolicies()}
+	},
+	"mutatingadmissionpolicybindings.admissionregistration.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, _ string) smokeClient {
+		return smokeCRUD[*admissionregistrationv1.MutatingAdmissionPolicyBinding, *admissionregistrationv1.MutatingAdmissionPolicyBindingList]{cs.AdmissionregistrationV1().MutatingAdmissionPolicyBindings()}
+	},
 	"validatingadmissionpolicies.admissionregistration.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, _ string) smokeClient {
 		return smokeCRUD[*admissionregistrationv1.ValidatingAdmissionPolicy, *admissionregistrationv1.ValidatingAdmissionPolicyList]{cs.AdmissionregistrationV1().ValidatingAdmissionPolicies()}
 	},
@@ -253,6 +261,12 @@ var smokeTypedClients = map[string]smokeClientFunc{
 	"certificatesigningrequests.certificates.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, _ string) smokeClient {
 		return smokeCRUD[*certificatesv1.CertificateSigningRequest, *certificatesv1.CertificateSigningRequestList]{cs.CertificatesV1().CertificateSigningRequests()}
 	},
+	"clustertrustbundles.certificates.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, _ string) smokeClient {
+		return smokeCRUD[*certificatesv1.ClusterTrustBundle, *certificatesv1.ClusterTrustBundleList]{cs.CertificatesV1().ClusterTrustBundles()}
+	},
+	"podcertificaterequests.certificates.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, ns string) smokeClient {
+		return smokeCRUD[*certificatesv1.PodCertificateRequest, *certificatesv1.PodCertificateRequestList]{cs.CertificatesV1().PodCertificateRequests(ns)}
+	},
 	"leases.coordination.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, ns string) smokeClient {
 		return smokeCRUD[*coordinationv1.Lease, *coordinationv1.LeaseList]{cs.CoordinationV1().Leases(ns)}
 	},
@@ -305,7 +319,23 @@ var smokeTypedClients = map[string]smokeClientFunc{
 	"roles.rbac.authorization.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, ns string) smokeClient {
 		return smokeCRUD[*rbacv1.Role, *rbacv1.RoleList]{cs.RbacV1().Roles(ns)}
 	},
-	// scheduling.k8s.io/v1, storage.k8s.io/v1
+	// resource.k8s.io/v1
+	"deviceclasses.resource.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, _ string) smokeClient {
+		return smokeCRUD[*resourcev1.DeviceClass, *resourcev1.DeviceClassList]{cs.ResourceV1().DeviceClasses()}
+	},
+	"devicetaintrules.resource.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, _ string) smokeClient {
+		return smokeCRUD[*resourcev1.DeviceTaintRule, *resourcev1.DeviceTaintRuleList]{cs.ResourceV1().DeviceTaintRules()}
+	},
+	"resourceclaims.resource.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, ns string) smokeClient {
+		return smokeCRUD[*resourcev1.ResourceClaim, *resourcev1.ResourceClaimList]{cs.ResourceV1().ResourceClaims(ns)}
+	},
+	"resourceclaimtemplates.resource.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, ns string) smokeClient {
+		return smokeCRUD[*resourcev1.ResourceClaimTemplate, *resourcev1.ResourceClaimTemplateList]{cs.ResourceV1().ResourceClaimTemplates(ns)}
+	},
+	"resourceslices.resource.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, _ string) smokeClient {
+		return smokeCRUD[*resourcev1.ResourceSlice, *resourcev1.ResourceSliceList]{cs.ResourceV1().ResourceSlices()}
+	},
+	// scheduling.k8s.io/v1, storage.k8s.io/v1, storagemigration.k8s.io/v1
 	"priorityclasses.scheduling.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, _ string) smokeClient {
 		return smokeCRUD[*schedulingv1.PriorityClass, *schedulingv1.PriorityClassList]{cs.SchedulingV1().PriorityClasses()}
 	},
@@ -323,6 +353,12 @@ var smokeTypedClients = map[string]smokeClientFunc{
 	},
 	"volumeattachments.storage.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, _ string) smokeClient {
 		return smokeCRUD[*storagev1.VolumeAttachment, *storagev1.VolumeAttachmentList]{cs.StorageV1().VolumeAttachments()}
+	},
+	"volumeattributesclasses.storage.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, _ string) smokeClient {
+		return smokeCRUD[*storagev1.VolumeAttributesClass, *storagev1.VolumeAttributesClassList]{cs.StorageV1().VolumeAttributesClasses()}
+	},
+	"storageversionmigrations.storagemigration.k8s.io": func(cs kubernetes.Interface, _ apiextensionsclient.Interface, _ string) smokeClient {
+		return smokeCRUD[*storagemigrationv1.StorageVersionMigration, *storagemigrationv1.StorageVersionMigrationList]{cs.StoragemigrationV1().StorageVersionMigrations()}
 	},
 }
 

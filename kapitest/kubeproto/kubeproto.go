@@ -10,8 +10,8 @@
 //	codecs := append(codec.Default(), c)
 package kubeproto
 
-//go:generate go run ./encodinggen -out ../../apiserver/builtin/encoding.json
-//go:generate go run ./protogen -out ../../codec/protobuf/builtinproto
+//go:generate go run -tags kubeproto_newest ./encodinggen -out ../../apiserver/builtin/encoding.json
+//go:generate go run -tags kubeproto_newest ./protogen -out ../../codec/protobuf/builtinproto
 
 import (
 	"reflect"
@@ -47,7 +47,8 @@ import (
 // Types lists the Go type of each kind served in protobuf: every kind
 // kube-apiserver 1.33 serves and its list (the codec would also derive
 // XList from X on its own), and the kinds of the scale, eviction and token
-// subresources.
+// subresources; built with the tag kubeproto_newest, also the kinds served
+// since 1.34 (types_newest.go).
 var Types = map[meta.GroupVersionKind]any{
 	{Version: "v1", Kind: "Binding"}:                                                                     &corev1.Binding{},
 	{Version: "v1", Kind: "ComponentStatus"}:                                                             &corev1.ComponentStatus{},
