@@ -14,6 +14,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/examples/server/kapiserver"
 )
 
 // These tests hold, through real clients against the example server's
@@ -79,7 +82,7 @@ func TestACRDStatusConditionWithOnlyAMessageIsKept(t *testing.T) {
 // TestKubectlGetsKubesAnswers runs kubectl where kube answers what kapi
 // once answered otherwise, and expects kube's output.
 func TestKubectlGetsKubesAnswers(t *testing.T) {
-	c := startCluster(t)
+	c := startClusterWith(t, kapiserver.ConfigFor(apiserver.Release133)) // kube 1.33's answers, as recorded
 	k := func(stdin string, args ...string) (string, error) { return c.kubectlStdin("1.33", stdin, args...) }
 
 	t.Run("an Event named by generateName web-0. is created", func(t *testing.T) {

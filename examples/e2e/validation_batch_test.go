@@ -11,13 +11,16 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/examples/server/kapiserver"
 )
 
 // TestKubectlGetsKubesValidationOfCronJobsAndBudgets: kubectl 1.33's
 // create commands get kube-apiserver 1.33's refusals, word for word
 // (docs/kube-behaviour/15-validation-batch-autoscaling-policy.md).
 func TestKubectlGetsKubesValidationOfCronJobsAndBudgets(t *testing.T) {
-	c := startCluster(t)
+	c := startClusterWith(t, kapiserver.ConfigFor(apiserver.Release133)) // kube 1.33's answers, as recorded
 	k := kubectlFor(t, c, "1.33")
 	cases := []struct {
 		name string
@@ -55,7 +58,7 @@ func TestKubectlGetsKubesValidationOfCronJobsAndBudgets(t *testing.T) {
 // clients get kube's 422 with its causes for both autoscaling versions;
 // the v1 one names the v2 fields kube checks it through.
 func TestClientGoGetsKubesValidationOfAutoscalers(t *testing.T) {
-	c := startCluster(t)
+	c := startClusterWith(t, kapiserver.ConfigFor(apiserver.Release133)) // kube 1.33's answers, as recorded
 	cs := clientsetFor(t, c, "application/json")
 	ctx := context.Background()
 	zero := int32(0)

@@ -11,13 +11,16 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kapi-dev/kapi/apiserver"
+	"github.com/kapi-dev/kapi/examples/server/kapiserver"
 )
 
 // TestCoreStorageValidationThroughClients: kubectl and client-go get
 // kube-apiserver 1.33's answers (docs/kube-behaviour/17-validation-core-storage.md)
 // to invalid quotas, storage classes and volumes.
 func TestCoreStorageValidationThroughClients(t *testing.T) {
-	c := startCluster(t)
+	c := startClusterWith(t, kapiserver.ConfigFor(apiserver.Release133)) // kube 1.33's answers, as recorded
 	cs := clientsetFor(t, c, "application/json")
 	k := kubectlFor(t, c, "1.33")
 	ctx := context.Background()
