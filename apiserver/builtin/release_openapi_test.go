@@ -22,7 +22,7 @@ import (
 // (1.35.4, 1.36.3, 1.37.2): liveReleaseDir(r) holds what it answered on
 // /version and its OpenAPI documents
 // (docs/kube-behaviour/19-releases/record-openapi.sh).
-var liveReleases = []apiserver.Release{apiserver.Release136, apiserver.Release137}
+var liveReleases = []apiserver.Release{apiserver.Release135, apiserver.Release136, apiserver.Release137}
 
 func liveReleaseDir(r apiserver.Release) string {
 	return filepath.Join("../../docs/kube-behaviour/19-releases", string(r))
