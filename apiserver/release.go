@@ -19,9 +19,9 @@ type Release string
 const (
 	// Release133 is kube-apiserver 1.33 (recorded against 1.33.13).
 	Release133 Release = "1.33"
-	// Release135 is kube-apiserver 1.35 (data of 1.35.4).
+	// Release135 is kube-apiserver 1.35 (recorded against 1.35.4).
 	Release135 Release = "1.35"
-	// Release136 is kube-apiserver 1.36 (data of 1.36.3).
+	// Release136 is kube-apiserver 1.36 (recorded against 1.36.3).
 	Release136 Release = "1.36"
 	// Release137 is kube-apiserver 1.37 (recorded against 1.37.2).
 	Release137 Release = "1.37"

@@ -77,6 +77,8 @@ var releaseDiscoveryDirs = []struct {
 	dir     string
 }{
 	{apiserver.Release133, discoveryDir},
+	{apiserver.Release135, "../../docs/kube-behaviour/builtin/discovery-1.35"},
+	{apiserver.Release136, "../../docs/kube-behaviour/builtin/discovery-1.36"},
 	{apiserver.Release137, "../../docs/kube-behaviour/builtin/discovery-1.37"},
 }
 

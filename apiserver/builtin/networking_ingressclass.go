@@ -42,10 +42,10 @@ var ingressClassColumns = []apiserver.PrinterColumn{
 	apiserver.AgeColumn(),
 }
 
-// ingressClassColumns137 are the columns of kube 1.37, whose NAME marks
+// ingressClassColumns136 are the columns of kube 1.36 and 1.37, whose NAME marks
 // the default class (ingressclass.kubernetes.io/is-default-class "true"),
 // as a StorageClass's does; 1.33 prints the name alone.
-var ingressClassColumns137 = append([]apiserver.PrinterColumn{func() apiserver.PrinterColumn {
+var ingressClassColumns136 = append([]apiserver.PrinterColumn{func() apiserver.PrinterColumn {
 	c := apiserver.NameColumn()
 	c.Cell = func(o meta.Object, _ time.Time) any {
 		if o.Annotations()["ingressclass.kubernetes.io/is-default-class"] == "true" {

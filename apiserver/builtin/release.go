@@ -129,8 +129,8 @@ func withReleaseChanges(r apiserver.Release, res *apiserver.Resource) {
 			res.ResetFields = map[string][]string{"": {"status"}, "status": {"metadata", "spec"}}
 		}
 	case meta.GroupVersionKind{Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass"}:
-		if r.AtLeast(37) { // recorded from kube-apiserver 1.37.2
-			res.PrinterColumns = ingressClassColumns137
+		if r.AtLeast(36) { // recorded from kube-apiserver 1.36.3 and 1.37.2 (1.35.4 prints the name alone)
+			res.PrinterColumns = ingressClassColumns136
 		}
 	case meta.GroupVersionKind{Version: "v1", Kind: "ServiceAccount"}:
 		if r.AtLeast(35) { // kube 1.35 dropped the Secrets column

@@ -18,10 +18,15 @@ import (
 	"github.com/kapi-dev/kapi/apiserver"
 )
 
-// liveReleaseDir holds what a live kube-apiserver 1.37.2 answered on
+// liveReleases are the releases whose kube-apiserver was recorded live
+// (1.35.4, 1.36.3, 1.37.2): liveReleaseDir(r) holds what it answered on
 // /version and its OpenAPI documents
 // (docs/kube-behaviour/19-releases/record-openapi.sh).
-const liveReleaseDir = "../../docs/kube-behaviour/19-releases/1.37"
+var liveReleases = []apiserver.Release{apiserver.Release135, apiserver.Release136, apiserver.Release137}
+
+func liveReleaseDir(r apiserver.Release) string {
+	return filepath.Join("../../docs/kube-behaviour/19-releases", string(r))
+}
 
 // readRecorded reads a recorded JSON document, gunzipping *.gz.
 func readRecorded(t *testing.T, path string) map[string]any {
@@ -39,20 +44,24 @@ func readRecorded(t *testing.T, path string) map[string]any {
 	return v
 }
 
-// TestVersionIsLive137s: /version at 1.37 is what kube-apiserver 1.37.2
-// answered, apart from what belongs to a build (gitCommit, buildDate,
-// goVersion).
-func TestVersionIsLive137s(t *testing.T) {
-	want := readRecorded(t, filepath.Join(liveReleaseDir, "version.json"))
-	got := getJSON(t, releaseServer(t, apiserver.Release137), "/version", "application/json").(map[string]any)
-	for _, k := range []string{"gitCommit", "buildDate", "goVersion"} {
-		delete(got, k)
+// TestVersionIsTheLiveKubes: /version at each live-recorded release is
+// what that kube-apiserver answered, apart from what belongs to a build
+// (gitCommit, buildDate, goVersion).
+func TestVersionIsTheLiveKubes(t *testing.T) {
+	for _, rel := range liveReleases {
+		t.Run(string(rel), func(t *testing.T) {
+			want := readRecorded(t, filepath.Join(liveReleaseDir(rel), "version.json"))
+			got := getJSON(t, releaseServer(t, rel), "/version", "application/json").(map[string]any)
+			for _, k := range []string{"gitCommit", "buildDate", "goVersion"} {
+				delete(got, k)
+			}
+			assert.Equal(t, want, got)
+		})
 	}
-	assert.Equal(t, want, got)
 }
 
-// openAPIKnownDifferences are the parts of kube 1.37.2's documents kapi
-// does not serve, at every release (kapi 1.33 differs from kube 1.33.13 in
+// openAPIKnownDifferences are the parts of kube's documents (1.35.4,
+// 1.36.3, 1.37.2) kapi does not serve, at every release (kapi 1.33 differs from kube 1.33.13 in
 // the same ways):
 //   - the documents of a group (apis/apps), of /api, /apis, /version,
 //     /.well-known/openid-configuration and /openid/v1/jwks: kapi's index
@@ -93,14 +102,21 @@ func withoutKnownDifferences(doc map[string]any, components map[string]any) {
 	}
 }
 
-// TestOpenAPIV3IsLive137s compares every group version's OpenAPI v3
-// document kapi serves at 1.37 with the one kube-apiserver 1.37.2 served,
-// whole (paths, operations, parameters, every component schema with its
-// enums, defaults and x-kubernetes-* extensions), apart from
-// openAPIKnownDifferences; and kapi's index with kube's group versions.
-func TestOpenAPIV3IsLive137s(t *testing.T) {
-	srv := releaseServer(t, apiserver.Release137)
-	dir := filepath.Join(liveReleaseDir, "openapi")
+// TestOpenAPIV3IsTheLiveKubes compares every group version's OpenAPI v3
+// document kapi serves at each live-recorded release with the one that
+// release's kube-apiserver served, whole (paths, operations, parameters,
+// every component schema with its enums, defaults and x-kubernetes-*
+// extensions), apart from openAPIKnownDifferences; and kapi's index with
+// kube's group versions.
+func TestOpenAPIV3IsTheLiveKubes(t *testing.T) {
+	for _, rel := range liveReleases {
+		t.Run(string(rel), func(t *testing.T) { openAPIV3IsLive(t, rel) })
+	}
+}
+
+func openAPIV3IsLive(t *testing.T, rel apiserver.Release) {
+	srv := releaseServer(t, rel)
+	dir := filepath.Join(liveReleaseDir(rel), "openapi")
 	kubeIndex := readRecorded(t, filepath.Join(dir, "index.json"))["paths"].(map[string]any)
 	var want []string
 	for p := range kubeIndex {
@@ -149,17 +165,23 @@ func TestOpenAPIV3IsLive137s(t *testing.T) {
 	}
 }
 
-// TestOpenAPIV2DefinitionsAreLive137s compares kapi's /openapi/v2 at 1.37
-// with kube-apiserver 1.37.2's: the same paths and the same definitions,
+// TestOpenAPIV2DefinitionsAreTheLiveKubes compares kapi's /openapi/v2 at
+// each live-recorded release with that kube-apiserver's: the same paths and the same definitions,
 // apart from openAPIKnownDifferences (and the discovery types and
 // version.Info only the undeclared paths use). Two more differences of
 // every release: kube's v2 declares its operations' parameters once, under
 // "parameters", and refers to them, where kapi writes them inline; and
 // its DeleteOptions and WatchEvent name every group version kube knows,
 // where kapi's name only core/v1 (v3's documents name their own).
-func TestOpenAPIV2DefinitionsAreLive137s(t *testing.T) {
-	kube := readRecorded(t, filepath.Join(liveReleaseDir, "openapi", "v2.json.gz"))
-	kapi := getJSON(t, releaseServer(t, apiserver.Release137), "/openapi/v2", "application/json").(map[string]any)
+func TestOpenAPIV2DefinitionsAreTheLiveKubes(t *testing.T) {
+	for _, rel := range liveReleases {
+		t.Run(string(rel), func(t *testing.T) { openAPIV2DefinitionsAreLive(t, rel) })
+	}
+}
+
+func openAPIV2DefinitionsAreLive(t *testing.T, rel apiserver.Release) {
+	kube := readRecorded(t, filepath.Join(liveReleaseDir(rel), "openapi", "v2.json.gz"))
+	kapi := getJSON(t, releaseServer(t, rel), "/openapi/v2", "application/json").(map[string]any)
 	defs := kube["definitions"].(map[string]any)
 	withoutKnownDifferences(kube, defs)
 	for _, d := range []string{"io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup", "io.k8s.apimachinery.pkg.apis.meta.v1.APIGroupList",

@@ -178,7 +178,8 @@ func TestPrinterColumnsOfEachRelease(t *testing.T) {
 		return nil
 	}
 	assert.Equal(t, []string{"Secrets", "Age"}, columns(apiserver.Release133, "ServiceAccount"))
-	assert.Equal(t, []string{"Age"}, columns(apiserver.Release135, "ServiceAccount"))
+	assert.Equal(t, []string{"Age"}, columns(apiserver.Release135, "ServiceAccount")) // recorded from 1.35.4
+	assert.Equal(t, []string{"Age"}, columns(apiserver.Release136, "ServiceAccount")) // recorded from 1.36.3
 	assert.Empty(t, columns(apiserver.Release136, "CustomResourceDefinition"))
 	assert.Equal(t, []string{"Scope", "Versions", "Created At", "Group", "Kind", "ShortNames", "Established"},
 		columns(apiserver.Release137, "CustomResourceDefinition"))
@@ -218,8 +219,8 @@ func TestPodFieldsOfGatesOffByDefaultAreDropped(t *testing.T) {
 // StatefulSet, a CSIDriver and a HorizontalPodAutoscaler created as
 // docs/kube-behaviour/builtin/manifests has them
 // (docs/kube-behaviour/19-releases.md): a rolling update's maxUnavailable
-// of 1, preventPodSchedulingIfMissing false, a generation of 1; 1.33
-// stores none of them.
+// of 1, preventPodSchedulingIfMissing false, a generation of 1; 1.33,
+// 1.35.4 and 1.36.3 (19-releases/1.3x/builtin/stored) store none of them.
 func TestDefaultsNewIn137(t *testing.T) {
 	cases := []struct {
 		name, path, body string
@@ -241,7 +242,7 @@ func TestDefaultsNewIn137(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			for _, r := range []apiserver.Release{apiserver.Release133, apiserver.Release137} {
+			for _, r := range []apiserver.Release{apiserver.Release133, apiserver.Release135, apiserver.Release136, apiserver.Release137} {
 				code, out := serve(t, releaseServer(t, r), http.MethodPost, c.path, "application/json", c.body)
 				require.Equal(t, http.StatusCreated, code, out)
 				got := field(meta.Object(out), c.field...)
@@ -258,14 +259,15 @@ func TestDefaultsNewIn137(t *testing.T) {
 	}
 }
 
-// TestTheDefaultIngressClassIsMarkedFrom137: kube 1.37.2 prints the NAME of
-// the IngressClass annotated as the default as "nginx (default)"
-// (19-releases/1.37/builtin/tables/networking_ingressclass.json); 1.33
-// prints the name alone.
-func TestTheDefaultIngressClassIsMarkedFrom137(t *testing.T) {
+// TestTheDefaultIngressClassIsMarkedFrom136: kube 1.36.3 and 1.37.2 print
+// the NAME of the IngressClass annotated as the default as "nginx
+// (default)" (19-releases/1.3x/builtin/tables/networking_ingressclass.json);
+// 1.33 and 1.35.4 print the name alone.
+func TestTheDefaultIngressClassIsMarkedFrom136(t *testing.T) {
 	const class = `{"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"nginx",
 		"annotations":{"ingressclass.kubernetes.io/is-default-class":"true"}},"spec":{"controller":"k8s.io/ingress-nginx"}}`
-	for r, want := range map[apiserver.Release]string{apiserver.Release133: "nginx", apiserver.Release137: "nginx (default)"} {
+	for r, want := range map[apiserver.Release]string{apiserver.Release133: "nginx", apiserver.Release135: "nginx",
+		apiserver.Release136: "nginx (default)", apiserver.Release137: "nginx (default)"} {
 		srv := releaseServer(t, r)
 		code, out := serve(t, srv, http.MethodPost, "/apis/networking.k8s.io/v1/ingressclasses", "application/json", class)
 		require.Equal(t, http.StatusCreated, code, out)

@@ -16,7 +16,7 @@ import (
 	"github.com/kapi-dev/kapi/schema"
 )
 
-//go:generate go run ./gen -in ../../../shared/kube-openapi/v3 -module 1.35=v1.35.4 -module 1.36=v1.36.3 -release 1.37=../../docs/kube-behaviour/19-releases/1.37/openapi
+//go:generate go run ./gen -in ../../../shared/kube-openapi/v3 -release 1.35=../../docs/kube-behaviour/19-releases/1.35/openapi -release 1.36=../../docs/kube-behaviour/19-releases/1.36/openapi -release 1.37=../../docs/kube-behaviour/19-releases/1.37/openapi
 
 // componentsJSONL holds the OpenAPI v3 component schemas of every release
 // kapi serves, each once, one a line as "<hash> <json>": the built-in

@@ -20,11 +20,11 @@
 //
 // The default release (1.33) is read from a live server's /openapi/v3
 // documents (shared/kube-openapi/v3, -in); the others from a directory of
-// a live server's documents (-release; 1.37's are
-// docs/kube-behaviour/19-releases/1.37/openapi), or from the OpenAPI v3
-// documents the k8s.io/kubernetes module of that release carries
-// (api/openapi-spec/v3, fetched with go mod download: -module; 1.35 and
-// 1.36). A module's documents lack the enums a live server publishes
+// a live server's documents (-release; 1.35's, 1.36's and 1.37's are
+// docs/kube-behaviour/19-releases/<release>/openapi), or from the OpenAPI
+// v3 documents the k8s.io/kubernetes module of that release carries
+// (api/openapi-spec/v3, fetched with go mod download: -module, for a
+// release not yet recorded live). A module's documents lack the enums a live server publishes
 // (each enum-typed field's "enum" and the "Possible enum values" of its
 // description): record the live server's when one is built. A module's documents
 // are generated with every API enabled; only the kinds a release serves by
