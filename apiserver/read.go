@@ -277,6 +277,10 @@ func (q *request) readPage(opts listOptions) (listPage, error) {
 		}
 	default:
 		so.Revision, so.Match = opts.revision, store.NotOlderThan
+		// kube 1.34 and later read a limited list of one pinned name at a
+		// resourceVersion as an exact one: a future revision is its 504
+		// without Retry-After (recorded from 1.37.2; without a limit, with).
+		noRetryAfter = pinned && opts.match == "" && opts.limit > 0 && q.s.kubeRelease.AtLeast(34)
 	}
 	if filter != nil && opts.selectsConverted(q.res) {
 		q.prefetchConversions(listPrefix, so)

@@ -444,7 +444,8 @@ func TestWatchFromNowOrAnyIsAStreamingListPerRelease(t *testing.T) {
 // exact list (resourceVersionMatch=Exact, or a limit with a
 // resourceVersion) from etcd, which refuses a future revision at once with
 // a 500; kube 1.34 and later (1.37.2 recorded) serve it from the watch
-// cache, which waits for the revision and answers 504.
+// cache, which waits for the revision and answers 504: with Retry-After,
+// but not for a limited or Exact list of one pinned name.
 func TestAnExactListFromAFutureResourceVersionPerRelease(t *testing.T) {
 	cases := []struct {
 		name    string
@@ -457,6 +458,10 @@ func TestAnExactListFromAFutureResourceVersionPerRelease(t *testing.T) {
 		{"kube 1.33 answers a limited list's future revision 500 at once", Release133, "limit=1&resourceVersion=999999", http.StatusInternalServerError},
 		{"kube 1.37 waits for an Exact list of one pinned name, then 504 without Retry-After", Release137,
 			"limit=1&fieldSelector=metadata.name%3Dx&resourceVersion=999999&resourceVersionMatch=Exact", http.StatusGatewayTimeout},
+		{"kube 1.37 answers a limited list of one pinned name at a future revision 504 without Retry-After", Release137,
+			"limit=500&labelSelector=%21app&fieldSelector=metadata.name%3Dx&resourceVersion=999999", http.StatusGatewayTimeout},
+		{"kube 1.37 answers a list of one pinned name at a future revision without a limit 504 with Retry-After", Release137,
+			"fieldSelector=metadata.name%3Dx&resourceVersion=999999", http.StatusGatewayTimeout},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -468,8 +473,8 @@ func TestAnExactListFromAFutureResourceVersionPerRelease(t *testing.T) {
 			r := ts.do("GET", cmPath+"?"+tc.query, "")
 			assert.Equal(t, tc.code, r.code, string(r.raw))
 			if r.code == http.StatusGatewayTimeout {
-				pinned := strings.Contains(tc.query, "fieldSelector")
-				assert.Equal(t, !pinned, r.header.Get("Retry-After") == "1", "Retry-After")
+				exact := strings.Contains(tc.query, "fieldSelector") && strings.Contains(tc.query, "limit=")
+				assert.Equal(t, !exact, r.header.Get("Retry-After") == "1", "Retry-After")
 			}
 		})
 	}
