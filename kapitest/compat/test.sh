@@ -45,7 +45,7 @@ newest)
 esac
 go list "${modflag[@]}" -m k8s.io/api k8s.io/client-go k8s.io/apiextensions-apiserver sigs.k8s.io/controller-runtime
 # At the newest end the kinds k8s.io/api v0.33 lacks are compiled in too
-# (kubeproto/types_newest.go), so that the library's data is compared whole.
+# (package kubeproto/newest), so that the library's data is compared whole.
 tags=()
 if [ "$end" = newest ]; then
 	tags=(-tags kubeproto_newest)

@@ -48,7 +48,7 @@ import (
 // kube-apiserver 1.33 serves and its list (the codec would also derive
 // XList from X on its own), and the kinds of the scale, eviction and token
 // subresources; built with the tag kubeproto_newest, also the kinds served
-// since 1.34 (types_newest.go).
+// since 1.34 (package newest).
 var Types = map[meta.GroupVersionKind]any{
 	{Version: "v1", Kind: "Binding"}:                                                                     &corev1.Binding{},
 	{Version: "v1", Kind: "ComponentStatus"}:                                                             &corev1.ComponentStatus{},

@@ -2,7 +2,7 @@
 
 package kubeproto
 
-// Realistic objects of the kinds served since 1.34 (types_newest.go), for
+// Realistic objects of the kinds served since 1.34 (package newest), for
 // TestKinds at the newest end of the supported range.
 
 import (
@@ -14,9 +14,16 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kapi-dev/kapi/kapitest/kubeproto/newest"
 )
 
-func init() { newestObjects = objectsSince134 }
+func init() {
+	for gvk, t := range newest.Types() {
+		Types[gvk] = t
+	}
+	newestObjects = objectsSince134
+}
 
 func objectsSince134() []runtime.Object {
 	clusterMeta := func(name string) metav1.ObjectMeta {

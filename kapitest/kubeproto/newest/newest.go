@@ -1,12 +1,15 @@
 //go:build kubeproto_newest
 
-package kubeproto
+package newest
 
-// The kinds kube-apiserver serves by default since 1.34, in versions that
-// k8s.io/api v0.33 (the oldest set kapitest/go.mod requires) does not have.
-// They are compiled only at the newest end of the supported range, where
-// the library's data is generated and compared (go generate and
-// compat/test.sh newest set the tag kubeproto_newest).
+// Package newest holds the Go types of the kinds kube-apiserver serves by
+// default since 1.34, in versions that k8s.io/api v0.33 (the oldest set
+// kapitest/go.mod requires) does not have. It is compiled only at the
+// newest end of the supported range, where the library's data is generated
+// and compared (go generate and compat/test.sh newest set the tag
+// kubeproto_newest), and only protogen, encodinggen and kubeproto's tests
+// import it: no package a user imports does, so a user's go mod tidy,
+// which reads files of every tag, never sees these k8s.io/api packages.
 
 import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -18,8 +21,9 @@ import (
 	"github.com/kapi-dev/kapi/meta"
 )
 
-func init() {
-	for gvk, t := range map[meta.GroupVersionKind]any{
+// Types are the kinds' Go types, by kind, to add to kubeproto.Types.
+func Types() map[meta.GroupVersionKind]any {
+	return map[meta.GroupVersionKind]any{
 		{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicy"}:            &admissionregistrationv1.MutatingAdmissionPolicy{},
 		{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyList"}:        &admissionregistrationv1.MutatingAdmissionPolicyList{},
 		{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyBinding"}:     &admissionregistrationv1.MutatingAdmissionPolicyBinding{},
@@ -42,7 +46,5 @@ func init() {
 		{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttributesClassList"}:                        &storagev1.VolumeAttributesClassList{},
 		{Group: "storagemigration.k8s.io", Version: "v1", Kind: "StorageVersionMigration"}:                 &storagemigrationv1.StorageVersionMigration{},
 		{Group: "storagemigration.k8s.io", Version: "v1", Kind: "StorageVersionMigrationList"}:             &storagemigrationv1.StorageVersionMigrationList{},
-	} {
-		Types[gvk] = t
 	}
 }
