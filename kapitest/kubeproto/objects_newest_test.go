@@ -14,16 +14,12 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-
-	"github.com/kapi-dev/kapi/kapitest/kubeproto/newest"
 )
 
-func init() {
-	for gvk, t := range newest.Types() {
-		Types[gvk] = t
-	}
-	newestObjects = objectsSince134
-}
+// The objects are typed; Types gains these kinds only in protogen and
+// encodinggen (package newest), which no test of a package a user imports
+// may import: go mod tidy follows the tests of dependencies too.
+func init() { newestObjects = objectsSince134 }
 
 func objectsSince134() []runtime.Object {
 	clusterMeta := func(name string) metav1.ObjectMeta {
