@@ -25,7 +25,10 @@ func TestEmbeddedDescriptorsEqualThoseOfTheGoTypes(t *testing.T) {
 	require.NoError(t, err)
 	embedded, err := builtinproto.Descriptors()
 	require.NoError(t, err)
-	require.Len(t, embedded, len(fromGo), "the embedded data has a kind for every Go type, and no other")
+	// The embedded data also has the kinds new since 1.34, whose Go types
+	// only package newest may import; its test compares them and holds the
+	// data to no other kinds.
+	require.GreaterOrEqual(t, len(embedded), len(fromGo), "the embedded data has a kind for every Go type")
 
 	seen := map[protoreflect.FullName]bool{}
 	var compare func(want, got protoreflect.MessageDescriptor)

@@ -92,7 +92,7 @@ func unmarshalled(t *testing.T, obj protoObject, raw []byte) protoObject {
 }
 
 // newestObjects are the objects of the kinds only the newest k8s.io/api
-// has (objects_newest_test.go, built with the tag kubeproto_newest).
+// has (none now: a test of this package may not import them, see package newest).
 var newestObjects func() []runtime.Object
 
 // TestKinds checks, for a realistic object of every kind, against the
